@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import apiReference from '@scalar/fastify-api-reference';
+import { Ajv, type Options as AjvOptions } from 'ajv';
+import addFormats from 'ajv-formats';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerAuth } from './http/auth.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { groupsRoutes } from './modules/groups/groups.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { meRoutes } from './modules/me/me.routes.ts';
+import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
+import type { Services } from './services.ts';
+
+export const API_PREFIX = '/api/v1';
+
+function ajv(options: AjvOptions) {
+  const instance = new Ajv({ strict: false, ...options });
+  addFormats.default(instance);
+  return instance;
+}
+
+/** Bodies are strict (a wrong type is 422); query strings and paths are text, coerced to their types. */
+function registerValidators(app: FastifyInstance) {
+  const body = ajv({ coerceTypes: false, allErrors: true, useDefaults: true, removeAdditional: false });
+  const text = ajv({ coerceTypes: 'array', allErrors: false, useDefaults: false, verbose: true });
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? body.compile(schema) : text.compile(schema),
+  );
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A configured Fastify instance, not listening. */
+export async function buildApp(services: Services): Promise<FastifyInstance> {
+  const { config } = services;
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const sent = request.headers['x-request-id'];
+      return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+    },
+    connectionTimeout: 30_000,
+    requestTimeout: 30_000,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  registerValidators(app);
+  registerErrorHandling(app);
+  // Only JSON is a body here; text/plain must not slip through as a string.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  await app.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'same-site' } });
+  registerAuth(app, services);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Consentry API',
+        version: '1.2.0',
+        description: 'Consent management: accounts, categories, storage items, consents and the Partner API.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+
+  await app.register(healthRoutes, { services });
+  const api = { services, prefix: API_PREFIX };
+  await app.register(authRoutes, api);
+  await app.register(meRoutes, api);
+  await app.register(tokensRoutes, api);
+  await app.register(groupsRoutes, api);
+  await app.register(accountsRoutes, api);
+
+  app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
+  await app.register(apiReference, {
+    routePrefix: '/docs',
+    configuration: { url: `${API_PREFIX}/openapi.json`, title: 'Consentry API' },
+  });
+  return app;
+}

@@ -1,0 +1,68 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+import { migrationProvider } from './migrations/index.ts';
+import { PGliteDialect } from './pglite-dialect.ts';
+import type { Database } from './schema.ts';
+
+export type Engine = 'embedded' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+// int8 (count(*), sums) as a JS number: counts here stay far below 2^53.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+function connectPostgres(config: Config, url: string): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 20,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    options: config.databaseSchema ? `-c search_path=${config.databaseSchema}` : undefined,
+  });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely, engine: 'postgres', close: () => kysely.destroy() };
+}
+
+function connectEmbedded(config: Config): Db {
+  const inMemory = config.databaseUrl === 'memory://';
+  const unlock = inMemory ? () => {} : lockDataDir(config.dataDir);
+  const pglite = new PGlite(inMemory ? undefined : `${config.dataDir}/pgdata`);
+  const kysely = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return {
+    kysely,
+    engine: 'embedded',
+    close: async () => {
+      try {
+        await kysely.destroy();
+      } finally {
+        unlock();
+      }
+    },
+  };
+}
+
+export function createDb(config: Config): Db {
+  const url = config.databaseUrl;
+  return url && url !== 'memory://' ? connectPostgres(config, url) : connectEmbedded(config);
+}
+
+export async function migrate(db: Db, schema?: string): Promise<string[]> {
+  if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db.kysely);
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: migrationProvider,
+    migrationTableSchema: schema,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

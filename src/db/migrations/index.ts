@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as foundation from './2026_11_22_0001_foundation.ts';
+
+/** Every migration, in order. Names sort by their timestamp. */
+const migrations: Record<string, Migration> = {
+  '2026_11_22_0001_foundation': foundation,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

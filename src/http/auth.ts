@@ -1,0 +1,141 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isId } from '../db/ids.ts';
+import type { ApiTokenRow, TokenType } from '../db/schema.ts';
+import { findTokenByHash } from '../modules/tokens/tokens.repository.ts';
+import { hashToken, tokenTypeOf } from '../modules/tokens/token-secret.ts';
+import type { Services } from '../services.ts';
+import {
+  EXPIRED_TOKEN,
+  ForbiddenError,
+  INVALID_TOKEN,
+  NEEDS_ACCOUNT,
+  NEEDS_ADMIN,
+  NEEDS_PARTNER,
+  NEEDS_USER,
+  UnauthorizedError,
+} from './app-errors.ts';
+import { consume, type LimiterName } from './rate-limit.ts';
+
+/**
+ * What a route declares about its callers (`config.auth`):
+ * - `none`: operational routes (health, docs), neither authenticated nor limited;
+ * - `public`: no token needed; limited per client IP;
+ * - `any`, `partner`, `user`, `partner-or-user`: a valid token of those types;
+ * - `account`: a token that resolves to one account (`request.scope`).
+ * `admin: true` makes an account route a write that a non-admin member may not make.
+ */
+export type AuthRule = 'none' | 'public' | 'any' | 'partner' | 'user' | 'partner-or-user' | 'account';
+
+export interface Principal {
+  tokenId: string;
+  tokenHash: string;
+  type: TokenType;
+  kind: ApiTokenRow['kind'];
+  partnerId: string | null;
+  userId: string | null;
+  /** Account tokens only: the account they act on. */
+  accountId: string | null;
+}
+
+export interface AccountScope {
+  accountId: string;
+  isAdmin: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthRule;
+    admin?: boolean;
+    /** An extra per-IP limiter on top of the general one. */
+    throttle?: Exclude<LimiterName, 'general'>;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+    scope: AccountScope | null;
+  }
+}
+
+type Lookup = { principal: Principal } | { failure: string } | undefined;
+
+function toPrincipal(row: ApiTokenRow): Principal {
+  return {
+    tokenId: row.id,
+    tokenHash: row.token_hash,
+    type: row.token_type,
+    kind: row.kind,
+    partnerId: row.token_type === 'user' ? null : row.partner_id,
+    userId: row.token_type === 'partner' ? null : row.user_id,
+    accountId: row.token_type === 'account' ? row.account_id : null,
+  };
+}
+
+async function lookUp(services: Services, request: FastifyRequest): Promise<Lookup> {
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  const token = match?.[1];
+  if (!token || !tokenTypeOf(token)) return { failure: INVALID_TOKEN };
+  const hash = hashToken(token);
+  let cached = services.tokenCache.get(hash);
+  if (!cached) {
+    services.tokenCache.set(hash, await findTokenByHash(services.db, hash));
+    cached = services.tokenCache.get(hash)!;
+  }
+  const row = cached.row;
+  if (!row) return { failure: INVALID_TOKEN };
+  if (row.revoked_at || (row.expires_at && row.expires_at.getTime() <= Date.now())) {
+    return { failure: EXPIRED_TOKEN };
+  }
+  return { principal: toPrincipal(row) };
+}
+
+async function resolveAccount(services: Services, principal: Principal, request: FastifyRequest): Promise<AccountScope> {
+  if (principal.type === 'account') return { accountId: principal.accountId!, isAdmin: true };
+  if (principal.type !== 'user') throw new UnauthorizedError(NEEDS_ACCOUNT);
+  const requested = (request.query as Record<string, unknown> | undefined)?.account_id;
+  if (requested !== undefined && !isId(requested)) throw new UnauthorizedError(NEEDS_ACCOUNT);
+  let query = services.db
+    .selectFrom('account_users')
+    .select(['account_id', 'admin'])
+    .where('user_id', '=', principal.userId!);
+  if (requested !== undefined) query = query.where('account_id', '=', requested);
+  const memberships = await query.limit(2).execute();
+  if (memberships.length !== 1) throw new UnauthorizedError(NEEDS_ACCOUNT);
+  return { accountId: memberships[0].account_id, isAdmin: memberships[0].admin };
+}
+
+function requireType(rule: AuthRule, principal: Principal): void {
+  if (rule === 'partner' && principal.type !== 'partner') throw new UnauthorizedError(NEEDS_PARTNER);
+  if (rule === 'user' && principal.type !== 'user') throw new UnauthorizedError(NEEDS_USER);
+  if (rule === 'partner-or-user' && principal.type === 'account') {
+    throw new UnauthorizedError('API key must belong to a partner or a user');
+  }
+}
+
+/** One onRequest hook: identify the caller, count the request, then apply the route's rule. */
+export function registerAuth(app: FastifyInstance, services: Services): void {
+  app.decorateRequest('principal', null);
+  app.decorateRequest('scope', null);
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const config = request.routeOptions.config ?? {};
+    const rule = config.auth;
+    if (rule === 'none') return;
+    const found = await lookUp(services, request);
+    const principal = found && 'principal' in found ? found.principal : null;
+
+    if (principal) await consume(services.limiters.general, `t:${principal.tokenId}`, reply);
+    else if (!config.throttle) await consume(services.limiters.general, `ip:${request.ip}`, reply);
+    if (config.throttle) await consume(services.limiters[config.throttle], `ip:${request.ip}`, reply);
+
+    // Routes all declare a rule; only the not-found handler has none.
+    if (rule === 'public' || rule === undefined) return;
+    if (!principal) throw new UnauthorizedError(found && 'failure' in found ? found.failure : INVALID_TOKEN);
+    request.principal = principal;
+    requireType(rule, principal);
+    if (rule === 'account') {
+      request.scope = await resolveAccount(services, principal, request);
+      if (config.admin && !request.scope.isAdmin) throw new ForbiddenError(NEEDS_ADMIN);
+    }
+  });
+}

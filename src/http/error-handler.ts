@@ -1,0 +1,76 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ValidationError } from './app-errors.ts';
+import { bodyMessage, queryMessage } from './validation-messages.ts';
+
+/** Route option: where the seed specifies the single-object 400 form (`{"error": {...}}`). */
+export type ErrorForm = 'array' | 'single';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    errorForm?: ErrorForm;
+  }
+}
+
+const DATABASE_DOWN_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND',
+  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300',
+]);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code;
+  if (code && DATABASE_DOWN_CODES.has(code)) return true;
+  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/.test(error.message);
+}
+
+function send(reply: FastifyReply, status: number, message: string, form: ErrorForm = 'array') {
+  const code = status;
+  const body = form === 'single' && status === 400 ? { error: { code, message } } : { errors: [{ code, message }] };
+  // Error bodies bypass the route's response schemas: a route's 400 may be either form.
+  return reply.code(status).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
+}
+
+function sendValidation(reply: FastifyReply, messages: string[]) {
+  return reply.code(422).type('application/json; charset=utf-8').serializer(JSON.stringify).send({ errors: messages.map((error) => ({ error })) });
+}
+
+const FASTIFY_MESSAGES: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Content-Type must be application/json'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Content-Length does not match the body'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Request body is too large'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Request body is empty but Content-Type is application/json'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Request body is not valid JSON'],
+};
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const form = request.routeOptions.config?.errorForm ?? 'array';
+    if (error instanceof ValidationError) return sendValidation(reply, error.messages);
+    if (error instanceof AppError) {
+      reply.headers(error.headers);
+      return send(reply, error.statusCode, error.message, form);
+    }
+    if (error.validation) {
+      const context = error.validationContext;
+      if (context === 'body') return sendValidation(reply, [...new Set(error.validation.map(bodyMessage))]);
+      if (context === 'params') return send(reply, 404, 'Record not found');
+      return send(reply, 400, queryMessage(error.validation[0]), form);
+    }
+    const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
+    if (known) return send(reply, known[0], known[1], form);
+    if (error instanceof SyntaxError || error.code?.startsWith('FST_ERR_CTP')) {
+      return send(reply, 400, 'Request body is not valid JSON', form);
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', '5');
+      return send(reply, 503, 'Service temporarily unavailable, please retry later');
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return send(reply, status, error.message);
+    request.log.error({ err: error }, 'unhandled error');
+    return send(reply, 500, 'Internal server error');
+  });
+
+  app.setNotFoundHandler((_request, reply) => send(reply, 404, 'Not found'));
+}

@@ -1,0 +1,89 @@
+import type { FastifyRequest } from 'fastify';
+import { Type, type Static, type TSchema } from 'typebox';
+import { StringEnum } from './schemas.ts';
+
+export const PaginationSchema = Type.Object({
+  prev_url: Type.String(),
+  next_url: Type.String(),
+  count: Type.Integer(),
+  page: Type.Integer(),
+  prev: Type.Union([Type.Integer(), Type.Null()]),
+  next: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type Pagination = Static<typeof PaginationSchema>;
+
+export const listOf = <T extends TSchema>(item: T) =>
+  Type.Object({ pagination: PaginationSchema, data: Type.Array(item) });
+
+const page = Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'Page number, from 1' });
+
+/** limit/offset/sort/order (categories, consents, storage items and most lists); `page` works too. */
+export function offsetQuery<S extends string, P extends Record<string, TSchema>>(sortFields: readonly S[], filters: P) {
+  return Type.Object({
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+    page: Type.Optional(page),
+    sort: Type.Optional(StringEnum(sortFields)),
+    order: Type.Optional(StringEnum(['asc', 'desc'] as const)),
+    ...filters,
+  });
+}
+
+/** page/per_page (groups, accounts). */
+export function pageQuery<P extends Record<string, TSchema>>(filters: P) {
+  return Type.Object({
+    page: Type.Optional(page),
+    per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
+    ...filters,
+  });
+}
+
+export interface Window {
+  limit: number;
+  offset: number;
+}
+
+export function offsetWindow(query: { limit?: number; offset?: number; page?: number }): Window {
+  const limit = query.limit ?? 20;
+  const offset = query.offset ?? ((query.page ?? 1) - 1) * limit;
+  return { limit, offset };
+}
+
+export function pageWindow(query: { page?: number; per_page?: number }): Window {
+  const limit = query.per_page ?? 20;
+  return { limit, offset: ((query.page ?? 1) - 1) * limit };
+}
+
+function pageOf(offset: number, limit: number): number {
+  return Math.floor(offset / limit) + 1;
+}
+
+/**
+ * The pagination object of the contract. Links repeat the request's other query parameters after
+ * `page`; an offset that is not a whole number of pages is carried along so that links never overlap.
+ */
+export function paginate(request: FastifyRequest, window: Window, count: number): Pagination {
+  const { limit, offset } = window;
+  const [path, search = ''] = request.url.split('?', 2);
+  const kept = new URLSearchParams(search);
+  kept.delete('page');
+  kept.delete('offset');
+  const aligned = offset % limit === 0;
+  const link = (targetOffset: number | null) => {
+    if (targetOffset === null) return `${path}?page=`;
+    const params = new URLSearchParams({ page: String(pageOf(targetOffset, limit)) });
+    if (!aligned) params.set('offset', String(targetOffset));
+    for (const [key, value] of kept) params.append(key, value);
+    return `${path}?${params.toString()}`;
+  };
+  const prevOffset = offset > 0 ? Math.max(0, offset - limit) : null;
+  const nextOffset = offset + limit < count ? offset + limit : null;
+  return {
+    prev_url: link(prevOffset),
+    next_url: link(nextOffset),
+    count,
+    page: pageOf(offset, limit),
+    prev: prevOffset === null ? null : pageOf(prevOffset, limit),
+    next: nextOffset === null ? null : pageOf(nextOffset, limit),
+  };
+}

@@ -1,0 +1,66 @@
+import type { FastifySchemaValidationError } from 'fastify';
+
+interface SchemaError extends FastifySchemaValidationError {
+  parentSchema?: { minimum?: number; maximum?: number; minLength?: number; maxLength?: number };
+}
+
+/** `allowed_domains` → `Allowed domains`, the Rails way of naming a field in a sentence. */
+export function humanize(field: string): string {
+  const words = field.replace(/_/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function lastSegment(path: string): string {
+  const parts = path.split('/').filter((part) => part !== '' && !/^\d+$/.test(part));
+  return parts.at(-1) ?? '';
+}
+
+/** One 422 sentence for a body field that failed its schema. */
+export function bodyMessage(error: SchemaError): string {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required') {
+    return `${humanize(String(params.missingProperty))} can't be blank`;
+  }
+  const field = lastSegment(error.instancePath);
+  if (field === '') return 'Body must be a JSON object';
+  const name = humanize(field);
+  switch (error.keyword) {
+    case 'minLength':
+      return params.limit === 1
+        ? `${name} can't be blank`
+        : `${name} is too short (minimum is ${params.limit} characters)`;
+    case 'maxLength':
+      return `${name} is too long (maximum is ${params.limit} characters)`;
+    case 'maxItems':
+      return `${name} is too long (maximum is ${params.limit} items)`;
+    case 'minimum':
+      return `${name} must be greater than or equal to ${params.limit}`;
+    case 'maximum':
+      return `${name} must be less than or equal to ${params.limit}`;
+    case 'enum':
+    case 'const':
+    case 'anyOf':
+      return `${name} is not included in the list`;
+    default:
+      return `${name} is invalid`;
+  }
+}
+
+/** One 400 sentence for a query parameter, naming it: `limit must be between 1 and 100`. */
+export function queryMessage(error: SchemaError): string {
+  const params = error.params as Record<string, unknown>;
+  const name = lastSegment(error.instancePath) || String(params.missingProperty ?? 'query');
+  const schema = error.parentSchema ?? {};
+  if (error.keyword === 'enum' || error.keyword === 'anyOf' || error.keyword === 'const') {
+    return `${name} is not one of the allowed values`;
+  }
+  if (schema.minimum !== undefined && schema.maximum !== undefined) {
+    return `${name} must be between ${schema.minimum} and ${schema.maximum}`;
+  }
+  if (schema.minimum !== undefined) {
+    return `${name} must be greater than or equal to ${schema.minimum}`;
+  }
+  if (error.keyword === 'maxLength') return `${name} is too long (maximum is ${params.limit} characters)`;
+  if (error.keyword === 'format') return `${name} must be a valid ${params.format}`;
+  return `${name} is invalid`;
+}

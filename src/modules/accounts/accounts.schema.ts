@@ -1,0 +1,65 @@
+import { Type, type Static } from 'typebox';
+import type { AccountRow } from '../../db/schema.ts';
+import { pageQuery } from '../../http/pagination.ts';
+import { Name, Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
+import { ONBOARDING_STATUSES, type OnboardingStatus } from './onboarding.ts';
+
+const Status = StringEnum(ONBOARDING_STATUSES);
+export const Language = Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$', maxLength: 35 });
+const Domain = Text(253, { description: 'Host name of the website, e.g. www.example.com' });
+
+export const AccountSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  domain: Type.String(),
+  allowed_domains: Type.Array(Type.String()),
+  group_id: Nullable(Type.String()),
+  owner_id: Nullable(Type.String()),
+  default_language: Type.String(),
+  onboarding_status: Status,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Account = Static<typeof AccountSchema>;
+
+const fields = {
+  name: Name(),
+  domain: Domain,
+  group_id: Nullable(Type.String({ maxLength: 64 })),
+  default_language: Language,
+  allowed_domains: Type.Array(Domain, { maxItems: 50 }),
+};
+
+export const CreateAccountBody = Type.Object({
+  account: Type.Object({
+    name: fields.name,
+    domain: fields.domain,
+    group_id: Type.Optional(fields.group_id),
+    default_language: Type.Optional(fields.default_language),
+    allowed_domains: Type.Optional(fields.allowed_domains),
+  }),
+});
+export const UpdateAccountBody = Type.Object({ account: Type.Partial(Type.Object(fields)) });
+export type AccountFields = Static<typeof UpdateAccountBody>['account'];
+
+export const AccountListQuery = pageQuery({
+  onboarding_status: Type.Optional(Status),
+  group_id: Type.Optional(Type.String({ format: 'uuid' })),
+});
+
+export type AccountWithStatus = AccountRow & { onboarding_status: OnboardingStatus };
+
+export function toAccount(row: AccountWithStatus): Account {
+  return {
+    id: row.id,
+    name: row.name,
+    domain: row.domain,
+    allowed_domains: row.allowed_domains,
+    group_id: row.group_id,
+    owner_id: row.owner_id,
+    default_language: row.default_language,
+    onboarding_status: row.onboarding_status,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

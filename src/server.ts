@@ -1,0 +1,24 @@
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { DataDirInUseError } from './db/data-dir-lock.ts';
+import { createServices } from './services.ts';
+
+async function main() {
+  const config = loadConfig();
+  const services = await createServices(config);
+  const app = await buildApp(services);
+  closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    await app.close();
+    await services.close();
+  });
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ engine: services.engine, docs: `${config.publicUrl}/docs` }, 'Consentry is serving');
+}
+
+main().catch((error) => {
+  const expected = error instanceof ConfigError || error instanceof DataDirInUseError;
+  console.error(expected ? `consentry: ${error.message}` : error);
+  process.exit(1);
+});
