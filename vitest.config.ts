@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The suite runs on the embedded database always, and again on PostgreSQL (with Redis when
+ * REDIS_URL is set) when DATABASE_URL is set. Each test file builds its own fresh database.
+ */
+const engines = ['embedded', ...(process.env.DATABASE_URL ? ['postgres'] : [])];
+
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: engines.map((engine) => ({
+      extends: true,
+      test: { name: engine, env: { TEST_DB: engine }, include: ['test/**/*.test.ts'] },
+    })),
+  },
+});
