@@ -33,6 +33,36 @@ function registerValidators(app: FastifyInstance) {
   );
 }
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+  auth: string | undefined;
+  admin: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route with its access rule: the security table and the fuzzer walk it. */
+    routeTable: RouteEntry[];
+  }
+}
+
+/** Routes of the API and the widget must declare who may call them: forgetting is a startup error. */
+function trackRoutes(app: FastifyInstance) {
+  const routes: RouteEntry[] = [];
+  app.decorate('routeTable', routes);
+  app.addHook('onRoute', (route) => {
+    const auth = route.config?.auth;
+    if (auth === undefined && /^\/(api|widget)\//.test(route.url)) {
+      throw new Error(`Route ${route.method} ${route.url} declares no config.auth`);
+    }
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      routes.push({ method, url: route.url, auth, admin: route.config?.admin === true });
+    }
+  });
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** A configured Fastify instance, not listening. */
@@ -52,6 +82,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  trackRoutes(app);
   registerValidators(app);
   registerErrorHandling(app);
   // Only JSON is a body here; text/plain must not slip through as a string.
