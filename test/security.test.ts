@@ -1,0 +1,143 @@
+/**
+ * The shared security table: every route of the app, walked with no token, malformed and revoked
+ * tokens, each wrong token type, another tenant's records and a non-admin member.
+ * A route that is not in the table fails the suite.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXPIRED_TOKEN, INVALID_TOKEN, NEEDS_ACCOUNT, NEEDS_ADMIN, NEEDS_PARTNER, NEEDS_USER } from '../src/http/app-errors.ts';
+import { call, startApp, type TestApp } from './helpers/app.ts';
+import { createTenant, revokedToken, type Tenant } from './helpers/tenants.ts';
+
+type Who = 'partner' | 'admin' | 'member' | 'account';
+const EVERYONE: Who[] = ['partner', 'admin', 'member', 'account'];
+
+interface Entry {
+  /** Path for the caller's own tenant (wrong-type checks must not fail on the record). */
+  path?: (own: Tenant) => string;
+  /** The same route on another tenant's record: 404 for every caller the guard lets through. */
+  foreign?: (other: Tenant) => string;
+  body?: unknown;
+  /** Refusals the handler (not the route rule) makes, e.g. a member deleting an account. */
+  refused?: Partial<Record<Who, [number, string]>>;
+}
+
+const group = { group: { name: 'G' } };
+const account = { account: { name: 'A', domain: 'a.example.com' } };
+
+/** Keyed by `METHOD /url` exactly as the router knows it. */
+const TABLE: Record<string, Entry> = {
+  'GET /healthz': {},
+  'GET /readyz': {},
+  'GET /api/v1/openapi.json': {},
+  'POST /api/v1/auth': { body: { email: 'x@example.test', password: 'whatever' } },
+  'DELETE /api/v1/auth': {},
+  'PUT /api/v1/password': { body: { user: { current_password: 'x', password: 'y', password_confirmation: 'y' } } },
+  'POST /api/v1/users': { body: { user: { name: 'x', email: 'x', password: 'x' } } },
+  'GET /api/v1/me': {},
+  'GET /api/v1/api-tokens': {},
+  'POST /api/v1/api-tokens': { body: { name: 'x' } },
+  'DELETE /api/v1/api-tokens/:id': { foreign: (o) => `/api/v1/api-tokens/${o.tokenIds.admin}` },
+  'GET /api/v1/groups': {},
+  'POST /api/v1/groups': { body: group },
+  'GET /api/v1/groups/:id': { path: (t) => `/api/v1/groups/${t.group.id}`, foreign: (o) => `/api/v1/groups/${o.group.id}` },
+  'PUT /api/v1/groups/:id': { path: (t) => `/api/v1/groups/${t.group.id}`, foreign: (o) => `/api/v1/groups/${o.group.id}`, body: group },
+  'DELETE /api/v1/groups/:id': { path: (t) => `/api/v1/groups/${t.group.id}`, foreign: (o) => `/api/v1/groups/${o.group.id}` },
+  'GET /api/v1/accounts': {},
+  'POST /api/v1/accounts': { body: account, refused: { account: [403, 'Account tokens cannot create accounts'] } },
+  'GET /api/v1/accounts/:id': { path: (t) => `/api/v1/accounts/${t.account.id}`, foreign: (o) => `/api/v1/accounts/${o.account.id}` },
+  'PUT /api/v1/accounts/:id': {
+    path: (t) => `/api/v1/accounts/${t.account.id}`, foreign: (o) => `/api/v1/accounts/${o.account.id}`,
+    body: account, refused: { member: [403, NEEDS_ADMIN] },
+  },
+  'PATCH /api/v1/accounts/:id': {
+    path: (t) => `/api/v1/accounts/${t.account.id}`, foreign: (o) => `/api/v1/accounts/${o.account.id}`,
+    body: account, refused: { member: [403, NEEDS_ADMIN] },
+  },
+  'DELETE /api/v1/accounts/:id': {
+    path: (t) => `/api/v1/accounts/${t.account.id}`, foreign: (o) => `/api/v1/accounts/${o.account.id}`,
+    refused: {
+      member: [403, 'Only the account owner or its partner can delete an account'],
+      account: [403, 'Only the account owner or its partner can delete an account'],
+    },
+  },
+};
+
+let t: TestApp;
+let own: Tenant & { tokenIds: Record<Who, string> };
+let other: Tenant & { tokenIds: Record<Who, string> };
+let revoked: string;
+
+async function withTokenIds(tenant: Tenant) {
+  const { hashToken } = await import('../src/modules/tokens/token-secret.ts');
+  const ids = {} as Record<Who, string>;
+  for (const who of EVERYONE) {
+    const row = await t.services.db.selectFrom('api_tokens').select('id').where('token_hash', '=', hashToken(tenant.tokens[who])).executeTakeFirstOrThrow();
+    ids[who] = row.id;
+  }
+  return { ...tenant, tokenIds: ids };
+}
+
+beforeAll(async () => {
+  t = await startApp({ env: { RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000' } });
+  own = await withTokenIds(await createTenant(t.services, 'Own'));
+  other = await withTokenIds(await createTenant(t.services, 'Other'));
+  revoked = await revokedToken(t.app, t.services, own.admin.id);
+});
+afterAll(async () => { await t.close(); });
+
+/** What the route's rule says to a caller of this kind: undefined when it lets the caller through. */
+function ruleRefusal(auth: string | undefined, admin: boolean, who: Who): [number, string] | undefined {
+  const type = who === 'admin' || who === 'member' ? 'user' : who;
+  if (auth === 'partner' && type !== 'partner') return [401, NEEDS_PARTNER];
+  if (auth === 'user' && type !== 'user') return [401, NEEDS_USER];
+  if (auth === 'partner-or-user' && type === 'account') return [401, 'API key must belong to a partner or a user'];
+  if (auth === 'account' && type === 'partner') return [401, NEEDS_ACCOUNT];
+  if (auth === 'account' && admin && who === 'member') return [403, NEEDS_ADMIN];
+  return undefined;
+}
+
+const body = (status: number, message: string) => ({ errors: [{ code: status, message }] });
+
+describe('security table', () => {
+  it('has an entry for every route, and every entry is a route', () => {
+    const routes = t.app.routeTable.filter((r) => !r.url.startsWith('/docs')).map((r) => `${r.method} ${r.url}`);
+    expect(routes.filter((key) => !(key in TABLE))).toEqual([]);
+    expect(Object.keys(TABLE).filter((key) => !routes.includes(key))).toEqual([]);
+  });
+
+  it('walks every route with every kind of caller', async () => {
+    const failures: string[] = [];
+    const expectThat = (label: string, got: { status: number; body: unknown }, status: number, message?: string) => {
+      const ok = got.status === status && (message === undefined || JSON.stringify(got.body) === JSON.stringify(body(status, message)));
+      if (!ok) failures.push(`${label}: expected ${status} ${message ?? ''}, got ${got.status} ${JSON.stringify(got.body)}`);
+    };
+    for (const route of t.app.routeTable.filter((r) => !r.url.startsWith('/docs'))) {
+      const key = `${route.method} ${route.url}`;
+      const entry = TABLE[key];
+      const path = entry.path?.(own) ?? route.url;
+      const send = (token: string | undefined, url = path, headers?: Record<string, string>) =>
+        call(t.app, route.method, url, { token, body: entry.body, headers });
+
+      if (route.auth === 'none' || route.auth === 'public') {
+        const res = await send(undefined);
+        if (JSON.stringify(res.body).includes(INVALID_TOKEN)) failures.push(`${key}: public route asked for a token`);
+        continue;
+      }
+      expectThat(`${key} without a token`, await send(undefined), 401, INVALID_TOKEN);
+      expectThat(`${key} with a malformed token`, await send(undefined, path, { authorization: 'Bearer csu_short' }), 401, INVALID_TOKEN);
+      expectThat(`${key} with a Basic header`, await send(undefined, path, { authorization: 'Basic dXNlcjpwYXNz' }), 401, INVALID_TOKEN);
+      expectThat(`${key} with an unknown token`, await send(`csp_${'A'.repeat(43)}`), 401, INVALID_TOKEN);
+      expectThat(`${key} with a revoked token`, await send(revoked), 401, EXPIRED_TOKEN);
+
+      for (const who of EVERYONE) {
+        const refusal = ruleRefusal(route.auth, route.admin, who) ?? entry.refused?.[who];
+        if (refusal) {
+          expectThat(`${key} as ${who}`, await send(own.tokens[who]), refusal[0], refusal[1]);
+        } else if (entry.foreign) {
+          expectThat(`${key} as ${who} on another tenant's record`, await send(own.tokens[who], entry.foreign(other)), 404, 'Record not found');
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
