@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, startApp, WITH_REDIS, type TestApp } from './helpers/app.ts';
+import { createTenant, type Tenant } from './helpers/tenants.ts';
+
+let t: TestApp;
+let tenant: Tenant;
+beforeAll(async () => {
+  t = await startApp();
+  tenant = await createTenant(t.services, 'Limits');
+});
+afterAll(async () => { await t.close(); });
+
+describe('rate limits', () => {
+  it('allows 300 requests per token in the window; the 301st is 429 with Retry-After', async () => {
+    for (let i = 1; i <= 300; i++) {
+      const res = await call(t.app, 'GET', '/api/v1/me', { token: tenant.tokens.admin });
+      if (res.status !== 200) throw new Error(`request ${i} answered ${res.status}`);
+      if (i === 1) {
+        expect(res.headers['x-ratelimit-limit']).toBe('300');
+        expect(res.headers['x-ratelimit-remaining']).toBe('299');
+        expect(Number(res.headers['x-ratelimit-reset'])).toBeGreaterThan(290);
+      }
+    }
+    const limited = await call(t.app, 'GET', '/api/v1/me', { token: tenant.tokens.admin });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ errors: [{ code: 429, message: 'Too many requests. Please retry later.' }] });
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 300).toBe(true);
+    expect(limited.headers['x-ratelimit-remaining']).toBe('0');
+    // Another token of the same tenant has its own budget.
+    expect((await call(t.app, 'GET', '/api/v1/me', { token: tenant.tokens.partner })).status).toBe(200);
+  });
+
+  it('throttles the auth routes per client IP, 10 a minute', async () => {
+    const login = (ip: string) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/auth', remoteAddress: ip, payload: { email: 'a@example.test', password: 'wrong pass' } });
+    for (let i = 0; i < 10; i++) expect((await login('10.9.9.1')).statusCode).toBe(401);
+    const limited = await login('10.9.9.1');
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await login('10.9.9.2')).statusCode).toBe(401);
+  });
+
+  it('limits requests without a valid token per client IP', async () => {
+    const anonymous = () => t.app.inject({ method: 'GET', url: '/api/v1/me', remoteAddress: '10.8.8.8' });
+    for (let i = 0; i < 300; i++) await anonymous();
+    expect((await anonymous()).statusCode).toBe(429);
+  });
+});
+
+describe.runIf(WITH_REDIS)('rate limits shared through Redis', () => {
+  it('holds exactly 300 across two instances', async () => {
+    const second = await startApp({ shareWith: t });
+    try {
+      const shared = await createTenant(t.services, 'Shared');
+      const statuses: number[] = [];
+      for (let i = 0; i < 320; i++) {
+        const app = i % 2 === 0 ? t.app : second.app;
+        statuses.push((await call(app, 'GET', '/api/v1/me', { token: shared.tokens.admin })).status);
+      }
+      expect(statuses.filter((s) => s === 200)).toHaveLength(300);
+      expect(statuses.slice(300).every((s) => s === 429)).toBe(true);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('revoking on one instance is seen by the other at once', async () => {
+    const second = await startApp({ shareWith: t });
+    try {
+      const shared = await createTenant(t.services, 'Revoke');
+      expect((await call(second.app, 'GET', '/api/v1/me', { token: shared.tokens.member })).status).toBe(200);
+      expect((await call(t.app, 'DELETE', '/api/v1/auth', { token: shared.tokens.member })).status).toBe(200);
+      let status = 0;
+      // Pub/sub delivery is asynchronous: allow it a few milliseconds, never a cache lifetime.
+      for (let i = 0; i < 50 && status !== 401; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        status = (await call(second.app, 'GET', '/api/v1/me', { token: shared.tokens.member })).status;
+      }
+      expect(status).toBe(401);
+    } finally {
+      await second.close();
+    }
+  });
+});
