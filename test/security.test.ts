@@ -11,11 +11,13 @@ import { createTenant, revokedToken, type Tenant } from './helpers/tenants.ts';
 type Who = 'partner' | 'admin' | 'member' | 'account';
 const EVERYONE: Who[] = ['partner', 'admin', 'member', 'account'];
 
+type Known = Tenant & { tokenIds: Record<Who, string> };
+
 interface Entry {
   /** Path for the caller's own tenant (wrong-type checks must not fail on the record). */
-  path?: (own: Tenant) => string;
+  path?: (own: Known) => string;
   /** The same route on another tenant's record: 404 for every caller the guard lets through. */
-  foreign?: (other: Tenant) => string;
+  foreign?: (other: Known) => string;
   body?: unknown;
   /** Refusals the handler (not the route rule) makes, e.g. a member deleting an account. */
   refused?: Partial<Record<Who, [number, string]>>;
@@ -63,11 +65,11 @@ const TABLE: Record<string, Entry> = {
 };
 
 let t: TestApp;
-let own: Tenant & { tokenIds: Record<Who, string> };
-let other: Tenant & { tokenIds: Record<Who, string> };
+let own: Known;
+let other: Known;
 let revoked: string;
 
-async function withTokenIds(tenant: Tenant) {
+async function withTokenIds(tenant: Tenant): Promise<Known> {
   const { hashToken } = await import('../src/modules/tokens/token-secret.ts');
   const ids = {} as Record<Who, string>;
   for (const who of EVERYONE) {

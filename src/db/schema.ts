@@ -86,6 +86,113 @@ export interface AccountVisitorsTable {
   last_seen_at: Date;
 }
 
+export interface CategoriesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  slug: string;
+  description: ColumnType<string, string | undefined, string>;
+  required: ColumnType<boolean, boolean | undefined, boolean>;
+  default_language: string;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export type SameSite = 'Lax' | 'Strict' | 'None';
+export type StorageType = 'cookie' | 'local_storage' | 'session_storage';
+export type StorageItemStatus = 'draft' | 'processing' | 'in_review' | 'finalised';
+export type ApprovedByType = 'User' | 'AI' | 'API';
+export type CreatedBy = 'user' | 'api' | 'scan';
+
+export interface StorageItemsTable {
+  id: string;
+  account_id: string;
+  category_id: string | null;
+  name: string;
+  description: ColumnType<string, string | undefined, string>;
+  company_name: ColumnType<string, string | undefined, string>;
+  domain: ColumnType<string, string | undefined, string>;
+  duration: ColumnType<string, string | undefined, string>;
+  path: ColumnType<string, string | undefined, string>;
+  same_site: SameSite | null;
+  partitioned: ColumnType<boolean, boolean | undefined, boolean>;
+  storage_type: ColumnType<StorageType, StorageType | undefined, StorageType>;
+  status: ColumnType<StorageItemStatus, StorageItemStatus | undefined, StorageItemStatus>;
+  approved_by_type: ApprovedByType | null;
+  is_wildcard_cookie: ColumnType<boolean, boolean | undefined, boolean>;
+  wildcard_cookie_id: string | null;
+  created_by: ColumnType<CreatedBy, CreatedBy | undefined, CreatedBy>;
+  last_seen_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface UserPreferences {
+  accept_type: 'all' | 'custom' | 'necessary';
+  accepted_categories: string[];
+  rejected_categories: string[];
+  accepted_services: Record<string, string[]>;
+  rejected_services: Record<string, string[]>;
+}
+
+export interface ConsentsTable {
+  id: string;
+  account_id: string;
+  session_id: string;
+  user_id: string | null;
+  user_preferences: Json<UserPreferences>;
+  url: string | null;
+  user_agent: string | null;
+  /** Masked before storage: IPv4 last octet 0, IPv6 last 80 bits 0. */
+  ip_address: string | null;
+  gpc: boolean;
+  created_at: CreatedAt;
+}
+
+export type InvitationRole = 'admin' | 'member';
+
+export interface AccountInvitationsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  email: string;
+  role: InvitationRole;
+  /** SHA-256 of the secret in the invite URL. */
+  secret_hash: string;
+  invited_by_type: 'account_user' | 'API';
+  invited_by_id: string | null;
+  expires_at: Date;
+  accepted_at: Date | null;
+  deleted_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export type AiActionType = 'autofill' | 'auto_categorise' | 'auto_approve' | 'translate';
+export type ActionableType = 'Category' | 'StorageItem';
+export type AiActionStatus = 'applied' | 'suggested' | 'reverted';
+
+export interface AiActionsTable {
+  id: string;
+  account_id: string;
+  action_type: AiActionType;
+  actionable_type: ActionableType;
+  actionable_id: string;
+  suggested_params: Json<Record<string, unknown>>;
+  previous_params: Json<Record<string, unknown>>;
+  confidence: number;
+  source: string;
+  status: ColumnType<AiActionStatus, AiActionStatus | undefined, AiActionStatus>;
+  created_at: CreatedAt;
+}
+
+export interface AccountDailyStatsTable {
+  account_id: string;
+  day: ColumnType<Date, string, string>;
+  pageviews: number;
+  visitors: number;
+}
+
 export interface Database {
   partners: PartnersTable;
   users: UsersTable;
@@ -94,6 +201,12 @@ export interface Database {
   account_users: AccountUsersTable;
   api_tokens: ApiTokensTable;
   account_visitors: AccountVisitorsTable;
+  categories: CategoriesTable;
+  storage_items: StorageItemsTable;
+  consents: ConsentsTable;
+  account_invitations: AccountInvitationsTable;
+  ai_actions: AiActionsTable;
+  account_daily_stats: AccountDailyStatsTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;
@@ -104,3 +217,8 @@ export type AccountUserRow = Selectable<AccountUsersTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type NewApiToken = Insertable<ApiTokensTable>;
 export type AccountUpdate = Updateable<AccountsTable>;
+export type CategoryRow = Selectable<CategoriesTable>;
+export type StorageItemRow = Selectable<StorageItemsTable>;
+export type ConsentRow = Selectable<ConsentsTable>;
+export type AccountInvitationRow = Selectable<AccountInvitationsTable>;
+export type AiActionRow = Selectable<AiActionsTable>;

@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './2026_11_22_0001_foundation.ts';
+import * as accountResources from './2026_11_22_0002_account_resources.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
+  '2026_11_22_0002_account_resources': accountResources,
 };
 
 export const migrationProvider: MigrationProvider = {
