@@ -87,3 +87,13 @@ export function paginate(request: FastifyRequest, window: Window, count: number)
     next: nextOffset === null ? null : pageOf(nextOffset, limit),
   };
 }
+
+export interface Sort<S extends string> {
+  sort: S;
+  order: 'asc' | 'desc';
+}
+
+/** The requested sort, or the resource's default; repositories add `id` in the same order as tie-break. */
+export function sortOf<S extends string>(query: { sort?: S; order?: 'asc' | 'desc' }, defaults: Sort<S>): Sort<S> {
+  return { sort: query.sort ?? defaults.sort, order: query.order ?? defaults.order };
+}
