@@ -14,6 +14,8 @@ import { groupsRoutes } from './modules/groups/groups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
+import { consentsRoutes } from './modules/consents/consents.routes.ts';
+import { widgetRoutes } from './modules/widget/widget.routes.ts';
 import type { Services } from './services.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -53,11 +55,13 @@ function trackRoutes(app: FastifyInstance) {
   app.decorate('routeTable', routes);
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
-    if (auth === undefined && /^\/(api|widget)\//.test(route.url)) {
+    const preflight = [route.method].flat().every((method) => method === 'OPTIONS');
+    if (auth === undefined && !preflight && /^\/(api|widget)\//.test(route.url)) {
       throw new Error(`Route ${route.method} ${route.url} declares no config.auth`);
     }
     for (const method of [route.method].flat()) {
-      if (method === 'HEAD') continue;
+      // HEAD mirrors GET; OPTIONS answers CORS preflights and carries no data.
+      if (method === 'HEAD' || method === 'OPTIONS') continue;
       routes.push({ method, url: route.url, auth, admin: route.config?.admin === true });
     }
   });
@@ -112,6 +116,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(tokensRoutes, api);
   await app.register(groupsRoutes, api);
   await app.register(accountsRoutes, api);
+  await app.register(consentsRoutes, api);
+  await app.register(widgetRoutes, { services });
 
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
   await app.register(apiReference, {

@@ -43,10 +43,10 @@ export interface AccountsTable {
   allowed_domains: Json<string[]>;
   group_id: string | null;
   owner_id: string | null;
-  default_language: string;
+  default_language: ColumnType<string, string | undefined, string>;
   /** Facts behind the derived onboarding status. */
-  vendors_setup_at: Date | null;
-  code_installed_at: Date | null;
+  vendors_setup_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  code_installed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

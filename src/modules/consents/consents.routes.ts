@@ -1,0 +1,57 @@
+import { Type } from 'typebox';
+import { NotFoundError } from '../../http/app-errors.ts';
+import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import { IdParams, withErrors } from '../../http/schemas.ts';
+import { findConsent, listConsents } from './consents.repository.ts';
+import { ConsentListQuery, ConsentSchema, CreateConsentBody, toConsent } from './consents.schema.ts';
+import { recordConsent, visitorContext } from './consents.service.ts';
+
+
+const tags = ['Consents'];
+const security = [{ bearer: [] }];
+
+export const consentsRoutes: RoutesPlugin = async (app, { services }) => {
+  const { db } = services;
+
+  app.get('/consents', {
+    config: { auth: 'account', errorForm: 'single' },
+    schema: {
+      operationId: 'listConsents', tags, security,
+      summary: 'Recorded consents, newest first; filter by session, user or time',
+      querystring: ConsentListQuery,
+      response: withErrors({ 200: listOf(ConsentSchema) }, { 400: 'single' }),
+    },
+  }, async (request) => {
+    const window = offsetWindow(request.query);
+    const sort = sortOf(request.query, { sort: 'created_at', order: 'desc' });
+    const { rows, count } = await listConsents(db, scopeOf(request).accountId, request.query, sort, window);
+    return { pagination: paginate(request, window, count), data: rows.map(toConsent) };
+  });
+
+  app.get('/consents/:id', {
+    config: { auth: 'account' },
+    schema: {
+      operationId: 'getConsent', tags, security, summary: 'One consent',
+      params: IdParams,
+      response: withErrors({ 200: Type.Object({ data: ConsentSchema }) }, { 404: true }),
+    },
+  }, async (request) => {
+    const row = await findConsent(db, scopeOf(request).accountId, request.params.id);
+    if (!row) throw new NotFoundError();
+    return { data: toConsent(row) };
+  });
+
+  app.post('/consents', {
+    config: { auth: 'account', admin: true },
+    schema: {
+      operationId: 'createConsent', tags, security,
+      summary: 'Record a consent server-side (a backend or a mobile app); committed before the answer',
+      body: CreateConsentBody,
+      response: withErrors({ 201: Type.Object({ data: ConsentSchema }) }, { 403: true, 413: true, 415: true, 422: true }),
+    },
+  }, async (request, reply) => {
+    const consent = await recordConsent(db, scopeOf(request).accountId, request.body.consent, visitorContext(request));
+    return reply.code(201).send({ data: toConsent(consent) });
+  });
+};

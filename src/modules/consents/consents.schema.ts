@@ -1,0 +1,70 @@
+import { Type, type Static } from 'typebox';
+import type { ConsentRow } from '../../db/schema.ts';
+import { offsetQuery } from '../../http/pagination.ts';
+import { Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
+
+export const ACCEPT_TYPES = ['all', 'custom', 'necessary'] as const;
+
+const CategoryIds = Type.Array(Text(64), { maxItems: 100 });
+const Services = Type.Record(Text(255), Type.Array(Text(255), { maxItems: 200 }), { maxProperties: 200 });
+
+export const UserPreferencesSchema = Type.Object({
+  accept_type: StringEnum(ACCEPT_TYPES),
+  accepted_categories: CategoryIds,
+  rejected_categories: CategoryIds,
+  accepted_services: Services,
+  rejected_services: Services,
+});
+
+const UserPreferencesInput = Type.Object({
+  accept_type: StringEnum(ACCEPT_TYPES),
+  accepted_categories: Type.Optional(CategoryIds),
+  rejected_categories: Type.Optional(CategoryIds),
+  accepted_services: Type.Optional(Services),
+  rejected_services: Type.Optional(Services),
+});
+
+export const ConsentInput = Type.Object({
+  session_id: Type.String({ minLength: 1, maxLength: 128 }),
+  user_id: Type.Optional(Nullable(Text(255))),
+  user_preferences: UserPreferencesInput,
+  url: Type.Optional(Nullable(Text(2048))),
+});
+export type ConsentInput = Static<typeof ConsentInput>;
+
+export const CreateConsentBody = Type.Object({ consent: ConsentInput });
+
+export const ConsentSchema = Type.Object({
+  id: Type.String(),
+  session_id: Type.String(),
+  user_id: Nullable(Type.String()),
+  user_preferences: UserPreferencesSchema,
+  url: Nullable(Type.String()),
+  user_agent: Nullable(Type.String()),
+  ip_address: Nullable(Type.String({ description: 'Masked: IPv4 last octet 0, IPv6 last 80 bits 0' })),
+  gpc: Type.Boolean({ description: 'The browser sent Sec-GPC: 1' }),
+  created_at: Timestamp,
+});
+export type Consent = Static<typeof ConsentSchema>;
+
+export const ConsentListQuery = offsetQuery(['created_at'] as const, {
+  session_id: Type.Optional(Text(128)),
+  user_id: Type.Optional(Text(255)),
+  created_after: Type.Optional(Type.String({ format: 'date-time' })),
+  created_before: Type.Optional(Type.String({ format: 'date-time' })),
+});
+export type ConsentFilters = Pick<Static<typeof ConsentListQuery>, 'session_id' | 'user_id' | 'created_after' | 'created_before'>;
+
+export function toConsent(row: ConsentRow): Consent {
+  return {
+    id: row.id,
+    session_id: row.session_id,
+    user_id: row.user_id,
+    user_preferences: row.user_preferences,
+    url: row.url,
+    user_agent: row.user_agent,
+    ip_address: row.ip_address,
+    gpc: row.gpc,
+    created_at: row.created_at.toISOString(),
+  };
+}

@@ -1,0 +1,44 @@
+import type { Executor } from '../../db/kysely.ts';
+
+export interface WidgetAccount {
+  id: string;
+  name: string;
+  domain: string;
+  allowed_domains: string[];
+  default_language: string;
+}
+
+export async function findWidgetAccount(db: Executor, id: string): Promise<WidgetAccount | undefined> {
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'name', 'domain', 'allowed_domains', 'default_language'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The banner's content: every category, with the finalised storage items in each. */
+export async function bannerContent(db: Executor, accountId: string) {
+  const [categories, items] = await Promise.all([
+    db
+      .selectFrom('categories')
+      .select(['id', 'slug', 'name', 'description', 'required'])
+      .where('account_id', '=', accountId)
+      .orderBy('required', 'desc')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('storage_items')
+      .select(['id', 'category_id', 'name', 'domain', 'duration', 'description', 'company_name', 'storage_type', 'is_wildcard_cookie'])
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'finalised')
+      .where('category_id', 'is not', null)
+      .orderBy('name')
+      .orderBy('id')
+      .execute(),
+  ]);
+  return categories.map((category) => ({
+    ...category,
+    storage_items: items.filter((item) => item.category_id === category.id).map(({ category_id: _, ...item }) => item),
+  }));
+}

@@ -1,0 +1,102 @@
+import cors from '@fastify/cors';
+import type { FastifyRequest } from 'fastify';
+import { ForbiddenError, NotFoundError } from '../../http/app-errors.ts';
+import type { RoutesPlugin } from '../../http/routes-plugin.ts';
+import { ErrorList, ValidationErrorList } from '../../http/schemas.ts';
+import { markCodeInstalled, recordVisit } from '../accounts/onboarding-facts.ts';
+import { CreateConsentBody } from '../consents/consents.schema.ts';
+import { recordConsent, visitorContext } from '../consents/consents.service.ts';
+import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
+import { bannerContent, type WidgetAccount } from './widget.repository.ts';
+import { RecordedConsent, WidgetConfig, WidgetConfigQuery, WidgetParams } from './widget.schema.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    widgetAccount: WidgetAccount | undefined;
+  }
+}
+
+const WIDGET_BODY_LIMIT = 16 * 1024;
+const tags = ['Widget (public)'];
+const errors = { 403: ErrorList, 404: ErrorList, 413: ErrorList, 415: ErrorList, 429: ErrorList, 500: ErrorList, 503: ErrorList };
+
+/** The account named in the path, for the CORS decision made before routing params exist. */
+const accountIdIn = (url: string) => /^\/widget\/([^/?.]+)/.exec(url)?.[1] ?? '';
+
+/** The public routes a website's banner calls: no token, CORS limited to the account's domains. */
+export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
+  const { db } = services;
+  const accounts = new WidgetAccounts(db);
+  app.decorateRequest('widgetAccount', undefined);
+
+  app.addHook('onRequest', async (request) => {
+    request.widgetAccount = await accounts.get(accountIdIn(request.url));
+  });
+  await app.register(cors, {
+    hook: 'onRequest',
+    delegator: async (request: FastifyRequest) => {
+      const origin = request.headers.origin;
+      const account = request.widgetAccount;
+      const allowed = !!origin && !!account && originAllowed(account, origin);
+      return { origin: allowed ? origin : false, methods: ['GET', 'POST'], allowedHeaders: ['Content-Type'], maxAge: 600 };
+    },
+  });
+  // navigator.sendBeacon posts text/plain: accept JSON sent that way (it spares the preflight).
+  app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: WIDGET_BODY_LIMIT }, (_request, body, done) => {
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(Object.assign(new SyntaxError('Request body is not valid JSON'), { statusCode: 400 }), undefined);
+    }
+  });
+
+  /** The account, and the page's right to use it: a foreign origin is refused, a missing one is a server. */
+  function admitted(request: FastifyRequest): WidgetAccount {
+    const account = request.widgetAccount;
+    if (!account) throw new NotFoundError();
+    const origin = request.headers.origin;
+    if (origin !== undefined && !originAllowed(account, origin)) {
+      throw new ForbiddenError('Origin is not allowed for this account');
+    }
+    return account;
+  }
+
+  app.get('/widget/:account_id/config.json', {
+    config: { auth: 'public', throttle: 'widget' },
+    schema: {
+      operationId: 'widgetConfig', tags,
+      summary: 'The banner configuration: categories and their finalised storage items',
+      params: WidgetParams,
+      querystring: WidgetConfigQuery,
+      response: { 200: WidgetConfig, ...errors },
+    },
+  }, async (request, reply) => {
+    const account = admitted(request);
+    const categories = await bannerContent(db, account.id);
+    await markCodeInstalled(db, account.id);
+    await recordVisit(db, account.id, request.query.session_id);
+    reply.header('cache-control', 'no-store');
+    return {
+      data: {
+        account: { id: account.id, name: account.name, default_language: account.default_language },
+        categories,
+      },
+    };
+  });
+
+  app.post('/widget/:account_id/consents', {
+    config: { auth: 'public', throttle: 'widget' },
+    bodyLimit: WIDGET_BODY_LIMIT,
+    schema: {
+      operationId: 'widgetRecordConsent', tags,
+      summary: 'Record a visitor\'s choice from the banner; committed before the answer',
+      params: WidgetParams,
+      body: CreateConsentBody,
+      response: { 201: RecordedConsent, 422: ValidationErrorList, ...errors },
+    },
+  }, async (request, reply) => {
+    const account = admitted(request);
+    const consent = await recordConsent(db, account.id, request.body.consent, visitorContext(request));
+    return reply.code(201).send({ data: { id: consent.id, created_at: consent.created_at.toISOString() } });
+  });
+};

@@ -1,0 +1,19 @@
+import { newId } from '../../src/db/ids.ts';
+import type { Services } from '../../src/services.ts';
+
+/** A category stored directly, for tests of other resources that need one. */
+export async function insertCategory(services: Services, accountId: string, fields: { name?: string; required?: boolean } = {}) {
+  const name = fields.name ?? `Category ${newId().slice(-6)}`;
+  return services.db
+    .insertInto('categories')
+    .values({
+      id: newId(),
+      account_id: accountId,
+      name,
+      slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
+      required: fields.required ?? false,
+      default_language: 'en',
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
