@@ -9,7 +9,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { aiActionsRoutes } from './modules/ai-actions/ai-actions.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { storageItemsRoutes } from './modules/storage-items/storage-items.routes.ts';
 import { groupsRoutes } from './modules/groups/groups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
@@ -116,7 +118,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(tokensRoutes, api);
   await app.register(groupsRoutes, api);
   await app.register(accountsRoutes, api);
+  await app.register(storageItemsRoutes, api);
   await app.register(consentsRoutes, api);
+  await app.register(aiActionsRoutes, api);
   await app.register(widgetRoutes, { services });
 
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());

@@ -23,7 +23,12 @@ async function seedRecords(tenant: Tenant): Promise<Record<string, string>> {
     id: consent, account_id: tenant.account.id, session_id: 's', gpc: false,
     user_preferences: JSON.stringify({ accept_type: 'all', accepted_categories: [], rejected_categories: [], accepted_services: {}, rejected_services: {} }),
   }).execute();
-  return { consent };
+  const aiAction = newId();
+  await db.insertInto('ai_actions').values({
+    id: aiAction, account_id: tenant.account.id, action_type: 'autofill', actionable_type: 'StorageItem', actionable_id: newId(),
+    suggested_params: '{}', previous_params: '{}', confidence: 0.5, source: 'test',
+  }).execute();
+  return { consent, aiAction };
 }
 
 interface Entry {
@@ -72,6 +77,11 @@ const TABLE: Record<string, Entry> = {
   'GET /api/v1/consents': {},
   'POST /api/v1/consents': { body: consent },
   'GET /api/v1/consents/:id': { path: (t) => `/api/v1/consents/${t.records.consent}`, foreign: (o) => `/api/v1/consents/${o.records.consent}` },
+  'GET /api/v1/ai-actions': {},
+  'GET /api/v1/ai-actions/:id': { path: (t) => `/api/v1/ai-actions/${t.records.aiAction}`, foreign: (o) => `/api/v1/ai-actions/${o.records.aiAction}` },
+  'POST /api/v1/ai-actions/:id/revert': {
+    path: (t) => `/api/v1/ai-actions/${t.records.aiAction}/revert`, foreign: (o) => `/api/v1/ai-actions/${o.records.aiAction}/revert`,
+  },
   'GET /widget/:account_id/config.json': { path: (t) => `/widget/${t.account.id}/config.json` },
   'POST /widget/:account_id/consents': { path: (t) => `/widget/${t.account.id}/consents`, body: consent },
   'DELETE /api/v1/accounts/:id': {

@@ -1,0 +1,52 @@
+import { newId } from '../../db/ids.ts';
+import { toJson, type Executor } from '../../db/kysely.ts';
+import type { AiActionRow, AiActionsTable } from '../../db/schema.ts';
+import type { Sort, Window } from '../../http/pagination.ts';
+import type { AiActionFilters } from './ai-actions.schema.ts';
+
+export interface NewAiAction {
+  account_id: string;
+  action_type: AiActionsTable['action_type'];
+  actionable_type: AiActionsTable['actionable_type'];
+  actionable_id: string;
+  suggested_params: Record<string, unknown>;
+  previous_params: Record<string, unknown>;
+  confidence: number;
+  source: string;
+  status?: 'applied' | 'suggested';
+}
+
+export async function insertAiAction(db: Executor, action: NewAiAction): Promise<AiActionRow> {
+  return db
+    .insertInto('ai_actions')
+    .values({
+      id: newId(),
+      ...action,
+      suggested_params: toJson(action.suggested_params),
+      previous_params: toJson(action.previous_params),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function listAiActions(db: Executor, accountId: string, filters: AiActionFilters, sort: Sort<'created_at'>, window: Window) {
+  let scoped = db.selectFrom('ai_actions').where('account_id', '=', accountId);
+  if (filters.action_type) scoped = scoped.where('action_type', '=', filters.action_type);
+  if (filters.actionable_type) scoped = scoped.where('actionable_type', '=', filters.actionable_type);
+  if (filters.actionable_id) scoped = scoped.where('actionable_id', '=', filters.actionable_id);
+  const [rows, total] = await Promise.all([
+    scoped.selectAll().orderBy(sort.sort, sort.order).orderBy('id', sort.order).limit(window.limit).offset(window.offset).execute(),
+    scoped.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: Number(total.count) };
+}
+
+export async function findAiAction(db: Executor, accountId: string, id: string, lock = false): Promise<AiActionRow | undefined> {
+  let query = db.selectFrom('ai_actions').selectAll().where('account_id', '=', accountId).where('id', '=', id);
+  if (lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function markReverted(db: Executor, id: string): Promise<AiActionRow> {
+  return db.updateTable('ai_actions').set({ status: 'reverted' }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}

@@ -1,0 +1,54 @@
+import { Type } from 'typebox';
+import { NotFoundError } from '../../http/app-errors.ts';
+import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import { IdParams, withErrors } from '../../http/schemas.ts';
+import { findAiAction, listAiActions } from './ai-actions.repository.ts';
+import { AiActionListQuery, AiActionSchema, toAiAction } from './ai-actions.schema.ts';
+import { revertAction } from './ai-actions.service.ts';
+
+const tags = ['AI actions'];
+const security = [{ bearer: [] }];
+const One = Type.Object({ data: AiActionSchema });
+
+export const aiActionsRoutes: RoutesPlugin = async (app, { services }) => {
+  const { db } = services;
+
+  app.get('/ai-actions', {
+    config: { auth: 'account' },
+    schema: {
+      operationId: 'listAiActions', tags, security,
+      summary: 'Everything the AI did to the account\'s categories and storage items',
+      querystring: AiActionListQuery,
+      response: withErrors({ 200: listOf(AiActionSchema) }, { 400: 'array' }),
+    },
+  }, async (request) => {
+    const window = offsetWindow(request.query);
+    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
+    const { rows, count } = await listAiActions(db, scopeOf(request).accountId, request.query, sort, window);
+    return { pagination: paginate(request, window, count), data: rows.map(toAiAction) };
+  });
+
+  app.get('/ai-actions/:id', {
+    config: { auth: 'account' },
+    schema: {
+      operationId: 'getAiAction', tags, security, summary: 'One AI action',
+      params: IdParams,
+      response: withErrors({ 200: One }, { 404: true }),
+    },
+  }, async (request) => {
+    const row = await findAiAction(db, scopeOf(request).accountId, request.params.id);
+    if (!row) throw new NotFoundError();
+    return { data: toAiAction(row) };
+  });
+
+  app.post('/ai-actions/:id/revert', {
+    config: { auth: 'account', admin: true },
+    schema: {
+      operationId: 'revertAiAction', tags, security,
+      summary: 'Undo an action: fields still holding the AI\'s values get their previous values back',
+      params: IdParams,
+      response: withErrors({ 200: One }, { 403: true, 404: true, 422: true }),
+    },
+  }, async (request) => ({ data: toAiAction(await revertAction(db, scopeOf(request).accountId, request.params.id)) }));
+};

@@ -1,0 +1,45 @@
+import { Type, type Static } from 'typebox';
+import type { AiActionRow } from '../../db/schema.ts';
+import { offsetQuery } from '../../http/pagination.ts';
+import { StringEnum, Timestamp } from '../../http/schemas.ts';
+
+export const ACTION_TYPES = ['autofill', 'auto_categorise', 'auto_approve', 'translate'] as const;
+export const ACTIONABLE_TYPES = ['Category', 'StorageItem'] as const;
+
+export const AiActionSchema = Type.Object({
+  id: Type.String(),
+  action_type: StringEnum(ACTION_TYPES),
+  actionable_type: StringEnum(ACTIONABLE_TYPES),
+  actionable_id: Type.String(),
+  suggested_params: Type.Record(Type.String(), Type.Unknown()),
+  previous_params: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'The values before the action; empty when the action created the record',
+  }),
+  confidence: Type.Number({ minimum: 0, maximum: 1 }),
+  source: Type.String({ description: 'The knowledge the decision rests on' }),
+  status: StringEnum(['applied', 'suggested', 'reverted'] as const),
+  created_at: Timestamp,
+});
+export type AiAction = Static<typeof AiActionSchema>;
+
+export const AiActionListQuery = offsetQuery(['created_at'] as const, {
+  action_type: Type.Optional(StringEnum(ACTION_TYPES)),
+  actionable_type: Type.Optional(StringEnum(ACTIONABLE_TYPES)),
+  actionable_id: Type.Optional(Type.String({ format: 'uuid' })),
+});
+export type AiActionFilters = Pick<Static<typeof AiActionListQuery>, 'action_type' | 'actionable_type' | 'actionable_id'>;
+
+export function toAiAction(row: AiActionRow): AiAction {
+  return {
+    id: row.id,
+    action_type: row.action_type,
+    actionable_type: row.actionable_type,
+    actionable_id: row.actionable_id,
+    suggested_params: row.suggested_params,
+    previous_params: row.previous_params,
+    confidence: Math.round(row.confidence * 1000) / 1000,
+    source: row.source,
+    status: row.status,
+    created_at: row.created_at.toISOString(),
+  };
+}

@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import type { AiActionRow, Database } from '../../db/schema.ts';
+import type { Executor } from '../../db/kysely.ts';
+import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
+import { findAiAction, markReverted } from './ai-actions.repository.ts';
+
+/** The fields the AI may change, and so the only ones a revert may write back. */
+const REVERTIBLE = {
+  Category: ['name', 'slug', 'description', 'required', 'default_language'],
+  StorageItem: ['category_id', 'description', 'company_name', 'duration', 'status', 'approved_by_type'],
+} as const;
+
+const TABLE = { Category: 'categories', StorageItem: 'storage_items' } as const;
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+async function restore(db: Executor, action: AiActionRow): Promise<void> {
+  const table = TABLE[action.actionable_type];
+  const current = await db
+    .selectFrom(table)
+    .selectAll()
+    .where('account_id', '=', action.account_id)
+    .where('id', '=', action.actionable_id)
+    .executeTakeFirst() as Record<string, unknown> | undefined;
+  if (!current) throw new ValidationError('The record this action changed no longer exists');
+
+  if (Object.keys(action.previous_params).length === 0) {
+    // The action created the record: undoing it removes the record, unless something now depends on it.
+    if (table === 'categories') {
+      const used = await db.selectFrom('storage_items').select('id').where('category_id', '=', action.actionable_id).limit(1).executeTakeFirst();
+      if (used) throw new ValidationError('Category still holds storage items; move them before reverting its creation');
+    }
+    await db.deleteFrom(table).where('id', '=', action.actionable_id).execute();
+    return;
+  }
+
+  // Only what still holds the AI's value goes back: a person's later edit stays.
+  const changes: Record<string, unknown> = {};
+  for (const field of REVERTIBLE[action.actionable_type] as readonly string[]) {
+    if (!(field in action.previous_params)) continue;
+    if (same(current[field], action.suggested_params[field])) changes[field] = action.previous_params[field] ?? null;
+  }
+  if (Object.keys(changes).length === 0) return;
+  await db
+    .updateTable(table)
+    .set({ ...changes, updated_at: new Date() } as never)
+    .where('id', '=', action.actionable_id)
+    .execute();
+}
+
+/** Reverts an applied action in one transaction: the record restored, the action marked reverted. */
+export async function revertAction(db: Kysely<Database>, accountId: string, id: string): Promise<AiActionRow> {
+  return db.transaction().execute(async (trx) => {
+    const action = await findAiAction(trx, accountId, id, true);
+    if (!action) throw new NotFoundError();
+    if (action.status === 'reverted') throw new ValidationError('Action has already been reverted');
+    if (action.status === 'suggested') throw new ValidationError('Action was only suggested and never applied');
+    await restore(trx, action);
+    return markReverted(trx, action.id);
+  });
+}
