@@ -28,7 +28,11 @@ async function seedRecords(tenant: Tenant): Promise<Record<string, string>> {
     id: aiAction, account_id: tenant.account.id, action_type: 'autofill', actionable_type: 'StorageItem', actionable_id: newId(),
     suggested_params: '{}', previous_params: '{}', confidence: 0.5, source: 'test',
   }).execute();
-  return { consent, aiAction };
+  const category = newId();
+  await db.insertInto('categories').values({ id: category, account_id: tenant.account.id, name: 'C', slug: 'c', default_language: 'en' }).execute();
+  const storageItem = newId();
+  await db.insertInto('storage_items').values({ id: storageItem, account_id: tenant.account.id, category_id: category, name: 's' }).execute();
+  return { consent, aiAction, category, storageItem };
 }
 
 interface Entry {
@@ -81,6 +85,26 @@ const TABLE: Record<string, Entry> = {
   'GET /api/v1/ai-actions/:id': { path: (t) => `/api/v1/ai-actions/${t.records.aiAction}`, foreign: (o) => `/api/v1/ai-actions/${o.records.aiAction}` },
   'POST /api/v1/ai-actions/:id/revert': {
     path: (t) => `/api/v1/ai-actions/${t.records.aiAction}/revert`, foreign: (o) => `/api/v1/ai-actions/${o.records.aiAction}/revert`,
+  },
+  'GET /api/v1/categories': {},
+  'POST /api/v1/categories': { body: { category: { name: 'Security' } } },
+  'GET /api/v1/categories/:id': { path: (t) => `/api/v1/categories/${t.records.category}`, foreign: (o) => `/api/v1/categories/${o.records.category}` },
+  'PUT /api/v1/categories/:id': {
+    path: (t) => `/api/v1/categories/${t.records.category}`, foreign: (o) => `/api/v1/categories/${o.records.category}`,
+    body: { category: { name: 'Stolen' } },
+  },
+  'DELETE /api/v1/categories/:id': { path: (t) => `/api/v1/categories/${t.records.category}`, foreign: (o) => `/api/v1/categories/${o.records.category}` },
+  'GET /api/v1/storage-items': {},
+  'POST /api/v1/storage-items': { body: { storage_item: { name: 'security' } } },
+  'GET /api/v1/storage-items/:id': {
+    path: (t) => `/api/v1/storage-items/${t.records.storageItem}`, foreign: (o) => `/api/v1/storage-items/${o.records.storageItem}`,
+  },
+  'PUT /api/v1/storage-items/:id': {
+    path: (t) => `/api/v1/storage-items/${t.records.storageItem}`, foreign: (o) => `/api/v1/storage-items/${o.records.storageItem}`,
+    body: { storage_item: { name: 'stolen' } },
+  },
+  'DELETE /api/v1/storage-items/:id': {
+    path: (t) => `/api/v1/storage-items/${t.records.storageItem}`, foreign: (o) => `/api/v1/storage-items/${o.records.storageItem}`,
   },
   'GET /widget/:account_id/config.json': { path: (t) => `/widget/${t.account.id}/config.json` },
   'POST /widget/:account_id/consents': { path: (t) => `/widget/${t.account.id}/consents`, body: consent },

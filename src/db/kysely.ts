@@ -10,3 +10,8 @@ export const toJson = (value: unknown): string => JSON.stringify(value);
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === '23505';
 }
+
+/** 23503: a foreign key refused the change (a row it needs went, or a row still needs it). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === '23503';
+}

@@ -1,0 +1,73 @@
+import { newId } from '../../db/ids.ts';
+import type { Executor } from '../../db/kysely.ts';
+import type { CategoryRow } from '../../db/schema.ts';
+import type { Sort, Window } from '../../http/pagination.ts';
+import type { CATEGORY_SORTS, CategoryFields } from './categories.schema.ts';
+
+export type CategorySort = Sort<(typeof CATEGORY_SORTS)[number]>;
+
+export async function listCategories(db: Executor, accountId: string, sort: CategorySort, window: Window) {
+  const scoped = db.selectFrom('categories').where('account_id', '=', accountId);
+  const [rows, total] = await Promise.all([
+    scoped
+      .selectAll()
+      .orderBy(sort.sort, sort.order)
+      .orderBy('id', sort.order)
+      .limit(window.limit)
+      .offset(window.offset)
+      .execute(),
+    scoped.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: Number(total.count) };
+}
+
+export async function findCategory(db: Executor, accountId: string, id: string): Promise<CategoryRow | undefined> {
+  return db.selectFrom('categories').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function slugTaken(db: Executor, accountId: string, slug: string, exceptId?: string): Promise<boolean> {
+  let query = db.selectFrom('categories').select('id').where('account_id', '=', accountId).where('slug', '=', slug);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function accountLanguage(db: Executor, accountId: string): Promise<string> {
+  const row = await db.selectFrom('accounts').select('default_language').where('id', '=', accountId).executeTakeFirstOrThrow();
+  return row.default_language;
+}
+
+export type NewCategory = Required<Pick<CategoryFields, 'name' | 'slug' | 'default_language'>> & CategoryFields;
+
+export async function insertCategory(db: Executor, accountId: string, fields: NewCategory): Promise<CategoryRow> {
+  return db
+    .insertInto('categories')
+    .values({ id: newId(), account_id: accountId, ...fields })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateCategory(db: Executor, accountId: string, id: string, fields: CategoryFields) {
+  return db
+    .updateTable('categories')
+    .set({ ...fields, updated_at: new Date() })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function categoryHoldsStorageItems(db: Executor, accountId: string, id: string): Promise<boolean> {
+  const item = await db
+    .selectFrom('storage_items')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('category_id', '=', id)
+    .limit(1)
+    .executeTakeFirst();
+  return item !== undefined;
+}
+
+export async function deleteCategory(db: Executor, accountId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('categories').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

@@ -1,0 +1,62 @@
+import { Type, type Static } from 'typebox';
+import type { CategoryRow } from '../../db/schema.ts';
+import { offsetQuery } from '../../http/pagination.ts';
+import { Name, Text, Timestamp } from '../../http/schemas.ts';
+import { Language } from '../accounts/accounts.schema.ts';
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './slug.ts';
+
+export const CategorySchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  slug: Type.String(),
+  required: Type.Boolean({ description: 'Mandatory: visitors cannot reject it' }),
+  default_language: Type.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Category = Static<typeof CategorySchema>;
+
+/** An empty slug asks for the default one, made from the name. */
+const Slug = Type.String({
+  maxLength: SLUG_MAX_LENGTH,
+  pattern: `^(${SLUG_PATTERN.slice(1, -1)})?$`,
+  description: `Unique in the account; ${SLUG_PATTERN}. Defaults to the name, lower-cased, other characters turned into -`,
+});
+
+const fields = {
+  name: Name(),
+  slug: Slug,
+  description: Text(2000),
+  required: Type.Boolean(),
+  default_language: Language,
+};
+
+export const CreateCategoryBody = Type.Object({
+  category: Type.Object({
+    name: fields.name,
+    slug: Type.Optional(fields.slug),
+    description: Type.Optional(fields.description),
+    required: Type.Optional(fields.required),
+    default_language: Type.Optional(fields.default_language),
+  }),
+});
+
+export const UpdateCategoryBody = Type.Object({ category: Type.Partial(Type.Object(fields)) });
+export type CategoryFields = Static<typeof UpdateCategoryBody>['category'];
+
+export const CATEGORY_SORTS = ['created_at', 'updated_at', 'name'] as const;
+export const CategoryListQuery = offsetQuery(CATEGORY_SORTS, {});
+
+export function toCategory(row: CategoryRow): Category {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    slug: row.slug,
+    required: row.required,
+    default_language: row.default_language,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,92 @@
+import { Type } from 'typebox';
+import { NotFoundError } from '../../http/app-errors.ts';
+import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { principalOf, scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
+import { findStorageItem, listStorageItems } from './storage-items.repository.ts';
+import {
+  CreateStorageItemBody,
+  StorageItemListQuery,
+  StorageItemSchema,
+  toStorageItem,
+  UpdateStorageItemBody,
+} from './storage-items.schema.ts';
+import { actorOf, changeStorageItem, createStorageItem, removeStorageItem } from './storage-items.service.ts';
+
+const tags = ['Storage items'];
+const security = [{ bearer: [] }];
+const read = { auth: 'account' } as const;
+const write = { auth: 'account', admin: true } as const;
+const Wrapped = Type.Object({ data: StorageItemSchema });
+
+export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
+  const { db } = services;
+
+  app.get('/storage-items', {
+    config: read,
+    schema: {
+      operationId: 'listStorageItems', tags, security,
+      summary: "The account's cookies and storage entries; filter by category, status or storage type",
+      querystring: StorageItemListQuery,
+      response: withErrors({ 200: listOf(StorageItemSchema) }, { 400: 'array' }),
+    },
+  }, async (request) => {
+    const window = offsetWindow(request.query);
+    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
+    const { rows, count } = await listStorageItems(db, scopeOf(request).accountId, request.query, sort, window);
+    return { pagination: paginate(request, window, count), data: rows.map(toStorageItem) };
+  });
+
+  app.post('/storage-items', {
+    config: write,
+    schema: {
+      operationId: 'createStorageItem', tags, security, summary: 'Add a cookie or storage entry to the account',
+      body: CreateStorageItemBody,
+      response: withErrors({ 201: Wrapped }, { 403: true, 413: true, 415: true, 422: true }),
+    },
+  }, async (request, reply) => {
+    const actor = actorOf(principalOf(request));
+    const row = await createStorageItem(db, scopeOf(request).accountId, request.body.storage_item, actor);
+    return reply.code(201).send({ data: toStorageItem(row) });
+  });
+
+  app.get('/storage-items/:id', {
+    config: read,
+    schema: {
+      operationId: 'getStorageItem', tags, security, summary: 'One storage item',
+      params: IdParams,
+      response: withErrors({ 200: Wrapped }, { 404: true }),
+    },
+  }, async (request) => {
+    const row = await findStorageItem(db, scopeOf(request).accountId, request.params.id);
+    if (!row) throw new NotFoundError();
+    return { data: toStorageItem(row) };
+  });
+
+  app.put('/storage-items/:id', {
+    config: write,
+    schema: {
+      operationId: 'updateStorageItem', tags, security,
+      summary: 'Change a storage item; only the fields sent change. Finalising records who approved it',
+      params: IdParams,
+      body: UpdateStorageItemBody,
+      response: withErrors({ 200: Wrapped }, { 403: true, 404: true, 413: true, 415: true, 422: true }),
+    },
+  }, async (request) => {
+    const actor = actorOf(principalOf(request));
+    const row = await changeStorageItem(db, scopeOf(request).accountId, request.params.id, request.body.storage_item, actor);
+    return { data: toStorageItem(row) };
+  });
+
+  app.delete('/storage-items/:id', {
+    config: write,
+    schema: {
+      operationId: 'deleteStorageItem', tags, security, summary: 'Delete a storage item',
+      params: IdParams,
+      response: withErrors({ 200: MessageSchema }, { 403: true, 404: true }),
+    },
+  }, async (request) => {
+    await removeStorageItem(db, scopeOf(request).accountId, request.params.id);
+    return { message: 'Storage item was deleted successfully' };
+  });
+};

@@ -1,0 +1,154 @@
+import type { Kysely } from 'kysely';
+import { isId, newId } from '../../db/ids.ts';
+import { isForeignKeyViolation } from '../../db/kysely.ts';
+import type { ApprovedByType, Database, StorageItemRow, StorageItemStatus } from '../../db/schema.ts';
+import type { Executor } from '../../db/kysely.ts';
+import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
+import type { Principal } from '../../http/auth.ts';
+import { Problems } from '../../http/validate.ts';
+import { markVendorsSetup } from '../accounts/onboarding-facts.ts';
+import { findCategory } from '../categories/categories.repository.ts';
+import {
+  deleteStorageItem,
+  findStorageItem,
+  insertStorageItem,
+  updateStorageItem,
+  type StorageItemChanges,
+} from './storage-items.repository.ts';
+import type { StorageItemFields } from './storage-items.schema.ts';
+import { isWildcardName, lockAccountItems, relinkConcreteItems, wildcardFor } from './wildcards.ts';
+
+export const CATEGORY_MISSING = 'Category must exist';
+
+/** Who writes: recorded as `created_by`, and as `approved_by_type` when the write finalises an item. */
+export interface Actor {
+  createdBy: 'user' | 'api';
+  approver: Extract<ApprovedByType, 'User' | 'API'>;
+}
+
+export function actorOf(principal: Principal): Actor {
+  return principal.type === 'user' ? { createdBy: 'user', approver: 'User' } : { createdBy: 'api', approver: 'API' };
+}
+
+/**
+ * Who approved the item once it has `status`: the writer when it reaches `finalised`, whoever
+ * approved it before while it stays there, nobody once it leaves.
+ */
+export function approvalAfter(
+  current: Pick<StorageItemRow, 'status' | 'approved_by_type'> | undefined,
+  status: StorageItemStatus,
+  approver: ApprovedByType,
+): ApprovedByType | null {
+  if (status !== 'finalised') return null;
+  if (current?.status === 'finalised') return current.approved_by_type ?? approver;
+  return approver;
+}
+
+/** Trims the texts, checks the name and the category; `processing` was refused by the schema. */
+async function clean(db: Executor, accountId: string, fields: StorageItemFields): Promise<StorageItemChanges> {
+  const problems = new Problems();
+  const { last_seen_at, ...rest } = fields;
+  const out: StorageItemChanges = { ...rest };
+  if (fields.name !== undefined) out.name = problems.required('name', fields.name);
+  for (const key of ['description', 'company_name', 'domain', 'duration', 'path'] as const) {
+    if (fields[key] !== undefined) out[key] = fields[key].trim();
+  }
+  if (last_seen_at !== undefined) out.last_seen_at = last_seen_at === null ? null : new Date(last_seen_at);
+  const categoryId = fields.category_id;
+  if (categoryId && !(isId(categoryId) && (await findCategory(db, accountId, categoryId)))) {
+    // The same answer for a category of another account as for none at all: existence never leaks.
+    problems.add('category', 'must exist');
+  }
+  problems.throwIfAny();
+  return out;
+}
+
+/** A category deleted between the check and the write. */
+function rethrowMissingCategory(error: unknown): never {
+  if (isForeignKeyViolation(error)) throw new ValidationError(CATEGORY_MISSING);
+  throw error;
+}
+
+export async function createStorageItem(
+  db: Kysely<Database>,
+  accountId: string,
+  fields: StorageItemFields & { name: string },
+  actor: Actor,
+): Promise<StorageItemRow> {
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      await lockAccountItems(trx, accountId);
+      const values = await clean(trx, accountId, fields);
+      const id = newId();
+      const name = values.name!;
+      const storageType = values.storage_type ?? 'cookie';
+      const status = values.status ?? 'draft';
+      const wildcard = isWildcardName(name);
+      const row = await insertStorageItem(trx, {
+        ...values,
+        id,
+        account_id: accountId,
+        name,
+        storage_type: storageType,
+        status,
+        approved_by_type: approvalAfter(undefined, status, actor.approver),
+        is_wildcard_cookie: wildcard,
+        wildcard_cookie_id: wildcard ? null : await wildcardFor(trx, accountId, storageType, name, id),
+        created_by: actor.createdBy,
+      });
+      if (wildcard) await relinkConcreteItems(trx, accountId, { storageTypes: [storageType], patterns: [name] });
+      await markVendorsSetup(trx, accountId);
+      return row;
+    })
+    .catch(rethrowMissingCategory);
+}
+
+export async function changeStorageItem(
+  db: Kysely<Database>,
+  accountId: string,
+  id: string,
+  fields: StorageItemFields,
+  actor: Actor,
+): Promise<StorageItemRow> {
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      await lockAccountItems(trx, accountId);
+      const current = await findStorageItem(trx, accountId, id);
+      if (!current) throw new NotFoundError();
+      const values = await clean(trx, accountId, fields);
+      const name = values.name ?? current.name;
+      const storageType = values.storage_type ?? current.storage_type;
+      const wildcard = isWildcardName(name);
+      const row = await updateStorageItem(trx, accountId, id, {
+        ...values,
+        approved_by_type: approvalAfter(current, values.status ?? current.status, actor.approver),
+        is_wildcard_cookie: wildcard,
+        wildcard_cookie_id: wildcard ? null : await wildcardFor(trx, accountId, storageType, name, id),
+      });
+      if (!row) throw new NotFoundError();
+      const moved = name !== current.name || storageType !== current.storage_type;
+      if (moved && (wildcard || current.is_wildcard_cookie)) {
+        await relinkConcreteItems(trx, accountId, {
+          storageTypes: [...new Set([current.storage_type, storageType])],
+          patterns: [current, row].filter((item) => item.is_wildcard_cookie).map((item) => item.name),
+          wildcardId: id,
+        });
+      }
+      return row;
+    })
+    .catch(rethrowMissingCategory);
+}
+
+export async function removeStorageItem(db: Kysely<Database>, accountId: string, id: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await lockAccountItems(trx, accountId);
+    const current = await findStorageItem(trx, accountId, id);
+    if (!current || !(await deleteStorageItem(trx, accountId, id))) throw new NotFoundError();
+    // Its matches lost their link with it (on delete set null); another wildcard may take them.
+    if (current.is_wildcard_cookie) {
+      await relinkConcreteItems(trx, accountId, { storageTypes: [current.storage_type], patterns: [current.name] });
+    }
+  });
+}
