@@ -1,0 +1,76 @@
+import type { Executor } from '../../db/kysely.ts';
+import type { Sort, Window } from '../../http/pagination.ts';
+
+/** A membership with the user and the account it joins: everything the response shows. */
+function withPeople(db: Executor) {
+  return db
+    .selectFrom('account_users')
+    .innerJoin('users', 'users.id', 'account_users.user_id')
+    .innerJoin('accounts', 'accounts.id', 'account_users.account_id')
+    .select([
+      'account_users.id',
+      'account_users.admin',
+      'account_users.created_at',
+      'account_users.updated_at',
+      'users.id as user_id',
+      'users.name as user_name',
+      'users.email as user_email',
+      'accounts.id as account_id',
+      'accounts.name as account_name',
+    ]);
+}
+
+export type AccountUserView = NonNullable<Awaited<ReturnType<ReturnType<typeof withPeople>['executeTakeFirst']>>>;
+
+export async function listAccountUsers(db: Executor, accountId: string, window: Window, sort: Sort<'created_at'>) {
+  const [rows, total] = await Promise.all([
+    withPeople(db)
+      .where('account_users.account_id', '=', accountId)
+      .orderBy(`account_users.${sort.sort}`, sort.order)
+      .orderBy('account_users.id', sort.order)
+      .limit(window.limit)
+      .offset(window.offset)
+      .execute(),
+    db
+      .selectFrom('account_users')
+      .where('account_id', '=', accountId)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: Number(total.count) };
+}
+
+export async function findAccountUser(db: Executor, accountId: string, id: string): Promise<AccountUserView | undefined> {
+  return withPeople(db).where('account_users.account_id', '=', accountId).where('account_users.id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Locks the account row for the rest of the transaction, so that membership changes of one account
+ * run one after the other and "the last admin" is never decided on a stale count. Returns its owner.
+ */
+export async function lockAccount(db: Executor, accountId: string): Promise<{ owner_id: string | null } | undefined> {
+  return db.selectFrom('accounts').select('owner_id').where('id', '=', accountId).forUpdate().executeTakeFirst();
+}
+
+export async function countAdmins(db: Executor, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('account_users')
+    .where('account_id', '=', accountId)
+    .where('admin', '=', true)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function setAdmin(db: Executor, accountId: string, id: string, admin: boolean): Promise<void> {
+  await db
+    .updateTable('account_users')
+    .set({ admin, updated_at: new Date() })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteAccountUser(db: Executor, accountId: string, id: string): Promise<void> {
+  await db.deleteFrom('account_users').where('account_id', '=', accountId).where('id', '=', id).execute();
+}

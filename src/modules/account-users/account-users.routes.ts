@@ -1,0 +1,82 @@
+import { Type } from 'typebox';
+import { NotFoundError } from '../../http/app-errors.ts';
+import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
+import { findAccountUser, listAccountUsers } from './account-users.repository.ts';
+import {
+  AccountQuery,
+  AccountUserListQuery,
+  AccountUserSchema,
+  toAccountUser,
+  UpdateAccountUserBody,
+} from './account-users.schema.ts';
+import { changeRoles, removeAccountUser } from './account-users.service.ts';
+
+const tags = ['Account users'];
+const security = [{ bearer: [] }];
+const read = { auth: 'account' } as const;
+const write = { auth: 'account', admin: true } as const;
+const One = Type.Object({ data: AccountUserSchema });
+
+export const accountUsersRoutes: RoutesPlugin = async (app, { services }) => {
+  const { db } = services;
+
+  app.get('/account-users', {
+    config: read,
+    schema: {
+      operationId: 'listAccountUsers', tags, security, summary: 'The members of the account',
+      querystring: AccountUserListQuery,
+      response: withErrors({ 200: listOf(AccountUserSchema) }, { 400: 'array' }),
+    },
+  }, async (request) => {
+    const window = offsetWindow(request.query);
+    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
+    const { rows, count } = await listAccountUsers(db, scopeOf(request).accountId, window, sort);
+    return { pagination: paginate(request, window, count), data: rows.map(toAccountUser) };
+  });
+
+  app.get('/account-users/:id', {
+    config: read,
+    schema: {
+      operationId: 'getAccountUser', tags, security, summary: 'One member of the account',
+      params: IdParams,
+      querystring: AccountQuery,
+      response: withErrors({ 200: One }, { 404: true }),
+    },
+  }, async (request) => {
+    const row = await findAccountUser(db, scopeOf(request).accountId, request.params.id);
+    if (!row) throw new NotFoundError();
+    return { data: toAccountUser(row) };
+  });
+
+  app.put('/account-users/:id', {
+    config: write,
+    schema: {
+      operationId: 'updateAccountUser', tags, security,
+      summary: 'Grant or withdraw the admin role; the owner and the last admin stay admins',
+      params: IdParams,
+      querystring: AccountQuery,
+      body: UpdateAccountUserBody,
+      response: withErrors({ 200: One }, { 403: true, 404: true, 413: true, 415: true, 422: true }),
+    },
+  }, async (request) => {
+    const { admin } = request.body.account_user.roles;
+    const row = await changeRoles(db, scopeOf(request).accountId, request.params.id, admin);
+    return { data: toAccountUser(row) };
+  });
+
+  app.delete('/account-users/:id', {
+    config: write,
+    schema: {
+      operationId: 'deleteAccountUser', tags, security,
+      summary: 'Remove a member from the account; the owner and the last admin cannot be removed',
+      params: IdParams,
+      querystring: AccountQuery,
+      response: withErrors({ 200: MessageSchema }, { 403: true, 404: true, 422: true }),
+    },
+  }, async (request) => {
+    await removeAccountUser(db, scopeOf(request).accountId, request.params.id);
+    return { message: 'Account user was removed successfully' };
+  });
+};

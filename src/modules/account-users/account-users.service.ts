@@ -1,0 +1,52 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
+import {
+  countAdmins,
+  deleteAccountUser,
+  findAccountUser,
+  lockAccount,
+  setAdmin,
+  type AccountUserView,
+} from './account-users.repository.ts';
+
+export const OWNER_STAYS_ADMIN = 'Account owner must remain an admin';
+export const OWNER_CANNOT_LEAVE = "Account owner can't be removed";
+export const LAST_ADMIN = 'Account must keep at least one admin';
+
+/**
+ * Runs a membership change under the account's lock, after the rules every change obeys:
+ * the owner stays an admin member, and the account keeps at least one admin.
+ */
+async function underRules<T>(
+  db: Kysely<Database>,
+  accountId: string,
+  id: string,
+  change: { removes: boolean; demotes: boolean },
+  apply: (trx: Kysely<Database>, membership: AccountUserView) => Promise<T>,
+): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const account = await lockAccount(trx, accountId);
+    const membership = account && (await findAccountUser(trx, accountId, id));
+    if (!account || !membership) throw new NotFoundError();
+    const isOwner = account.owner_id === membership.user_id;
+    if (isOwner && change.removes) throw new ValidationError(OWNER_CANNOT_LEAVE);
+    if (isOwner && change.demotes) throw new ValidationError(OWNER_STAYS_ADMIN);
+    if (membership.admin && (change.removes || change.demotes) && (await countAdmins(trx, accountId)) <= 1) {
+      throw new ValidationError(LAST_ADMIN);
+    }
+    return apply(trx, membership);
+  });
+}
+
+export async function changeRoles(db: Kysely<Database>, accountId: string, id: string, admin: boolean): Promise<AccountUserView> {
+  return underRules(db, accountId, id, { removes: false, demotes: !admin }, async (trx) => {
+    await setAdmin(trx, accountId, id, admin);
+    return (await findAccountUser(trx, accountId, id))!;
+  });
+}
+
+/** The user loses access at once: the guard reads memberships from the database on every request. */
+export async function removeAccountUser(db: Kysely<Database>, accountId: string, id: string): Promise<void> {
+  await underRules(db, accountId, id, { removes: true, demotes: false }, (trx) => deleteAccountUser(trx, accountId, id));
+}
