@@ -35,8 +35,16 @@ const tags = ['Accounts'];
 const security = [{ bearer: [] }];
 const config = { auth: 'any' } as const;
 
-/** Checks and normalises account fields; 422 with every problem at once. */
-async function clean(db: Executor, principal: Principal, fields: AccountFields): Promise<Partial<NewAccount>> {
+/**
+ * Checks and normalises account fields; 422 with every problem at once. `currentGroupId` is the
+ * account's group (null for a new one): only a partner moves an account, and only into its own groups.
+ */
+async function clean(
+  db: Executor,
+  principal: Principal,
+  fields: AccountFields,
+  currentGroupId: string | null,
+): Promise<Partial<NewAccount>> {
   const problems = new Problems();
   const out: Partial<NewAccount> = {};
   if (fields.name !== undefined) out.name = problems.required('name', fields.name);
@@ -54,8 +62,10 @@ async function clean(db: Executor, principal: Principal, fields: AccountFields):
   if (fields.default_language !== undefined) out.default_language = fields.default_language;
   if (fields.group_id !== undefined) {
     const groupId = fields.group_id;
-    const owned = principal.type === 'partner' && isId(groupId) && (await partnerOwnsGroup(db, principal.partnerId!, groupId));
-    if (groupId === null ? principal.type === 'partner' : !owned) problems.add('group', 'must exist');
+    const allowed = principal.type === 'partner'
+      ? isId(groupId) && (await partnerOwnsGroup(db, principal.partnerId!, groupId))
+      : groupId === currentGroupId;
+    if (!allowed) problems.add('group', 'must exist');
     out.group_id = groupId;
   }
   problems.throwIfAny();
@@ -114,7 +124,7 @@ export const accountsRoutes: RoutesPlugin = async (app, { services }) => {
     const principal = principalOf(request);
     if (principal.type === 'account') throw new ForbiddenError('Account tokens cannot create accounts');
     const body = request.body.account;
-    const fields = await clean(db, principal, { ...body, group_id: body.group_id ?? null });
+    const fields = await clean(db, principal, { ...body, group_id: body.group_id ?? null }, null);
     const id = await db.transaction().execute(async (trx) => {
       const row = await insertAccount(trx, {
         name: fields.name!,
@@ -143,7 +153,7 @@ export const accountsRoutes: RoutesPlugin = async (app, { services }) => {
     const principal = principalOf(request);
     const account = await reachable(request, request.params.id);
     await assertCanWrite(db, principal, account, 'update');
-    await updateAccount(db, account.id, await clean(db, principal, request.body.account));
+    await updateAccount(db, account.id, await clean(db, principal, request.body.account, account.group_id));
     return toAccount((await findAccountById(db, account.id))!);
   };
   for (const method of ['PUT', 'PATCH'] as const) {
