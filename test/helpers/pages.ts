@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import { call } from './app.ts';
+
+interface Page<T> {
+  pagination: { prev_url: string; next_url: string; count: number; page: number; prev: number | null; next: number | null };
+  data: T[];
+}
+
+/**
+ * Follows `next_url` from the first page until there is no next page; every page must answer 200.
+ * Returns the pages in order. Stops with a failure after `maxPages`, so a loop cannot hang the suite.
+ */
+export async function walkPages<T = { id: string }>(app: FastifyInstance, token: string, firstUrl: string, maxPages = 50) {
+  const pages: Page<T>[] = [];
+  let url: string | undefined = firstUrl;
+  while (url !== undefined) {
+    const res = await call<Page<T>>(app, 'GET', url, { token });
+    expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(200);
+    pages.push(res.body);
+    expect(pages.length, 'too many pages').toBeLessThanOrEqual(maxPages);
+    url = res.body.pagination.next === null ? undefined : res.body.pagination.next_url;
+  }
+  return pages;
+}
