@@ -19,6 +19,8 @@ export interface Config {
   signupEnabled: boolean;
   trustProxy: boolean;
   bodyLimitBytes: number;
+  /** Consents waiting for their batch before new ones are refused with 503. */
+  consentQueueMax: number;
 }
 
 export class ConfigError extends Error {}
@@ -90,5 +92,6 @@ export function loadConfig(env: Env = process.env): Config {
     signupEnabled: boolean(env, 'SIGNUP_ENABLED', true),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+    consentQueueMax: integer(env, 'CONSENT_QUEUE_MAX', 10_000, 1, 1_000_000),
   };
 }

@@ -3,6 +3,8 @@ import type { Config } from './config.ts';
 import { createDb, migrate, type Db, type Engine } from './db/database.ts';
 import type { Database } from './db/schema.ts';
 import { createLimiters, type Limiters } from './http/rate-limit.ts';
+import { CategoryRules } from './modules/consents/category-rules.ts';
+import { ConsentWriter } from './modules/consents/consent-writer.ts';
 import { TokenCache } from './modules/tokens/token-cache.ts';
 import { connectRedis, type RedisClients } from './redis.ts';
 
@@ -14,6 +16,9 @@ export interface Services {
   tokenCache: TokenCache;
   limiters: Limiters;
   redis: RedisClients | undefined;
+  /** Group commit of consents. */
+  consentWriter: ConsentWriter;
+  categoryRules: CategoryRules;
   /** Forgets revoked tokens here and on every other instance. */
   forgetTokens(hashes: string[]): Promise<void>;
   close(): Promise<void>;
@@ -29,6 +34,11 @@ export async function createServices(config: Config, options: { migrate?: boolea
   }
   const redis = connectRedis(config);
   const tokenCache = new TokenCache();
+  const consentWriter = new ConsentWriter(database.kysely, {
+    maxBatch: 500,
+    maxQueue: config.consentQueueMax,
+    concurrency: database.engine === 'embedded' ? 1 : 4,
+  });
   const channel = `${config.redisPrefix}token-revoked`;
   if (redis) {
     await redis.subscriber.subscribe(channel).catch(() => {});
@@ -43,6 +53,8 @@ export async function createServices(config: Config, options: { migrate?: boolea
     tokenCache,
     limiters: createLimiters(config, redis),
     redis,
+    consentWriter,
+    categoryRules: new CategoryRules(database.kysely),
     async forgetTokens(hashes) {
       for (const hash of hashes) {
         tokenCache.forget(hash);
@@ -50,6 +62,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
       }
     },
     async close() {
+      await consentWriter.close();
       await redis?.close();
       await database.close();
     },

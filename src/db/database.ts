@@ -61,6 +61,8 @@ export async function migrate(db: Db, schema?: string): Promise<string[]> {
     db: db.kysely,
     provider: migrationProvider,
     migrationTableSchema: schema,
+    // Engineers add migrations in parallel; each is independent of the others' order.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;

@@ -193,6 +193,11 @@ export interface AccountDailyStatsTable {
   visitors: number;
 }
 
+export interface AccountConsentCountsTable {
+  account_id: string;
+  consents: ColumnType<number, number, number>;
+}
+
 export interface Database {
   partners: PartnersTable;
   users: UsersTable;
@@ -207,6 +212,7 @@ export interface Database {
   account_invitations: AccountInvitationsTable;
   ai_actions: AiActionsTable;
   account_daily_stats: AccountDailyStatsTable;
+  account_consent_counts: AccountConsentCountsTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;

@@ -1,4 +1,4 @@
-import { toJson, type Executor } from '../../db/kysely.ts';
+import type { Executor } from '../../db/kysely.ts';
 import type { ConsentRow, UserPreferences } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import type { ConsentFilters } from './consents.schema.ts';
@@ -14,13 +14,6 @@ export interface NewConsent {
   ip_address: string | null;
   gpc: boolean;
   created_at: Date;
-}
-
-export async function insertConsent(db: Executor, consent: NewConsent): Promise<void> {
-  await db
-    .insertInto('consents')
-    .values({ ...consent, user_preferences: toJson(consent.user_preferences) })
-    .execute();
 }
 
 function filtered(db: Executor, accountId: string, filters: ConsentFilters) {
@@ -40,25 +33,39 @@ export async function listConsents(
   window: Window,
 ): Promise<{ rows: ConsentRow[]; count: number }> {
   const scoped = filtered(db, accountId, filters);
-  const [rows, total] = await Promise.all([
-    scoped
+  // The offset is walked in the index alone; only the page's rows are read from the table.
+  const page = scoped
+    .select('id')
+    .orderBy(sort.sort, sort.order)
+    .orderBy('id', sort.order)
+    .limit(window.limit)
+    .offset(window.offset);
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('consents')
       .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', 'in', page)
       .orderBy(sort.sort, sort.order)
       .orderBy('id', sort.order)
-      .limit(window.limit)
-      .offset(window.offset)
       .execute(),
-    scoped.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+    countConsents(db, accountId, filters),
   ]);
-  return { rows, count: Number(total.count) };
+  return { rows, count };
+}
+
+/** Unfiltered, the count is the account's counter, kept exact by the writer; filtered, an index scan. */
+async function countConsents(db: Executor, accountId: string, filters: ConsentFilters): Promise<number> {
+  const { session_id, user_id, created_after, created_before } = filters;
+  const unfiltered = [session_id, user_id, created_after, created_before].every((value) => value === undefined);
+  if (unfiltered) {
+    const row = await db.selectFrom('account_consent_counts').select('consents').where('account_id', '=', accountId).executeTakeFirst();
+    return Number(row?.consents ?? 0);
+  }
+  const row = await filtered(db, accountId, filters).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 export async function findConsent(db: Executor, accountId: string, id: string): Promise<ConsentRow | undefined> {
   return db.selectFrom('consents').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-}
-
-/** The account's categories among the given ids, with whether each is required. */
-export async function categoriesOf(db: Executor, accountId: string, ids: string[]) {
-  if (ids.length === 0) return [];
-  return db.selectFrom('categories').select(['id', 'name', 'required']).where('account_id', '=', accountId).where('id', 'in', ids).execute();
 }

@@ -51,7 +51,7 @@ export const consentsRoutes: RoutesPlugin = async (app, { services }) => {
       response: withErrors({ 201: Type.Object({ data: ConsentSchema }) }, { 403: true, 413: true, 415: true, 422: true }),
     },
   }, async (request, reply) => {
-    const consent = await recordConsent(db, scopeOf(request).accountId, request.body.consent, visitorContext(request));
+    const consent = await recordConsent(services, scopeOf(request).accountId, request.body.consent, visitorContext(request));
     return reply.code(201).send({ data: toConsent(consent) });
   });
 };

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { isId, newId } from '../../db/ids.ts';
-import type { Executor } from '../../db/kysely.ts';
+import { newId } from '../../db/ids.ts';
 import type { UserPreferences } from '../../db/schema.ts';
 import { Problems } from '../../http/validate.ts';
-import { markCodeInstalled, recordVisit } from '../accounts/onboarding-facts.ts';
-import { categoriesOf, insertConsent, type NewConsent } from './consents.repository.ts';
+import type { CategoryRules } from './category-rules.ts';
+import type { ConsentWriter } from './consent-writer.ts';
+import type { NewConsent } from './consents.repository.ts';
 import type { ConsentInput } from './consents.schema.ts';
 import { maskIp } from './ip-mask.ts';
 
@@ -27,16 +27,15 @@ export function visitorContext(request: FastifyRequest): VisitorContext {
 const unique = (ids: string[] | undefined) => [...new Set(ids ?? [])];
 
 /** Checks the categories against the account: they exist, do not overlap, and required ones stay accepted. */
-async function checkPreferences(db: Executor, accountId: string, input: ConsentInput['user_preferences']): Promise<UserPreferences> {
+async function checkPreferences(rules: CategoryRules, accountId: string, input: ConsentInput['user_preferences']): Promise<UserPreferences> {
   const accepted = unique(input.accepted_categories);
   const rejected = unique(input.rejected_categories);
   const problems = new Problems();
-  const wanted = [...accepted, ...rejected];
-  const known = new Map((await categoriesOf(db, accountId, wanted.filter(isId))).map((row) => [row.id, row]));
+  const known = await rules.of(accountId, [...accepted, ...rejected]);
   if (accepted.some((id) => !known.has(id))) problems.add('accepted_categories', 'must exist');
   if (rejected.some((id) => !known.has(id))) problems.add('rejected_categories', 'must exist');
   if (rejected.some((id) => accepted.includes(id))) problems.add('rejected_categories', 'cannot include an accepted category');
-  if (rejected.some((id) => known.get(id)?.required)) problems.add('rejected_categories', 'cannot include a required category');
+  if (rejected.some((id) => known.get(id))) problems.add('rejected_categories', 'cannot include a required category');
   problems.throwIfAny();
   return {
     accept_type: input.accept_type,
@@ -47,30 +46,32 @@ async function checkPreferences(db: Executor, accountId: string, input: ConsentI
   };
 }
 
-const installed = new Set<string>();
+export interface ConsentRecorder {
+  categoryRules: CategoryRules;
+  consentWriter: ConsentWriter;
+}
 
 /**
- * Validates and stores one consent; it is committed when this resolves. Then counts the visit
- * toward the onboarding status.
+ * Validates and stores one consent, with the visit it counts; it is committed when this resolves.
  */
-export async function recordConsent(db: Executor, accountId: string, input: ConsentInput, visitor: VisitorContext): Promise<NewConsent> {
+export async function recordConsent(
+  { categoryRules, consentWriter }: ConsentRecorder,
+  accountId: string,
+  input: ConsentInput,
+  visitor: VisitorContext,
+): Promise<NewConsent> {
   const consent: NewConsent = {
     id: newId(),
     account_id: accountId,
     session_id: input.session_id,
     user_id: input.user_id ?? null,
-    user_preferences: await checkPreferences(db, accountId, input.user_preferences),
+    user_preferences: await checkPreferences(categoryRules, accountId, input.user_preferences),
     url: input.url ?? null,
     user_agent: visitor.userAgent,
     ip_address: maskIp(visitor.ip),
     gpc: visitor.gpc,
     created_at: new Date(),
   };
-  await insertConsent(db, consent);
-  if (!installed.has(accountId)) {
-    await markCodeInstalled(db, accountId);
-    installed.add(accountId);
-  }
-  await recordVisit(db, accountId, consent.session_id);
+  await consentWriter.write(consent);
   return consent;
 }

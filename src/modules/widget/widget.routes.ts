@@ -96,7 +96,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, async (request, reply) => {
     const account = admitted(request);
-    const consent = await recordConsent(db, account.id, request.body.consent, visitorContext(request));
+    const consent = await recordConsent(services, account.id, request.body.consent, visitorContext(request));
     return reply.code(201).send({ data: { id: consent.id, created_at: consent.created_at.toISOString() } });
   });
 };

@@ -1,0 +1,160 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { Executor } from '../../db/kysely.ts';
+import { UnavailableError } from '../../http/app-errors.ts';
+import { isDatabaseUnavailable } from '../../http/error-handler.ts';
+import type { NewConsent } from './consents.repository.ts';
+
+interface Pending {
+  consent: NewConsent;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export interface ConsentWriterOptions {
+  /** Rows in one INSERT and one COMMIT. */
+  maxBatch: number;
+  /** Requests waiting for a batch; past this, new ones get 503 with Retry-After. */
+  maxQueue: number;
+  /** Batches committing at once (each on its own connection). */
+  concurrency: number;
+}
+
+/**
+ * Group commit for consents. Requests that arrive together share one multi-row INSERT and one
+ * COMMIT, together with the account counters and visit statistics they update; each request is
+ * answered only after its row is committed. When a batch fails, its rows are retried one by one
+ * so that a bad row fails alone. The queue is bounded: when it is full, callers are told to retry.
+ */
+export class ConsentWriter {
+  private readonly queue: Pending[] = [];
+  private running = 0;
+  private closed = false;
+  private idle: (() => void) | undefined;
+  /** Accounts whose `code_installed_at` is known to be set: no need to write it again. */
+  private readonly installed = new Set<string>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: ConsentWriterOptions,
+  ) {}
+
+  write(consent: NewConsent): Promise<void> {
+    if (this.closed) return Promise.reject(new UnavailableError('The server is shutting down', 1));
+    if (this.queue.length >= this.options.maxQueue) {
+      return Promise.reject(new UnavailableError('Too many consents waiting to be stored, please retry', 1));
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ consent, resolve, reject });
+      this.pump();
+    });
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  private pump(): void {
+    while (this.running < this.options.concurrency && this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.options.maxBatch);
+      this.running++;
+      void this.commit(batch).finally(() => {
+        this.running--;
+        if (this.queue.length > 0) this.pump();
+        else if (this.running === 0) this.idle?.();
+      });
+    }
+  }
+
+  private async commit(batch: Pending[]): Promise<void> {
+    try {
+      await this.insert(batch.map((item) => item.consent));
+      for (const item of batch) item.resolve();
+      return;
+    } catch (error) {
+      if (batch.length === 1 || isDatabaseUnavailable(error)) {
+        for (const item of batch) item.reject(error);
+        return;
+      }
+    }
+    for (const item of batch) {
+      try {
+        await this.insert([item.consent]);
+        item.resolve();
+      } catch (error) {
+        item.reject(error);
+      }
+    }
+  }
+
+  private async insert(consents: NewConsent[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('consents')
+        .values(consents.map((c) => ({ ...c, user_preferences: JSON.stringify(c.user_preferences) })))
+        .execute();
+      await countConsents(trx, consents);
+      await recordVisits(trx, consents);
+      const fresh = [...new Set(consents.map((c) => c.account_id))].filter((id) => !this.installed.has(id));
+      if (fresh.length > 0) {
+        await trx.updateTable('accounts').set({ code_installed_at: new Date() })
+          .where('id', 'in', fresh).where('code_installed_at', 'is', null).execute();
+      }
+    });
+    for (const consent of consents) this.installed.add(consent.account_id);
+  }
+
+  /** Stops taking consents and waits until every accepted one is committed or refused. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.running === 0 && this.queue.length === 0) return;
+    await new Promise<void>((resolve) => (this.idle = resolve));
+  }
+}
+
+/** Rows in account order, so that concurrent batches lock shared counter rows in the same order. */
+function perAccount(consents: NewConsent[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const c of consents) counts.set(c.account_id, (counts.get(c.account_id) ?? 0) + 1);
+  return [...counts].sort(([a], [b]) => (a < b ? -1 : 1));
+}
+
+async function countConsents(db: Executor, consents: NewConsent[]): Promise<void> {
+  const rows = perAccount(consents);
+  await db
+    .insertInto('account_consent_counts')
+    .values(rows.map(([account_id, consents]) => ({ account_id, consents })))
+    .onConflict((oc) => oc.column('account_id').doUpdateSet({ consents: sql`account_consent_counts.consents + excluded.consents` }))
+    .execute();
+}
+
+/**
+ * One pageview per consent; one visitor per session not yet seen today. Sessions are remembered
+ * for the live/inactive decision of the onboarding status.
+ */
+async function recordVisits(db: Executor, consents: NewConsent[]): Promise<void> {
+  const sessions = [...new Map(consents.map((c) => [`${c.account_id} ${c.session_id}`, c])).values()]
+    .sort((a, b) => (a.account_id === b.account_id ? (a.session_id < b.session_id ? -1 : 1) : a.account_id < b.account_id ? -1 : 1));
+  const accounts = sessions.map((c) => c.account_id);
+  const ids = sessions.map((c) => c.session_id);
+  const pageviews = perAccount(consents);
+  await sql`with visit(account_id, session_id) as (
+      select * from unnest(${accounts}::uuid[], ${ids}::text[])
+    ), previous as (
+      select v.account_id, v.session_id, v.last_seen_at from account_visitors v join visit using (account_id, session_id)
+    ), seen as (
+      insert into account_visitors (account_id, session_id, last_seen_at)
+      select account_id, session_id, now() from visit
+      on conflict (account_id, session_id) do update set last_seen_at = excluded.last_seen_at
+    ), views(account_id, pageviews) as (
+      select * from unnest(${pageviews.map(([id]) => id)}::uuid[], ${pageviews.map(([, n]) => n)}::int[])
+    )
+    insert into account_daily_stats (account_id, day, pageviews, visitors)
+    select views.account_id, current_date, views.pageviews,
+      (select count(*) from visit left join previous using (account_id, session_id)
+        where visit.account_id = views.account_id and (previous.last_seen_at is null or previous.last_seen_at < current_date))
+    from views order by views.account_id
+    on conflict (account_id, day) do update set
+      pageviews = account_daily_stats.pageviews + excluded.pageviews,
+      visitors = account_daily_stats.visitors + excluded.visitors`.execute(db);
+}
