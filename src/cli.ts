@@ -1,119 +1,159 @@
 import { Command, CommanderError } from 'commander';
+import type { Kysely } from 'kysely';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
-import { createDb, migrate } from './db/database.ts';
-import type { Executor } from './db/kysely.ts';
-import { insertPartner } from './modules/partners/partners.repository.ts';
-import { issueToken } from './modules/tokens/tokens.service.ts';
-import { toApiToken } from './modules/tokens/tokens.schema.ts';
-import { hashPassword, MIN_PASSWORD_LENGTH } from './modules/users/passwords.ts';
-import { findUserByEmail, insertUser } from './modules/users/users.repository.ts';
-import { toUser } from './modules/users/users.schema.ts';
-import { seedDemo } from './demo.ts';
+import { isId } from './db/ids.ts';
+import type { Database, TokenType } from './db/schema.ts';
+import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './modules/users/passwords.ts';
 
+// The modules that touch the database (Kysely, PGlite, TypeBox) are most of the start-up time:
+// they are imported once the arguments have been checked, so that a typo is answered at once and
+// never touches the database.
+
+/** A mistake of the operator's: its message alone goes to stderr, without a stack. */
 class UsageError extends Error {}
 
-/** Opens the database, migrates it, runs one command and prints its JSON result. */
-async function run(command: (db: Executor) => Promise<unknown>): Promise<void> {
+function nonBlank(value: string, option: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw new UsageError(`${option} must not be blank`);
+  if (trimmed.length > 255) throw new UsageError(`${option} must have at most 255 characters`);
+  return trimmed;
+}
+
+/** Opens the database, brings its schema up to date, runs one command and prints its result as one JSON object. */
+async function withDatabase(command: (db: Kysely<Database>, migrated: string[]) => Promise<object>): Promise<void> {
   const config = loadConfig();
+  const { createDb, migrate } = await import('./db/database.ts');
   const database = createDb(config);
   try {
-    await migrate(database, config.databaseSchema);
-    const result = await command(database.kysely);
+    const migrated = await migrate(database, config.databaseSchema);
+    const result = await command(database.kysely, migrated);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
     await database.close();
   }
 }
 
-const program = new Command('consentry').description('Consentry operator CLI').exitOverride();
-
-program.command('migrate').description('Bring the database schema up to date').action(async () => {
-  const config = loadConfig();
-  const database = createDb(config);
-  try {
-    const applied = await migrate(database, config.databaseSchema);
-    process.stdout.write(`${JSON.stringify({ migrated: applied })}\n`);
-  } finally {
-    await database.close();
+/**
+ * The partner a new token is filed under, so that the partner can list and revoke it as through the
+ * API: the partner itself, or the one whose group holds the account. Null for a user's token or an
+ * account outside any group; undefined when the id names nothing.
+ */
+async function owningPartner(db: Kysely<Database>, type: TokenType, id: string): Promise<string | null | undefined> {
+  if (type === 'user') {
+    return (await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) ? null : undefined;
   }
-});
+  if (type === 'partner') {
+    return (await db.selectFrom('partners').select('id').where('id', '=', id).executeTakeFirst())?.id;
+  }
+  const account = await db
+    .selectFrom('accounts')
+    .leftJoin('groups', 'groups.id', 'accounts.group_id')
+    .select('groups.partner_id')
+    .where('accounts.id', '=', id)
+    .executeTakeFirst();
+  return account ? account.partner_id : undefined;
+}
+
+const program = new Command('consentry')
+  .description('Consentry operator CLI: every command prints one JSON object on stdout')
+  .showHelpAfterError('(run with --help for usage)')
+  .exitOverride();
+
+program
+  .command('migrate')
+  .description('Bring the database schema up to date; prints the migrations applied')
+  .action(() => withDatabase(async (_db, migrated) => ({ migrated })));
 
 program
   .command('partners')
   .description('Partners')
   .command('create')
+  .description('Create a partner and its partner token (csp_…), printed once')
   .requiredOption('--name <name>', 'partner name')
-  .description('Create a partner and its partner token (csp_…)')
-  .action(async ({ name }: { name: string }) =>
-    run(async (db) => {
-      if (!name.trim()) throw new UsageError('--name must not be blank');
-      const partner = await insertPartner(db, name.trim());
+  .action(async (options: { name: string }) => {
+    const name = nonBlank(options.name, '--name');
+    await withDatabase(async (db) => {
+      const { insertPartner } = await import('./modules/partners/partners.repository.ts');
+      const { issueToken } = await import('./modules/tokens/tokens.service.ts');
+      const partner = await insertPartner(db, name);
       const { token } = await issueToken(db, { type: 'partner', kind: 'api', name: 'CLI', partnerId: partner.id });
       return { partner: { id: partner.id, name: partner.name, created_at: partner.created_at.toISOString() }, token };
-    }),
-  );
+    });
+  });
 
 program
   .command('users')
   .description('Users')
   .command('create')
-  .requiredOption('--email <email>')
-  .requiredOption('--name <name>')
-  .requiredOption('--password <password>')
-  .description('Create a user who can log in with POST /auth')
-  .action(async (options: { email: string; name: string; password: string }) =>
-    run(async (db) => {
-      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(options.email)) throw new UsageError('--email is not an email address');
-      if (options.password.length < MIN_PASSWORD_LENGTH) {
-        throw new UsageError(`--password must have at least ${MIN_PASSWORD_LENGTH} characters`);
-      }
-      if (await findUserByEmail(db, options.email)) throw new UsageError('a user with that email already exists');
-      const user = await insertUser(db, {
-        name: options.name.trim(),
-        email: options.email,
-        passwordHash: await hashPassword(options.password),
-      });
+  .description('Create a user who can log in with POST /api/v1/auth')
+  .requiredOption('--email <email>', 'login email')
+  .requiredOption('--name <name>', 'display name')
+  .requiredOption('--password <password>', `at least ${MIN_PASSWORD_LENGTH} characters`)
+  .action(async (options: { email: string; name: string; password: string }) => {
+    const email = options.email.trim();
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 254) {
+      throw new UsageError('--email is not an email address');
+    }
+    const name = nonBlank(options.name, '--name');
+    const { password } = options;
+    if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+      throw new UsageError(`--password must have between ${MIN_PASSWORD_LENGTH} and ${MAX_PASSWORD_LENGTH} characters`);
+    }
+    await withDatabase(async (db) => {
+      const { findUserByEmail, insertUser } = await import('./modules/users/users.repository.ts');
+      const { toUser } = await import('./modules/users/users.schema.ts');
+      if (await findUserByEmail(db, email)) throw new UsageError(`a user with the email ${email} already exists`);
+      const user = await insertUser(db, { name, email, passwordHash: await hashPassword(password) });
       return { user: toUser(user) };
-    }),
-  );
+    });
+  });
 
 program
   .command('tokens')
   .description('API tokens')
   .command('create')
-  .option('--partner <id>', 'a partner token for this partner')
-  .option('--user <id>', 'a user token for this user')
-  .option('--account <id>', 'an account token for this account')
-  .option('--name <name>', 'what the token is for')
-  .description('Create a token; its secret is printed once')
-  .action(async (options: { partner?: string; user?: string; account?: string; name?: string }) =>
-    run(async (db) => {
-      const targets = [options.partner, options.user, options.account].filter(Boolean);
-      if (targets.length !== 1) throw new UsageError('give exactly one of --partner, --user, --account');
-      const type = options.partner ? 'partner' : options.user ? 'user' : 'account';
-      const table = type === 'partner' ? 'partners' : type === 'user' ? 'users' : 'accounts';
-      const id = targets[0]!;
-      const exists = /^[0-9a-f-]{36}$/i.test(id) && (await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst());
-      if (!exists) throw new UsageError(`no ${type} with id ${id}`);
+  .description('Create a token for a partner, a user or an account; its secret is printed once')
+  .option('--partner <id>', 'a partner token (csp_…) for this partner')
+  .option('--user <id>', 'a user token (csu_…) for this user')
+  .option('--account <id>', 'an account token (csa_…) for this account')
+  .option('--name <name>', 'what the token is for', 'CLI')
+  .action(async (options: { partner?: string; user?: string; account?: string; name: string }) => {
+    const given = (['partner', 'user', 'account'] as const).filter((type) => options[type] !== undefined);
+    if (given.length !== 1) throw new UsageError('give exactly one of --partner, --user, --account');
+    const type = given[0];
+    const id = options[type]!;
+    if (!isId(id)) throw new UsageError(`--${type} must be an id (a UUID), got "${id}"`);
+    const name = nonBlank(options.name, '--name');
+    await withDatabase(async (db) => {
+      const { issueToken } = await import('./modules/tokens/tokens.service.ts');
+      const { toApiToken } = await import('./modules/tokens/tokens.schema.ts');
+      const partnerId = await owningPartner(db, type, id);
+      if (partnerId === undefined) throw new UsageError(`no ${type} with the id ${id}`);
       const { row, token } = await issueToken(db, {
         type,
         kind: 'api',
-        name: options.name ?? 'CLI',
-        partnerId: options.partner,
-        userId: options.user,
-        accountId: options.account,
+        name,
+        partnerId,
+        userId: type === 'user' ? id : null,
+        accountId: type === 'account' ? id : null,
       });
       return { token, api_token: toApiToken(row) };
-    }),
-  );
+    });
+  });
 
 program
   .command('demo')
-  .description('Create a demo partner, group, account and admin user, and print their tokens')
-  .action(async () => run(seedDemo));
+  .description('Create a demo partner, group, account, admin user, categories and storage items; print a token of each type')
+  .action(() =>
+    withDatabase(async (db) => {
+      const { seedDemo } = await import('./demo.ts');
+      return seedDemo(db);
+    }),
+  );
 
 program.parseAsync(process.argv).catch((error: unknown) => {
+  // Commander has already written its own message (or the help) to stderr.
   if (error instanceof CommanderError) process.exit(error.exitCode);
   const known = error instanceof UsageError || error instanceof ConfigError || error instanceof DataDirInUseError;
   process.stderr.write(`consentry: ${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
