@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import { createDb, migrate, type Db, type Engine } from './db/database.ts';
 import type { Database } from './db/schema.ts';
 import { createLimiters, type Limiters } from './http/rate-limit.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
 import { CategoryRules } from './modules/consents/category-rules.ts';
 import { ConsentWriter } from './modules/consents/consent-writer.ts';
 import { TokenCache } from './modules/tokens/token-cache.ts';
@@ -16,6 +17,8 @@ export interface Services {
   tokenCache: TokenCache;
   limiters: Limiters;
   redis: RedisClients | undefined;
+  /** Invitation emails: SMTP when SMTP_URL is set, else the log. */
+  mailer: Mailer;
   /** Group commit of consents. */
   consentWriter: ConsentWriter;
   categoryRules: CategoryRules;
@@ -34,6 +37,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
   }
   const redis = connectRedis(config);
   const tokenCache = new TokenCache();
+  const mailer = createMailer(config);
   const consentWriter = new ConsentWriter(database.kysely, {
     maxBatch: 500,
     maxQueue: config.consentQueueMax,
@@ -53,6 +57,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     tokenCache,
     limiters: createLimiters(config, redis),
     redis,
+    mailer,
     consentWriter,
     categoryRules: new CategoryRules(database.kysely),
     async forgetTokens(hashes) {
@@ -63,6 +68,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     },
     async close() {
       await consentWriter.close();
+      mailer.close();
       await redis?.close();
       await database.close();
     },
