@@ -150,7 +150,7 @@ describe('GET /consents', () => {
     const cases: [Record<string, string>, string][] = [
       [{ limit: '0' }, 'limit must be between 1 and 100'],
       [{ limit: 'ten' }, 'limit must be between 1 and 100'],
-      [{ offset: '-1' }, 'offset must be between 0 and 1000000000'],
+      [{ offset: '-1' }, 'offset must be greater than or equal to 0'],
       [{ sort: 'session_id' }, 'sort is not one of the allowed values'],
       [{ order: 'up' }, 'order is not one of the allowed values'],
       [{ created_after: 'yesterday' }, 'created_after must be a valid date-time'],

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ValidationError } from './app-errors.ts';
-import { bodyMessage, queryMessage } from './validation-messages.ts';
+import { bodyMessages, queryMessage } from './validation-messages.ts';
 
 /** Route option: where the seed specifies the single-object 400 form (`{"error": {...}}`). */
 export type ErrorForm = 'array' | 'single';
@@ -52,7 +52,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (error.validation) {
       const context = error.validationContext;
-      if (context === 'body') return sendValidation(reply, [...new Set(error.validation.map(bodyMessage))]);
+      if (context === 'body') {
+        const messages = bodyMessages(error.validation);
+        // A route whose seed form is the single-object 400 answers its body problems in that form too.
+        if (form === 'single') return send(reply, 400, messages.join(', '), form);
+        return sendValidation(reply, messages);
+      }
       if (context === 'params') return send(reply, 404, 'Record not found');
       return send(reply, 400, queryMessage(error.validation[0]), form);
     }
@@ -60,6 +65,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (known) return send(reply, known[0], known[1], form);
     if (error instanceof SyntaxError || error.code?.startsWith('FST_ERR_CTP')) {
       return send(reply, 400, 'Request body is not valid JSON', form);
+    }
+    if ((error as { code?: string }).code === '23503') {
+      // A foreign key refused the write: the record it names went away in a concurrent request.
+      return sendValidation(reply, ['A record this change refers to no longer exists']);
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');

@@ -46,6 +46,25 @@ export function bodyMessage(error: SchemaError): string {
   }
 }
 
+/**
+ * The 422 sentences for a body: one per field. A field that may be null fails every branch of its
+ * union; only the branch that is not `null` speaks for it.
+ */
+export function bodyMessages(errors: SchemaError[]): string[] {
+  const unionPaths = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  const telling = errors.filter((e) => {
+    if (!unionPaths.has(e.instancePath)) return true;
+    const nullBranch = e.keyword === 'type' && (e.params as { type?: string }).type === 'null';
+    return e.keyword !== 'anyOf' && !nullBranch;
+  });
+  const chosen = new Map<string, string>();
+  for (const error of telling.length > 0 ? telling : errors) {
+    const key = error.keyword === 'required' ? `${error.instancePath}/${String((error.params as Record<string, unknown>).missingProperty)}` : error.instancePath;
+    if (!chosen.has(key)) chosen.set(key, bodyMessage(error));
+  }
+  return [...chosen.values()];
+}
+
 /** One 400 sentence for a query parameter, naming it: `limit must be between 1 and 100`. */
 export function queryMessage(error: SchemaError): string {
   const params = error.params as Record<string, unknown>;
@@ -54,7 +73,8 @@ export function queryMessage(error: SchemaError): string {
   if (error.keyword === 'enum' || error.keyword === 'anyOf' || error.keyword === 'const') {
     return `${name} is not one of the allowed values`;
   }
-  if (schema.minimum !== undefined && schema.maximum !== undefined) {
+  // Bounds that only guard against absurd values (page, offset) are not worth stating.
+  if (schema.minimum !== undefined && schema.maximum !== undefined && schema.maximum < 1_000_000) {
     return `${name} must be between ${schema.minimum} and ${schema.maximum}`;
   }
   if (schema.minimum !== undefined) {
