@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { accountInvitationsRoutes } from './modules/account-invitations/account-invitations.routes.ts';
 import { accountUsersRoutes } from './modules/account-users/account-users.routes.ts';
 import { aiActionsRoutes } from './modules/ai-actions/ai-actions.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -121,6 +122,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(groupsRoutes, api);
   await app.register(accountsRoutes, api);
   await app.register(accountUsersRoutes, api);
+  await app.register(accountInvitationsRoutes, api);
   await app.register(categoriesRoutes, api);
   await app.register(storageItemsRoutes, api);
   await app.register(consentsRoutes, api);

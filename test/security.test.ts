@@ -32,7 +32,14 @@ async function seedRecords(tenant: Tenant): Promise<Record<string, string>> {
   await db.insertInto('categories').values({ id: category, account_id: tenant.account.id, name: 'C', slug: 'c', default_language: 'en' }).execute();
   const storageItem = newId();
   await db.insertInto('storage_items').values({ id: storageItem, account_id: tenant.account.id, category_id: category, name: 's' }).execute();
-  return { consent, aiAction, category, storageItem };
+  const accountUser = (await db.selectFrom('account_users').select('id')
+    .where('account_id', '=', tenant.account.id).where('user_id', '=', tenant.member.id).executeTakeFirstOrThrow()).id;
+  const invitation = newId();
+  await db.insertInto('account_invitations').values({
+    id: invitation, account_id: tenant.account.id, name: 'I', email: `${invitation}@example.test`, role: 'member',
+    secret_hash: invitation, invited_by_type: 'API', invited_by_id: null, expires_at: new Date(Date.now() + 86_400_000),
+  }).execute();
+  return { consent, aiAction, category, storageItem, accountUser, invitation };
 }
 
 interface Entry {
@@ -106,6 +113,30 @@ const TABLE: Record<string, Entry> = {
   'DELETE /api/v1/storage-items/:id': {
     path: (t) => `/api/v1/storage-items/${t.records.storageItem}`, foreign: (o) => `/api/v1/storage-items/${o.records.storageItem}`,
   },
+  'GET /api/v1/account-users': {},
+  'GET /api/v1/account-users/:id': {
+    path: (t) => `/api/v1/account-users/${t.records.accountUser}`, foreign: (o) => `/api/v1/account-users/${o.records.accountUser}`,
+  },
+  'PUT /api/v1/account-users/:id': {
+    path: (t) => `/api/v1/account-users/${t.records.accountUser}`, foreign: (o) => `/api/v1/account-users/${o.records.accountUser}`,
+    body: { account_user: { roles: { admin: true } } },
+  },
+  'DELETE /api/v1/account-users/:id': {
+    path: (t) => `/api/v1/account-users/${t.records.accountUser}`, foreign: (o) => `/api/v1/account-users/${o.records.accountUser}`,
+  },
+  'GET /api/v1/account-invitations': {},
+  'POST /api/v1/account-invitations': { body: { name: 'x', email: 'x@example.test', role: 'member' } },
+  'GET /api/v1/account-invitations/:id': {
+    path: (t) => `/api/v1/account-invitations/${t.records.invitation}`, foreign: (o) => `/api/v1/account-invitations/${o.records.invitation}`,
+  },
+  'PUT /api/v1/account-invitations/:id': {
+    path: (t) => `/api/v1/account-invitations/${t.records.invitation}`, foreign: (o) => `/api/v1/account-invitations/${o.records.invitation}`,
+    body: { account_invitation: { name: 'Stolen' } },
+  },
+  'DELETE /api/v1/account-invitations/:id': {
+    path: (t) => `/api/v1/account-invitations/${t.records.invitation}`, foreign: (o) => `/api/v1/account-invitations/${o.records.invitation}`,
+  },
+  'POST /api/v1/account-invitations/accept': { body: { invitation: { token: 'x', password: 'whatever' } } },
   'GET /widget/:account_id/config.json': { path: (t) => `/widget/${t.account.id}/config.json` },
   'POST /widget/:account_id/consents': { path: (t) => `/widget/${t.account.id}/consents`, body: consent },
   'DELETE /api/v1/accounts/:id': {

@@ -1,0 +1,122 @@
+import { Type } from 'typebox';
+import { NotFoundError } from '../../http/app-errors.ts';
+import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { principalOf, scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
+import { Problems } from '../../http/validate.ts';
+import { AccountQuery } from '../account-users/account-users.schema.ts';
+import { findInvitation, listInvitations, updateOpenInvitation } from './account-invitations.repository.ts';
+import {
+  AcceptedInvitationSchema,
+  AcceptInvitationBody,
+  CreatedInvitationSchema,
+  CreateInvitationBody,
+  InvitationListItemSchema,
+  InvitationListQuery,
+  InvitationSchema,
+  toCreatedInvitation,
+  toInvitation,
+  toInvitationListItem,
+  UpdateInvitationBody,
+} from './account-invitations.schema.ts';
+import { inviteToAccount } from './account-invitations.service.ts';
+import { acceptInvitation } from './invitation-accept.ts';
+
+const tags = ['Account invitations'];
+const security = [{ bearer: [] }];
+const read = { auth: 'account' } as const;
+const write = { auth: 'account', admin: true } as const;
+const One = Type.Object({ data: InvitationSchema });
+
+export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) => {
+  const { db, config } = services;
+
+  /** The update form of an invitation of the account, after a change. */
+  async function current(accountId: string, id: string) {
+    const row = await findInvitation(db, accountId, id);
+    if (!row) throw new NotFoundError();
+    return { data: toInvitation(row, config.publicUrl) };
+  }
+
+  app.get('/account-invitations', {
+    config: read,
+    schema: {
+      operationId: 'listAccountInvitations', tags, security,
+      summary: 'Open invitations of the account; with include_cancelled=true, all of them',
+      querystring: InvitationListQuery,
+      response: withErrors({ 200: listOf(InvitationListItemSchema) }, { 400: 'array' }),
+    },
+  }, async (request) => {
+    const window = offsetWindow(request.query);
+    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
+    const filters = { includeCancelled: request.query.include_cancelled === true };
+    const { rows, count } = await listInvitations(db, scopeOf(request).accountId, filters, window, sort);
+    return { pagination: paginate(request, window, count), data: rows.map((row) => toInvitationListItem(row, config.publicUrl)) };
+  });
+
+  app.get('/account-invitations/:id', {
+    config: read,
+    schema: {
+      operationId: 'getAccountInvitation', tags, security, summary: 'One invitation of the account, in any state',
+      params: IdParams,
+      querystring: AccountQuery,
+      response: withErrors({ 200: One }, { 404: true }),
+    },
+  }, async (request) => current(scopeOf(request).accountId, request.params.id));
+
+  app.post('/account-invitations', {
+    config: { ...write, errorForm: 'single' },
+    schema: {
+      operationId: 'createAccountInvitation', tags, security,
+      summary: 'Invite someone by email (201); an open invitation for the same email is sent again instead (200)',
+      querystring: AccountQuery,
+      body: CreateInvitationBody,
+      response: withErrors({ 201: CreatedInvitationSchema, 200: CreatedInvitationSchema }, { 400: 'single', 403: true, 413: true, 415: true }),
+    },
+  }, async (request, reply) => {
+    const { row, created } = await inviteToAccount(services, request.log, scopeOf(request).accountId, principalOf(request), request.body);
+    return reply.code(created ? 201 : 200).send(toCreatedInvitation(row));
+  });
+
+  app.put('/account-invitations/:id', {
+    config: write,
+    schema: {
+      operationId: 'updateAccountInvitation', tags, security, summary: 'Rename an open invitation (email and role stay)',
+      params: IdParams,
+      querystring: AccountQuery,
+      body: UpdateInvitationBody,
+      response: withErrors({ 200: One }, { 403: true, 404: true, 413: true, 415: true, 422: true }),
+    },
+  }, async (request) => {
+    const problems = new Problems();
+    const name = problems.required('name', request.body.account_invitation.name);
+    problems.throwIfAny();
+    const { accountId } = scopeOf(request);
+    if (!(await updateOpenInvitation(db, accountId, request.params.id, { name }))) throw new NotFoundError();
+    return current(accountId, request.params.id);
+  });
+
+  app.delete('/account-invitations/:id', {
+    config: write,
+    schema: {
+      operationId: 'cancelAccountInvitation', tags, security, summary: 'Cancel an open invitation; its link stops working',
+      params: IdParams,
+      querystring: AccountQuery,
+      response: withErrors({ 200: MessageSchema }, { 403: true, 404: true }),
+    },
+  }, async (request) => {
+    const cancelled = await updateOpenInvitation(db, scopeOf(request).accountId, request.params.id, { deleted_at: new Date() });
+    if (!cancelled) throw new NotFoundError();
+    return { message: 'Account invitation was cancelled' };
+  });
+
+  app.post('/account-invitations/accept', {
+    config: { auth: 'public', throttle: 'auth' },
+    schema: {
+      operationId: 'acceptAccountInvitation', tags,
+      summary: 'Accept an invitation with the secret of its link: joins the account (creating the user if new) and logs in',
+      body: AcceptInvitationBody,
+      response: withErrors({ 200: AcceptedInvitationSchema }, { 404: true, 413: true, 415: true, 422: true }),
+    },
+  }, async (request) => acceptInvitation(db, request.body.invitation));
+};
