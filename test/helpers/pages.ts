@@ -15,7 +15,7 @@ export async function walkPages<T = { id: string }>(app: FastifyInstance, token:
   const pages: Page<T>[] = [];
   let url: string | undefined = firstUrl;
   while (url !== undefined) {
-    const res = await call<Page<T>>(app, 'GET', url, { token });
+    const res: { status: number; body: Page<T> } = await call<Page<T>>(app, 'GET', url, { token });
     expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(200);
     pages.push(res.body);
     expect(pages.length, 'too many pages').toBeLessThanOrEqual(maxPages);
