@@ -1,0 +1,201 @@
+/**
+ * `npm run bench`: the hot paths against a bare Fastify route measured in the same run.
+ * Options (environment): BENCH_RUNS (3), BENCH_DURATION_S (5), BENCH_CONNECTIONS (64),
+ * BENCH_CONSENTS (1000000 on PostgreSQL, 100000 embedded). DATABASE_URL adds the PostgreSQL rounds.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import { loadConfig } from '../src/config.ts';
+import { createDb, migrate } from '../src/db/database.ts';
+import { newId } from '../src/db/ids.ts';
+import { seedConsents } from '../src/db/seed-consents.ts';
+import { seedDemo } from '../src/demo.ts';
+import { startChild, type Child } from './processes.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const DURATION = Number(process.env.BENCH_DURATION_S ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+
+interface Scenario {
+  name: string;
+  connections: number;
+  request: (fixture: Fixture) => autocannon.Options;
+}
+
+interface Fixture {
+  url: string;
+  accountId: string;
+  accountToken: string;
+  categoryId: string;
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function measure(options: autocannon.Options): Promise<Figures> {
+  const result = await autocannon({ ...options, duration: DURATION });
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+const auth = (f: Fixture) => ({ authorization: `Bearer ${f.accountToken}`, 'content-type': 'application/json' });
+let sequence = 0;
+const consentBody = (prefix: string) =>
+  JSON.stringify({ consent: { session_id: `${prefix}-${++sequence}`, user_preferences: { accept_type: 'all' } } });
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'public consent recording (POST /widget/{id}/consents)',
+    connections: CONNECTIONS,
+    request: (f) => ({
+      url: `${f.url}/widget/${f.accountId}/consents`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      requests: [{ setupRequest: (request) => ({ ...request, body: consentBody('widget') }) }],
+    }),
+  },
+  {
+    name: 'authenticated POST /consents',
+    connections: CONNECTIONS,
+    request: (f) => ({
+      url: `${f.url}/api/v1/consents`,
+      method: 'POST',
+      headers: auth(f),
+      requests: [{ setupRequest: (request) => ({ ...request, body: consentBody('api') }) }],
+    }),
+  },
+  {
+    name: 'GET /consents?session_id (1 connection)',
+    connections: 1,
+    request: (f) => ({
+      url: `${f.url}/api/v1/consents`,
+      headers: auth(f),
+      requests: [{ setupRequest: (request) => ({ ...request, path: `/api/v1/consents?session_id=seed-${Math.floor(Math.random() * 1000)}` }) }],
+    }),
+  },
+  {
+    name: 'GET /consents pages to offset 10,000 (1 connection)',
+    connections: 1,
+    request: (f) => ({
+      url: `${f.url}/api/v1/consents`,
+      headers: auth(f),
+      requests: [{ setupRequest: (request) => ({ ...request, path: `/api/v1/consents?limit=20&offset=${Math.floor(Math.random() * 500) * 20}` }) }],
+    }),
+  },
+  {
+    name: 'authenticated GET /categories/{id}',
+    connections: CONNECTIONS,
+    request: (f) => ({ url: `${f.url}/api/v1/categories/${f.categoryId}`, headers: auth(f) }),
+  },
+];
+
+const LIMITS = { RATE_LIMIT_MAX: '1000000000', WIDGET_RATE_LIMIT_PER_MIN: '1000000000', AUTH_RATE_LIMIT_PER_MIN: '1000000000', LOG_LEVEL: 'warn' };
+
+/** Creates the tenant, a category and the large account's consents, before the server opens the database. */
+async function seed(env: Record<string, string>, consents: number) {
+  const config = loadConfig({ ...process.env, ...env });
+  const db = createDb(config);
+  try {
+    await migrate(db, config.databaseSchema);
+    const demo = await seedDemo(db.kysely);
+    const categoryId = demo.categories[0].id;
+    const started = performance.now();
+    await seedConsents(db.kysely, demo.account.id, consents);
+    const seedSeconds = (performance.now() - started) / 1000;
+    return { accountId: demo.account.id, accountToken: demo.tokens.account, categoryId, seedSeconds };
+  } finally {
+    await db.close();
+  }
+}
+
+async function rounds(target: Child | undefined, fixture: Fixture) {
+  const results: Record<string, Figures> = {};
+  for (const scenario of SCENARIOS) {
+    const runs: Figures[] = [];
+    for (let run = 0; run < RUNS; run++) runs.push(await measure({ ...scenario.request(fixture), connections: scenario.connections }));
+    results[scenario.name] = {
+      rps: median(runs.map((r) => r.rps)),
+      p50: median(runs.map((r) => r.p50)),
+      p99: median(runs.map((r) => r.p99)),
+      errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    };
+    process.stderr.write(`  ${scenario.name}: ${JSON.stringify(results[scenario.name])}\n`);
+  }
+  return { results, peakRssMiB: target?.peakRssMiB() ?? 0 };
+}
+
+async function baseline(): Promise<Figures> {
+  const server = await startChild(['--import', 'tsx', 'bench/baseline.ts'], {}, '/');
+  try {
+    const runs: Figures[] = [];
+    for (let run = 0; run < RUNS; run++) runs.push(await measure({ url: server.url, connections: CONNECTIONS }));
+    return { rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), errors: 0 };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function engine(name: 'embedded' | 'postgres') {
+  const dataDir = mkdtempSync(join(tmpdir(), 'consentry-bench-'));
+  const schema = `bench_${newId().replace(/-/g, '').slice(-12)}`;
+  const env: Record<string, string> = name === 'postgres'
+    ? { ...LIMITS, DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema }
+    : { ...LIMITS, DATABASE_URL: '', DATA_DIR: dataDir };
+  const consents = Number(process.env.BENCH_CONSENTS ?? (name === 'postgres' ? 1_000_000 : 100_000));
+  process.stderr.write(`${name}: seeding ${consents} consents…\n`);
+  const seeded = await seed(env, consents);
+  const server = await startChild(['dist/server.js'], env, '/readyz');
+  try {
+    const measured = await rounds(server, { url: server.url, ...seeded });
+    return { engine: name, consents, seedSeconds: Math.round(seeded.seedSeconds * 10) / 10, ...measured };
+  } finally {
+    await server.stop();
+    if (name === 'postgres') {
+      const db = createDb(loadConfig({ ...process.env, ...env }));
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
+      await db.close();
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function table(base: Figures, engines: Awaited<ReturnType<typeof engine>>[]): string {
+  const lines = [
+    `Runs: ${RUNS} × ${DURATION}s, medians; ${CONNECTIONS} connections unless stated; ${new Date().toISOString()}`,
+    '',
+    '| engine | scenario | req/s | × baseline | p50 ms | p99 ms | errors |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    `| — | bare Fastify baseline | ${base.rps} | 1.00 | ${base.p50} | ${base.p99} | 0 |`,
+  ];
+  for (const e of engines) {
+    for (const [name, f] of Object.entries(e.results)) {
+      lines.push(`| ${e.engine} | ${name} | ${f.rps} | ${(f.rps / base.rps).toFixed(2)} | ${f.p50} | ${f.p99} | ${f.errors} |`);
+    }
+    lines.push(`| ${e.engine} | peak RSS ${e.peakRssMiB} MiB; seeded ${e.consents} consents in ${e.seedSeconds}s | | | | | |`);
+  }
+  return lines.join('\n');
+}
+
+const base = await baseline();
+process.stderr.write(`baseline: ${JSON.stringify(base)}\n`);
+const engines = [await engine('embedded')];
+if (process.env.DATABASE_URL) engines.push(await engine('postgres'));
+const report = table(base, engines);
+mkdirSync('bench/results', { recursive: true });
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ baseline: base, engines, runs: RUNS, durationS: DURATION }, null, 2));
+writeFileSync('bench/results/latest.md', `${report}\n`);
+process.stdout.write(`${report}\n`);
