@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NEEDS_ADMIN } from '../src/http/app-errors.ts';
 import { loadConfig } from '../src/config.ts';
 import { createMailer } from '../src/mail/mailer.ts';
+import { newId } from '../src/db/ids.ts';
 import { hashToken } from '../src/modules/tokens/token-secret.ts';
 import { call, startApp, type TestApp } from './helpers/app.ts';
 import { startInbox, type Inbox } from './helpers/inbox.ts';
@@ -349,6 +350,18 @@ describe('POST /account-invitations/accept', () => {
     expect(res.body.data).toMatchObject({ roles: { admin: true }, user: { id: user.id, name: user.name, email: user.email } });
     const users = await t.services.db.selectFrom('users').select('id').where('email', '=', user.email).execute();
     expect(users).toEqual([{ id: user.id }]);
+  });
+
+  it('for someone who became a member meanwhile, uses the invitation up and keeps their role', async () => {
+    const { user } = await createUser(t.services, 'Joined meanwhile');
+    await invite(tenant.tokens.admin, { name: 'Joined', email: user.email, role: 'admin' });
+    const secret = linkSentTo(user.email);
+    await t.services.db.insertInto('account_users')
+      .values({ id: newId(), account_id: tenant.account.id, user_id: user.id, admin: false }).execute();
+    const res = await accept({ invitation: { token: secret, password: PASSWORD } });
+    expect(res).toMatchObject({ status: 200, body: { data: { roles: { admin: false }, user: { id: user.id } } } });
+    const twice = await accept({ invitation: { token: secret, password: PASSWORD } });
+    expect(twice).toMatchObject({ status: 422, body: invalid('Invitation has already been accepted') });
   });
 
   it('refuses unknown, expired and malformed links and short passwords', async () => {
