@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import { createDb, migrate, type Db, type Engine } from './db/database.ts';
 import type { Database } from './db/schema.ts';
+import { MembershipCache } from './http/memberships.ts';
 import { createLimiters, type Limiters } from './http/rate-limit.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { CategoryRules } from './modules/consents/category-rules.ts';
@@ -22,8 +23,11 @@ export interface Services {
   /** Group commit of consents. */
   consentWriter: ConsentWriter;
   categoryRules: CategoryRules;
+  memberships: MembershipCache;
   /** Forgets revoked tokens here and on every other instance. */
   forgetTokens(hashes: string[]): Promise<void>;
+  /** Forgets users' cached memberships (a role changed, a member left) here and on every other instance. */
+  forgetMemberships(userIds: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,13 +47,20 @@ export async function createServices(config: Config, options: { migrate?: boolea
     maxQueue: config.consentQueueMax,
     concurrency: database.engine === 'embedded' ? 1 : 4,
   });
-  const channel = `${config.redisPrefix}token-revoked`;
+  const memberships = new MembershipCache(database.kysely);
+  const channel = `${config.redisPrefix}forget`;
   if (redis) {
     await redis.subscriber.subscribe(channel).catch(() => {});
-    redis.subscriber.on('message', (from: string, hash: string) => {
-      if (from === channel) tokenCache.forget(hash);
+    redis.subscriber.on('message', (from: string, message: string) => {
+      if (from !== channel) return;
+      const [kind, key] = message.split(':', 2);
+      if (kind === 'token') tokenCache.forget(key);
+      if (kind === 'user') memberships.forget(key);
     });
   }
+  const broadcast = async (kind: 'token' | 'user', keys: string[]) => {
+    for (const key of keys) await redis?.client.publish(channel, `${kind}:${key}`).catch(() => {});
+  };
   return {
     config,
     db: database.kysely,
@@ -60,11 +71,14 @@ export async function createServices(config: Config, options: { migrate?: boolea
     mailer,
     consentWriter,
     categoryRules: new CategoryRules(database.kysely),
+    memberships,
     async forgetTokens(hashes) {
-      for (const hash of hashes) {
-        tokenCache.forget(hash);
-        await redis?.client.publish(channel, hash).catch(() => {});
-      }
+      for (const hash of hashes) tokenCache.forget(hash);
+      await broadcast('token', hashes);
+    },
+    async forgetMemberships(userIds) {
+      for (const userId of userIds) memberships.forget(userId);
+      await broadcast('user', userIds);
     },
     async close() {
       await consentWriter.close();

@@ -48,7 +48,7 @@ describe('rate limits', () => {
   });
 });
 
-describe.runIf(WITH_REDIS)('rate limits shared through Redis', () => {
+describe.runIf(WITH_REDIS)('state shared through Redis', () => {
   it('holds exactly 300 across two instances', async () => {
     const second = await startApp({ shareWith: t });
     try {
@@ -78,6 +78,29 @@ describe.runIf(WITH_REDIS)('rate limits shared through Redis', () => {
         status = (await call(second.app, 'GET', '/api/v1/me', { token: shared.tokens.member })).status;
       }
       expect(status).toBe(401);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a demotion on one instance is seen by the other at once', async () => {
+    const second = await startApp({ shareWith: t });
+    try {
+      const shared = await createTenant(t.services, 'Demoted');
+      const consent = { consent: { session_id: 's', user_preferences: { accept_type: 'all' } } };
+      expect((await call(second.app, 'POST', '/api/v1/consents', { token: shared.tokens.admin, body: consent })).status).toBe(201);
+      const promoted = await call(t.app, 'GET', '/api/v1/account-users', { token: shared.tokens.admin });
+      const member = promoted.body.data.find((m: { user: { id: string } }) => m.user.id === shared.member.id);
+      expect((await call(t.app, 'PUT', `/api/v1/account-users/${member.id}`, { token: shared.tokens.admin, body: { account_user: { roles: { admin: true } } } })).status).toBe(200);
+      expect((await call(second.app, 'POST', '/api/v1/consents', { token: shared.tokens.member, body: consent })).status).toBe(201);
+      const demote = await call(t.app, 'PUT', `/api/v1/account-users/${member.id}`, { token: shared.tokens.admin, body: { account_user: { roles: { admin: false } } } });
+      expect(demote.status).toBe(200);
+      let status = 0;
+      for (let i = 0; i < 50 && status !== 403; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        status = (await call(second.app, 'POST', '/api/v1/consents', { token: shared.tokens.member, body: consent })).status;
+      }
+      expect(status).toBe(403);
     } finally {
       await second.close();
     }

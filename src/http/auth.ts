@@ -94,14 +94,12 @@ async function resolveAccount(services: Services, principal: Principal, request:
   if (principal.type !== 'user') throw new UnauthorizedError(NEEDS_ACCOUNT);
   const requested = (request.query as Record<string, unknown> | undefined)?.account_id;
   if (requested !== undefined && !isId(requested)) throw new UnauthorizedError(NEEDS_ACCOUNT);
-  let query = services.db
-    .selectFrom('account_users')
-    .select(['account_id', 'admin'])
-    .where('user_id', '=', principal.userId!);
-  if (requested !== undefined) query = query.where('account_id', '=', requested);
-  const memberships = await query.limit(2).execute();
-  if (memberships.length !== 1) throw new UnauthorizedError(NEEDS_ACCOUNT);
-  return { accountId: memberships[0].account_id, isAdmin: memberships[0].admin };
+  const memberships = await services.memberships.of(principal.userId!, requested);
+  const chosen = requested === undefined
+    ? (memberships.length === 1 ? memberships[0] : undefined)
+    : memberships.find((m) => m.account_id === requested);
+  if (!chosen) throw new UnauthorizedError(NEEDS_ACCOUNT);
+  return { accountId: chosen.account_id, isAdmin: chosen.admin };
 }
 
 function requireType(rule: AuthRule, principal: Principal): void {

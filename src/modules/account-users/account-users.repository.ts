@@ -71,6 +71,8 @@ export async function setAdmin(db: Executor, accountId: string, id: string, admi
     .execute();
 }
 
-export async function deleteAccountUser(db: Executor, accountId: string, id: string): Promise<void> {
-  await db.deleteFrom('account_users').where('account_id', '=', accountId).where('id', '=', id).execute();
+/** Removes a membership; returns the user who left, whose cached memberships must be forgotten. */
+export async function deleteAccountUser(db: Executor, accountId: string, id: string): Promise<string | undefined> {
+  const row = await db.deleteFrom('account_users').where('account_id', '=', accountId).where('id', '=', id).returning('user_id').executeTakeFirst();
+  return row?.user_id;
 }

@@ -63,6 +63,7 @@ export const accountUsersRoutes: RoutesPlugin = async (app, { services }) => {
   }, async (request) => {
     const { admin } = request.body.account_user.roles;
     const row = await changeRoles(db, scopeOf(request).accountId, request.params.id, admin);
+    await services.forgetMemberships([row.user_id]);
     return { data: toAccountUser(row) };
   });
 
@@ -76,7 +77,8 @@ export const accountUsersRoutes: RoutesPlugin = async (app, { services }) => {
       response: withErrors({ 200: MessageSchema }, { 403: true, 404: true, 422: true }),
     },
   }, async (request) => {
-    await removeAccountUser(db, scopeOf(request).accountId, request.params.id);
+    const userId = await removeAccountUser(db, scopeOf(request).accountId, request.params.id);
+    await services.forgetMemberships(userId ? [userId] : []);
     return { message: 'Account user was removed successfully' };
   });
 };

@@ -47,6 +47,7 @@ export async function changeRoles(db: Kysely<Database>, accountId: string, id: s
 }
 
 /** The user loses access at once: the guard reads memberships from the database on every request. */
-export async function removeAccountUser(db: Kysely<Database>, accountId: string, id: string): Promise<void> {
-  await underRules(db, accountId, id, { removes: true, demotes: false }, (trx) => deleteAccountUser(trx, accountId, id));
+/** Returns the id of the user who left. */
+export async function removeAccountUser(db: Kysely<Database>, accountId: string, id: string): Promise<string | undefined> {
+  return underRules(db, accountId, id, { removes: true, demotes: false }, (trx) => deleteAccountUser(trx, accountId, id));
 }

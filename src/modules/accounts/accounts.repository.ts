@@ -107,3 +107,8 @@ export async function partnerOwnsGroup(db: Executor, partnerId: string, groupId:
   const row = await db.selectFrom('groups').select('id').where('id', '=', groupId).where('partner_id', '=', partnerId).executeTakeFirst();
   return row !== undefined;
 }
+
+export async function memberIdsOf(db: Executor, accountId: string): Promise<string[]> {
+  const rows = await db.selectFrom('account_users').select('user_id').where('account_id', '=', accountId).execute();
+  return rows.map((row) => row.user_id);
+}

@@ -15,6 +15,7 @@ import {
   insertAccount,
   insertMembership,
   listAccounts,
+  memberIdsOf,
   partnerOwnsGroup,
   updateAccount,
   type NewAccount,
@@ -183,12 +184,13 @@ export const accountsRoutes: RoutesPlugin = async (app, { services }) => {
     const principal = principalOf(request);
     const account = await reachable(request, request.params.id);
     await assertCanWrite(db, principal, account, 'delete');
-    const hashes = await db.transaction().execute(async (trx) => {
-      const tokenHashes = await accountTokenHashes(trx, account.id);
+    const { tokenHashes, memberIds } = await db.transaction().execute(async (trx) => {
+      const gone = { tokenHashes: await accountTokenHashes(trx, account.id), memberIds: await memberIdsOf(trx, account.id) };
       await deleteAccount(trx, account.id);
-      return tokenHashes;
+      return gone;
     });
-    await services.forgetTokens(hashes);
+    await services.forgetTokens(tokenHashes);
+    await services.forgetMemberships(memberIds);
     return { message: 'Account was deleted successfully' };
   });
 };
