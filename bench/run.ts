@@ -102,7 +102,7 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-const LIMITS = { RATE_LIMIT_MAX: '1000000000', WIDGET_RATE_LIMIT_PER_MIN: '1000000000', AUTH_RATE_LIMIT_PER_MIN: '1000000000', LOG_LEVEL: 'warn' };
+const LIMITS = { RATE_LIMIT_MAX: '1000000000', WIDGET_RATE_LIMIT_PER_MIN: '1000000000', AUTH_RATE_LIMIT_PER_MIN: '1000000000' };
 
 /** Creates the tenant, a category and the large account's consents, before the server opens the database. */
 async function seed(env: Record<string, string>, consents: number) {

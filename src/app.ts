@@ -82,6 +82,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: false,
+    disableRequestLogging: true,
     genReqId: (request) => {
       const sent = request.headers['x-request-id'];
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
@@ -98,6 +99,11 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  // One line per request, at debug: access logs on every request would cost the hot paths more
+  // than the requests themselves. Failures are logged where they are handled.
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
   // A JSON API needs the headers that guard responses, not those written for HTML pages: fewer
   // bytes on every response of the hot paths.
