@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NEEDS_ADMIN } from '../src/http/app-errors.ts';
 import { loadConfig } from '../src/config.ts';
-import { createMailer } from '../src/mail/mailer.ts';
+import { createMailer, senderOf } from '../src/mail/mailer.ts';
 import { newId } from '../src/db/ids.ts';
 import { hashToken } from '../src/modules/tokens/token-secret.ts';
 import { call, startApp, type TestApp } from './helpers/app.ts';
@@ -422,5 +422,11 @@ describe('email delivery', () => {
       msg: 'SMTP_URL is not set: email written to the log instead of sent',
     }]);
     mailer.close();
+  });
+
+  it('sends from no-reply at the public host, or from the address SMTP_URL names', () => {
+    expect(senderOf({ smtpUrl: undefined, publicUrl: 'https://consent.example.com' })).toBe('Consentry <no-reply@consent.example.com>');
+    expect(senderOf({ smtpUrl: 'smtp://mail.example.com:587?from=team%40example.com', publicUrl: 'http://localhost:3000' }))
+      .toBe('team@example.com');
   });
 });
