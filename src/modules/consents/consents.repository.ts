@@ -33,21 +33,21 @@ export async function listConsents(
   window: Window,
 ): Promise<{ rows: ConsentRow[]; count: number }> {
   const scoped = filtered(db, accountId, filters);
-  // The offset is walked in the index alone; only the page's rows are read from the table.
+  // The offset is walked in the index alone (index-only scan); only the page's rows are read from the table.
   const page = scoped
-    .select('id')
+    .select(['id', 'created_at'])
     .orderBy(sort.sort, sort.order)
     .orderBy('id', sort.order)
     .limit(window.limit)
-    .offset(window.offset);
+    .offset(window.offset)
+    .as('page');
   const [rows, count] = await Promise.all([
     db
-      .selectFrom('consents')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', 'in', page)
-      .orderBy(sort.sort, sort.order)
-      .orderBy('id', sort.order)
+      .selectFrom(page)
+      .innerJoin('consents', 'consents.id', 'page.id')
+      .selectAll('consents')
+      .orderBy('page.created_at', sort.order)
+      .orderBy('page.id', sort.order)
       .execute(),
     countConsents(db, accountId, filters),
   ]);
