@@ -1,0 +1,75 @@
+import { normaliseDuration } from '../knowledge/durations.ts';
+import type { DomainFact } from '../knowledge/knowledge.ts';
+
+/**
+ * The features the scored fallback sees for a name nobody lists: how vendors name their cookies
+ * (prefixes such as `_hj` or `AMCV_`, words such as `session`, `consent`, `uid`), how long the item
+ * lives (session cookies are mostly necessary, three-month ones mostly marketing), and where it
+ * lives (the domain, and what third-party-web says the entity behind it does).
+ */
+
+const ID_LIKE = /^(?=.*\d)[a-z0-9]{8,}$/;
+const SECOND_LEVEL = new Set(['co', 'com', 'org', 'net', 'gov', 'ac', 'edu', 'ne', 'or']);
+const SECONDS: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86_400, week: 604_800, month: 2_592_000, year: 31_536_000 };
+const DAY = 86_400;
+
+/** Words of a name: `_hjSessionUser_123` → `hj session user #`. Digits and id-like runs collapse. */
+export function nameWords(name: string): string[] {
+  const spaced = name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/([A-Za-z])(\d)/g, '$1 $2')
+    .replace(/(\d)([A-Za-z])/g, '$1 $2');
+  const words: string[] = [];
+  for (const raw of spaced.toLowerCase().split(/[^a-z0-9]+/)) {
+    if (raw === '') continue;
+    if (/^\d+$/.test(raw)) words.push('#');
+    else if (ID_LIKE.test(raw)) words.push('<id>');
+    else words.push(raw);
+  }
+  return words;
+}
+
+/** `a.b.example.co.uk` → `example.co.uk`: the part of a host its owner registered. */
+export function registrableDomain(host: string): string {
+  const labels = host.split('.');
+  if (labels.length <= 2) return host;
+  const keep = labels.at(-1)!.length === 2 && SECOND_LEVEL.has(labels.at(-2)!) ? 3 : 2;
+  return labels.slice(-keep).join('.');
+}
+
+/** A normalised duration in a coarse band, so that `29 days` and `30 days` say the same. */
+function durationBand(duration: string): string {
+  if (duration === 'session' || duration === 'persistent') return duration;
+  const [count, unit] = duration.split(' ');
+  const seconds = Number(count) * SECONDS[unit.replace(/s$/, '')];
+  if (seconds < DAY) return 'hours';
+  if (seconds <= 31 * DAY) return 'month';
+  if (seconds <= 183 * DAY) return 'half-year';
+  if (seconds <= 400 * DAY) return 'year';
+  return 'longer';
+}
+
+export function nameFeatures(name: string): string[] {
+  const clean = name.replace(/\*/g, '');
+  const folded = clean.toLowerCase();
+  const features: string[] = [];
+  for (let k = 2; k <= 6 && k < folded.length; k++) features.push(`p:${folded.slice(0, k)}`);
+  for (const word of new Set(nameWords(clean))) features.push(`w:${word}`);
+  const leading = /^[_.$-]*/.exec(clean)![0];
+  features.push(`lead:${leading}`, `case:${clean === clean.toUpperCase() ? 'upper' : clean === folded ? 'lower' : 'mixed'}`);
+  return features;
+}
+
+export function durationFeatures(raw: string | undefined): string[] {
+  const duration = normaliseDuration(raw);
+  return duration ? [`dur:${duration}`, `band:${durationBand(duration)}`] : ['dur:none'];
+}
+
+export function domainFeatures(host: string, fact: DomainFact | undefined): string[] {
+  if (!host) return ['d:none'];
+  const registrable = registrableDomain(host);
+  const features = [`d:${registrable}`, `dl:${registrable.split('.')[0]}`];
+  if (fact) features.push(`tpw:${fact.thirdPartyCategory}`, `tpwc:${fact.category ?? 'none'}`, `tpe:${fact.entity}`);
+  return features;
+}

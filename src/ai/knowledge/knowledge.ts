@@ -1,0 +1,155 @@
+import { fromOpenCookieDatabase, fromThirdPartyWeb, type StandardCategory } from './categories.ts';
+import { normaliseDuration } from './durations.ts';
+import type { OpenCookieDatabaseRow, ThirdPartyEntity } from './sources.ts';
+
+/** What a cookie database says about one name, or about every name starting with `name` (`pattern`). */
+export interface CookieFact {
+  name: string;
+  pattern: boolean;
+  category: StandardCategory;
+  description: string;
+  company: string;
+  duration: string | undefined;
+  /** Host the database saw it on, without a leading dot; '' when not stated. */
+  domain: string;
+}
+
+export interface DomainFact {
+  entity: string;
+  company: string;
+  /** Undefined when the entity's category says nothing about its cookies (`other`). */
+  category: StandardCategory | undefined;
+  thirdPartyCategory: string;
+}
+
+/** Prefixes shorter than this (`SR`, `CT`) would match far too much; they count as plain names. */
+const MIN_PATTERN_LENGTH = 3;
+const HOST = /[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+/;
+
+/** `https://.Sub.Example.com:8080/x (3rd party)` → `sub.example.com`; '' when there is no host in it. */
+export function normaliseHost(raw: string | undefined): string {
+  const text = (raw ?? '').trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/^\*?\.+/, '');
+  return HOST.exec(text)?.[0] ?? '';
+}
+
+/** The host and each parent domain with at least two labels: `a.b.example.com`, `b.example.com`, `example.com`. */
+export function hostAndParents(host: string): string[] {
+  const labels = host.split('.');
+  const out: string[] = [];
+  for (let i = 0; i <= labels.length - 2; i++) out.push(labels.slice(i).join('.'));
+  return out;
+}
+
+export function factsFromOpenCookieDatabase(rows: OpenCookieDatabaseRow[]): CookieFact[] {
+  const facts: CookieFact[] = [];
+  for (const row of rows) {
+    const category = fromOpenCookieDatabase(row.category);
+    const raw = row.cookie.trim();
+    if (!category || raw === '') continue;
+    const name = raw.replace(/\*+$/, '');
+    const pattern = (row.wildcardMatch === '1' || raw.endsWith('*')) && name.length >= MIN_PATTERN_LENGTH;
+    facts.push({
+      name,
+      pattern,
+      category,
+      description: row.description.trim(),
+      company: (row.dataController || row.platform).trim(),
+      duration: normaliseDuration(row.retentionPeriod),
+      domain: normaliseHost(row.domain),
+    });
+  }
+  return facts;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** The indexes the classifier looks names and domains up in, built once from the sources. */
+export class Knowledge {
+  private readonly exact = new Map<string, CookieFact[]>();
+  private readonly exactFolded = new Map<string, CookieFact[]>();
+  private readonly patterns = new Map<string, CookieFact[]>();
+  private readonly longestPattern: number;
+  /** Every plain name, lower-cased and sorted: the names a wildcard item covers are one range. */
+  private readonly sortedNames: Array<{ folded: string; fact: CookieFact }>;
+  private readonly domains = new Map<string, DomainFact>();
+
+  constructor(facts: CookieFact[], entities: ThirdPartyEntity[]) {
+    let longest = 0;
+    for (const fact of facts) {
+      if (fact.pattern) {
+        push(this.patterns, fact.name.toLowerCase(), fact);
+        longest = Math.max(longest, fact.name.length);
+      } else {
+        push(this.exact, fact.name, fact);
+        push(this.exactFolded, fact.name.toLowerCase(), fact);
+      }
+    }
+    this.longestPattern = longest;
+    this.sortedNames = facts
+      .filter((fact) => !fact.pattern)
+      .map((fact) => ({ folded: fact.name.toLowerCase(), fact }))
+      .sort((a, b) => (a.folded < b.folded ? -1 : a.folded > b.folded ? 1 : 0));
+    for (const entity of entities) {
+      const fact: DomainFact = {
+        entity: entity.name,
+        company: entity.company ?? entity.name,
+        category: fromThirdPartyWeb(entity.category),
+        thirdPartyCategory: entity.category,
+      };
+      for (const domain of entity.domains) {
+        const host = normaliseHost(domain);
+        if (host && !this.domains.has(host)) this.domains.set(host, fact);
+      }
+    }
+  }
+
+  /** Facts about exactly this name; `folded` when only a case-insensitive match exists. */
+  exactFacts(name: string): { facts: CookieFact[]; folded: boolean } | undefined {
+    const facts = this.exact.get(name);
+    if (facts) return { facts, folded: false };
+    const folded = this.exactFolded.get(name.toLowerCase());
+    return folded ? { facts: folded, folded: true } : undefined;
+  }
+
+  /** The facts of the longest listed pattern that `name` starts with (case-insensitive). */
+  patternFacts(name: string): CookieFact[] | undefined {
+    const folded = name.toLowerCase();
+    for (let length = Math.min(folded.length, this.longestPattern); length >= MIN_PATTERN_LENGTH; length--) {
+      const facts = this.patterns.get(folded.slice(0, length));
+      if (facts) return facts;
+    }
+    return undefined;
+  }
+
+  /** Plain names starting with `prefix` (case-insensitive): what a wildcard item `prefix*` stands for. */
+  namesStartingWith(prefix: string): CookieFact[] {
+    const folded = prefix.toLowerCase();
+    if (folded.length < MIN_PATTERN_LENGTH) return [];
+    let low = 0;
+    let high = this.sortedNames.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.sortedNames[mid].folded < folded) low = mid + 1;
+      else high = mid;
+    }
+    const out: CookieFact[] = [];
+    for (let i = low; i < this.sortedNames.length && this.sortedNames[i].folded.startsWith(folded); i++) {
+      out.push(this.sortedNames[i].fact);
+    }
+    return out;
+  }
+
+  /** The third-party entity behind a host or one of its parent domains. */
+  domainFact(host: string): DomainFact | undefined {
+    if (!host) return undefined;
+    for (const candidate of hostAndParents(host)) {
+      const fact = this.domains.get(candidate);
+      if (fact) return fact;
+    }
+    return undefined;
+  }
+}
