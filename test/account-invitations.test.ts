@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NEEDS_ADMIN } from '../src/http/app-errors.ts';
+import { NEEDS_ACCOUNT, NEEDS_ADMIN } from '../src/http/app-errors.ts';
 import { loadConfig } from '../src/config.ts';
 import { createMailer, senderOf } from '../src/mail/mailer.ts';
 import { newId } from '../src/db/ids.ts';
@@ -340,7 +340,11 @@ describe('POST /account-invitations/accept', () => {
   });
 
   it('lets an existing user join with their own password, and only with it', async () => {
-    const { user } = await createUser(t.services, 'Existing person');
+    const { user, token } = await createUser(t.services, 'Existing person');
+    // A member of another account, whose memberships the guard has just cached.
+    await t.services.db.insertInto('account_users')
+      .values({ id: newId(), account_id: other.account.id, user_id: user.id, admin: false }).execute();
+    expect((await call(t.app, 'GET', '/api/v1/account-users', { token })).body.data[0].account.id).toBe(other.account.id);
     await invite(tenant.tokens.admin, { name: 'Someone else', email: user.email, role: 'admin' });
     const secret = linkSentTo(user.email);
     const wrong = await accept({ invitation: { token: secret, name: 'Renamed', password: 'not my password' } });
@@ -350,6 +354,12 @@ describe('POST /account-invitations/accept', () => {
     expect(res.body.data).toMatchObject({ roles: { admin: true }, user: { id: user.id, name: user.name, email: user.email } });
     const users = await t.services.db.selectFrom('users').select('id').where('email', '=', user.email).execute();
     expect(users).toEqual([{ id: user.id }]);
+    // Now of two accounts, the user's tokens must name one; on this one they are an admin at once.
+    expect(await call(t.app, 'GET', '/api/v1/account-users', { token })).toMatchObject({ status: 401, body: errors(401, NEEDS_ACCOUNT) });
+    const write = await call(t.app, 'POST', '/api/v1/account-invitations', {
+      token, query: { account_id: tenant.account.id }, body: { name: 'Next', email: newEmail(), role: 'member' },
+    });
+    expect(write.status).toBe(201);
   });
 
   it('for someone who became a member meanwhile, uses the invitation up and keeps their role', async () => {

@@ -118,5 +118,10 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
       body: AcceptInvitationBody,
       response: withErrors({ 200: AcceptedInvitationSchema }, { 404: true, 413: true, 415: true, 422: true }),
     },
-  }, async (request) => acceptInvitation(db, request.body.invitation));
+  }, async (request) => {
+    const accepted = await acceptInvitation(db, request.body.invitation);
+    // A user's cached memberships would not show the new one: with one account, a token names none.
+    await services.forgetMemberships([accepted.data.user.id]);
+    return accepted;
+  });
 };

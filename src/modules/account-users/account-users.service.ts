@@ -46,8 +46,7 @@ export async function changeRoles(db: Kysely<Database>, accountId: string, id: s
   });
 }
 
-/** The user loses access at once: the guard reads memberships from the database on every request. */
-/** Returns the id of the user who left. */
+/** Returns the id of the user who left, whose cached memberships the caller must forget. */
 export async function removeAccountUser(db: Kysely<Database>, accountId: string, id: string): Promise<string | undefined> {
   return underRules(db, accountId, id, { removes: true, demotes: false }, (trx) => deleteAccountUser(trx, accountId, id));
 }
