@@ -26,8 +26,10 @@ function connectPostgres(config: Config, url: string): Db {
     idleTimeoutMillis: 30_000,
     options: config.databaseSchema ? `-c search_path=${config.databaseSchema}` : undefined,
   });
-  // An idle client losing its server must not crash the process; the next query reports it.
+  // A client losing its server, idle or checked out between queries, must not crash the process:
+  // the queries report it, and the pool replaces the client.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { kysely, engine: 'postgres', close: () => kysely.destroy() };
 }

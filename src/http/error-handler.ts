@@ -20,7 +20,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: string }).code;
   if (code && DATABASE_DOWN_CODES.has(code)) return true;
-  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/.test(error.message);
+  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|connection error and is not queryable|Client was closed/.test(error.message);
 }
 
 function send(reply: FastifyReply, status: number, message: string, form: ErrorForm = 'array') {

@@ -1,0 +1,65 @@
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The PostgreSQL server binaries of this machine, if any. */
+function binDir(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const version = readdirSync(root).sort().at(-1);
+  const dir = version && join(root, version, 'bin');
+  return dir && existsSync(join(dir, 'initdb')) ? dir : undefined;
+}
+
+/** A throwaway PostgreSQL server needs its binaries and, as root, the postgres user to run them. */
+export const canRunPrivatePostgres = (): boolean => binDir() !== undefined && (process.getuid?.() !== 0 || existsSync('/usr/sbin/runuser'));
+
+/**
+ * A PostgreSQL server of the test's own, in a temporary directory on its own port, that the test
+ * may stop and start without disturbing the machine's shared server.
+ */
+export class PrivatePostgres {
+  readonly dir = mkdtempSync(join(tmpdir(), 'consentry-pg-'));
+  private readonly bin = binDir()!;
+
+  constructor(readonly port: number) {
+    if (process.getuid?.() === 0) chownSync(this.dir, ...this.postgresIds());
+    this.run('initdb', ['-D', this.dir, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  }
+
+  get url(): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
+  }
+
+  start(): void {
+    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+    this.run('pg_ctl', ['-D', this.dir, '-o', options, '-l', join(this.dir, 'log'), '-w', 'start']);
+  }
+
+  /** An abrupt stop, like a crash of the database host. */
+  stop(): void {
+    this.run('pg_ctl', ['-D', this.dir, '-m', 'immediate', '-w', 'stop']);
+  }
+
+  destroy(): void {
+    try {
+      this.stop();
+    } catch {
+      // already stopped
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private postgresIds(): [number, number] {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    return [uid, gid];
+  }
+
+  private run(tool: string, args: string[]): void {
+    const command = join(this.bin, tool);
+    if (process.getuid?.() === 0) execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'pipe' });
+    else execFileSync(command, args, { stdio: 'pipe' });
+  }
+}
