@@ -83,6 +83,23 @@ describe.runIf(WITH_REDIS)('state shared through Redis', () => {
     }
   });
 
+  it('stores every consent recorded through either instance', async () => {
+    const second = await startApp({ shareWith: t });
+    try {
+      const shared = await createTenant(t.services, 'TwoWriters');
+      const body = (i: number) => ({ consent: { session_id: `two-${i}`, user_preferences: { accept_type: 'all' } } });
+      const answers = await Promise.all(Array.from({ length: 200 }, (_, i) =>
+        call(i % 2 ? second.app : t.app, 'POST', `/widget/${shared.account.id}/consents`, { body: body(i) })));
+      expect(answers.filter((a) => a.status !== 201)).toEqual([]);
+      const listed = await call(second.app, 'GET', '/api/v1/consents', { token: shared.tokens.account, query: { limit: '1' } });
+      expect(listed.body.pagination.count).toBe(200);
+      const rows = await t.services.db.selectFrom('consents').select('session_id').where('account_id', '=', shared.account.id).execute();
+      expect(new Set(rows.map((r) => r.session_id)).size).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('a demotion on one instance is seen by the other at once', async () => {
     const second = await startApp({ shareWith: t });
     try {
