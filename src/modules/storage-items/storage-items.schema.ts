@@ -59,7 +59,7 @@ export const CreateStorageItemBody = Type.Object({
 
 export const STORAGE_ITEM_SORTS = ['created_at', 'updated_at', 'name', 'last_seen_at'] as const;
 export const StorageItemListQuery = offsetQuery(STORAGE_ITEM_SORTS, {
-  category_id: Type.Optional(Type.String({ format: 'uuid' })),
+  category_id: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })),
   status: Type.Optional(StringEnum(STATUSES)),
   storage_type: Type.Optional(StringEnum(STORAGE_TYPES)),
 });
