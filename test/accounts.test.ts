@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_AI_FEATURES } from '../src/ai/settings.ts';
 import type { AccountRow } from '../src/db/schema.ts';
 import { insertAccount, insertMembership } from '../src/modules/accounts/accounts.repository.ts';
 import { insertGroup } from '../src/modules/groups/groups.repository.ts';
@@ -38,6 +39,7 @@ const accountJson = (row: AccountRow, onboarding_status = 'account_created') => 
   owner_id: row.owner_id,
   default_language: row.default_language,
   onboarding_status,
+  ai_features: DEFAULT_AI_FEATURES,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
 });
@@ -186,6 +188,7 @@ describe('POST /accounts by a partner', () => {
       owner_id: null,
       default_language: 'de',
       onboarding_status: 'account_created',
+      ai_features: DEFAULT_AI_FEATURES,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
     });

@@ -47,6 +47,8 @@ export interface AccountsTable {
   /** Facts behind the derived onboarding status. */
   vendors_setup_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   code_installed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Only the AI settings the account has set; `src/ai/settings.ts` fills in the defaults. */
+  ai_features: ColumnType<Record<string, unknown>, string | undefined, string>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

@@ -1,4 +1,5 @@
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { AiFeaturesChange } from '../../ai/settings.ts';
 import { newId } from '../../db/ids.ts';
 import { toJson, type Executor } from '../../db/kysely.ts';
 import type { AccountRow, AccountUserRow, Database } from '../../db/schema.ts';
@@ -73,11 +74,17 @@ export async function insertAccount(db: Executor, account: NewAccount): Promise<
     .executeTakeFirstOrThrow();
 }
 
-export async function updateAccount(db: Executor, id: string, fields: Partial<NewAccount>): Promise<void> {
-  const { allowed_domains, ...rest } = fields;
+/** `ai_features` merges into the stored settings: only the settings sent change. */
+export async function updateAccount(db: Executor, id: string, fields: Partial<NewAccount> & { ai_features?: AiFeaturesChange }): Promise<void> {
+  const { allowed_domains, ai_features, ...rest } = fields;
   await db
     .updateTable('accounts')
-    .set({ ...rest, ...(allowed_domains && { allowed_domains: toJson(allowed_domains) }), updated_at: new Date() })
+    .set({
+      ...rest,
+      ...(allowed_domains && { allowed_domains: toJson(allowed_domains) }),
+      ...(ai_features && { ai_features: sql<string>`ai_features || ${toJson(ai_features)}::jsonb` }),
+      updated_at: new Date(),
+    })
     .where('id', '=', id)
     .execute();
 }

@@ -45,9 +45,9 @@ async function clean(
   principal: Principal,
   fields: AccountFields,
   currentGroupId: string | null,
-): Promise<Partial<NewAccount>> {
+): Promise<Partial<NewAccount> & Pick<AccountFields, 'ai_features'>> {
   const problems = new Problems();
-  const out: Partial<NewAccount> = {};
+  const out: Partial<NewAccount> & Pick<AccountFields, 'ai_features'> = { ai_features: fields.ai_features };
   if (fields.name !== undefined) out.name = problems.required('name', fields.name);
   if (fields.domain !== undefined) {
     const domain = normaliseDomain(fields.domain);

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { AiFeaturesChanges, AiFeaturesSchema, aiFeaturesOf } from '../../ai/settings.ts';
 import type { AccountRow } from '../../db/schema.ts';
 import { pageQuery } from '../../http/pagination.ts';
 import { Name, Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
@@ -17,6 +18,7 @@ export const AccountSchema = Type.Object({
   owner_id: Nullable(Type.String()),
   default_language: Type.String(),
   onboarding_status: Status,
+  ai_features: AiFeaturesSchema,
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -28,6 +30,7 @@ const fields = {
   group_id: Nullable(Type.String({ maxLength: 64 })),
   default_language: Language,
   allowed_domains: Type.Array(Domain, { maxItems: 50 }),
+  ai_features: AiFeaturesChanges,
 };
 
 export const CreateAccountBody = Type.Object({
@@ -59,6 +62,7 @@ export function toAccount(row: AccountWithStatus): Account {
     owner_id: row.owner_id,
     default_language: row.default_language,
     onboarding_status: row.onboarding_status,
+    ai_features: aiFeaturesOf(row.ai_features),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
