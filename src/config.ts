@@ -21,6 +21,13 @@ export interface Config {
   bodyLimitBytes: number;
   /** Consents waiting for their batch before new ones are refused with 503. */
   consentQueueMax: number;
+  /** Storage items waiting for the AI in memory; past it they wait in the database (`processing`). */
+  aiQueueMax: number;
+  /** OpenAI-compatible endpoint of a language model for descriptions and translations; unset: offline. */
+  llmUrl: string | undefined;
+  llmModel: string;
+  llmApiKey: string | undefined;
+  llmTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -93,5 +100,10 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     consentQueueMax: integer(env, 'CONSENT_QUEUE_MAX', 10_000, 1, 1_000_000),
+    aiQueueMax: integer(env, 'AI_QUEUE_MAX', 10_000, 1, 1_000_000),
+    llmUrl: url(env, 'LLM_URL', ['http:', 'https:']),
+    llmModel: optional(env, 'LLM_MODEL') ?? 'gpt-4o-mini',
+    llmApiKey: optional(env, 'LLM_API_KEY'),
+    llmTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 15_000, 100, 600_000),
   };
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createAiWorker, type AiWorker } from './ai/worker.ts';
 import type { Config } from './config.ts';
 import { createDb, migrate, type Db, type Engine } from './db/database.ts';
 import type { Database } from './db/schema.ts';
@@ -24,6 +25,8 @@ export interface Services {
   consentWriter: ConsentWriter;
   categoryRules: CategoryRules;
   memberships: MembershipCache;
+  /** The AI's background work on storage items (`takeForAi` marks them, `submit` hands them over). */
+  ai: AiWorker;
   /** Forgets revoked tokens here and on every other instance. */
   forgetTokens(hashes: string[]): Promise<void>;
   /** Forgets users' cached memberships (a role changed, a member left) here and on every other instance. */
@@ -48,9 +51,11 @@ export async function createServices(config: Config, options: { migrate?: boolea
     concurrency: database.engine === 'embedded' ? 1 : 4,
   });
   const memberships = new MembershipCache(database.kysely);
+  const ai = createAiWorker(config, database.kysely);
+  await ai.resume();
   const channel = `${config.redisPrefix}forget`;
   if (redis) {
-    await redis.subscriber.subscribe(channel).catch(() => {});
+    const r = await redis.subscriber.subscribe(channel).catch((e) => 'ERR ' + String(e)); process.stderr.write(`SUB ${channel} ${r} ${redis.subscriber.status}\n`);
     redis.subscriber.on('message', (from: string, message: string) => {
       if (from !== channel) return;
       const [kind, key] = message.split(':', 2);
@@ -59,7 +64,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     });
   }
   const broadcast = async (kind: 'token' | 'user', keys: string[]) => {
-    for (const key of keys) await redis?.client.publish(channel, `${kind}:${key}`).catch(() => {});
+    for (const key of keys) { const n = await redis?.client.publish(channel, `${kind}:${key}`).catch((e) => String(e)); process.stderr.write(`PUB ${channel} ${kind}:${key.slice(0,6)} -> ${n} ${Date.now()}\n`); }
   };
   return {
     config,
@@ -72,6 +77,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     consentWriter,
     categoryRules: new CategoryRules(database.kysely),
     memberships,
+    ai,
     async forgetTokens(hashes) {
       for (const hash of hashes) tokenCache.forget(hash);
       await broadcast('token', hashes);
@@ -81,6 +87,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
       await broadcast('user', userIds);
     },
     async close() {
+      await ai.close();
       await consentWriter.close();
       mailer.close();
       await redis?.close();

@@ -1,5 +1,6 @@
 import type { StandardCategory } from '../knowledge/categories.ts';
-import { normaliseHost, type CookieFact, type DomainFact, type Knowledge } from '../knowledge/knowledge.ts';
+import { factsFromOpenCookieDatabase, Knowledge, normaliseHost, type CookieFact, type DomainFact } from '../knowledge/knowledge.ts';
+import { loadOpenCookieDatabase, loadThirdPartyWeb } from '../knowledge/sources.ts';
 import { domainFeatures, durationFeatures, nameFeatures } from './features.ts';
 import { CategoryModel, type Example } from './model.ts';
 
@@ -144,4 +145,10 @@ export class Classifier {
     }
     return undefined;
   }
+}
+
+/** The shipped classifier: all the installed knowledge, and a model trained on all of it. */
+export function loadClassifier(options?: ClassifierOptions): Classifier {
+  const facts = factsFromOpenCookieDatabase(loadOpenCookieDatabase());
+  return Classifier.build(new Knowledge(facts, loadThirdPartyWeb()), facts, options);
 }

@@ -47,6 +47,7 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
   }, async (request, reply) => {
     const actor = actorOf(principalOf(request));
     const row = await createStorageItem(db, scopeOf(request).accountId, request.body.storage_item, actor);
+    services.ai.submit(row);
     return reply.code(201).send({ data: toStorageItem(row) });
   });
 
@@ -75,6 +76,7 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
   }, async (request) => {
     const actor = actorOf(principalOf(request));
     const row = await changeStorageItem(db, scopeOf(request).accountId, request.params.id, request.body.storage_item, actor);
+    services.ai.submit(row);
     return { data: toStorageItem(row) };
   });
 

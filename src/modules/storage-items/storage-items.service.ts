@@ -6,6 +6,7 @@ import type { Executor } from '../../db/kysely.ts';
 import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import type { Principal } from '../../http/auth.ts';
 import { Problems } from '../../http/validate.ts';
+import { takeForAi } from '../../ai/intake.ts';
 import { markVendorsSetup } from '../accounts/onboarding-facts.ts';
 import { findCategory } from '../categories/categories.repository.ts';
 import {
@@ -99,7 +100,7 @@ export async function createStorageItem(
       });
       if (wildcard) await relinkConcreteItems(trx, accountId, { storageTypes: [storageType], patterns: [name] });
       await markVendorsSetup(trx, accountId);
-      return row;
+      return takeForAi(trx, row);
     })
     .catch(rethrowMissingCategory);
 }
@@ -136,7 +137,8 @@ export async function changeStorageItem(
           wildcardId: id,
         });
       }
-      return row;
+      // What the AI's knowledge rests on changed: it may work on the item again.
+      return moved || row.domain !== current.domain ? takeForAi(trx, row) : row;
     })
     .catch(rethrowMissingCategory);
 }

@@ -1,0 +1,159 @@
+import type { Kysely } from 'kysely';
+import type { Executor } from '../db/kysely.ts';
+import type { ApprovedByType, Database, StorageItemRow, StorageItemStatus } from '../db/schema.ts';
+import { insertAiAction, type NewAiAction } from '../modules/ai-actions/ai-actions.repository.ts';
+import type { Classification, Classifier, Finding } from './classifier/classifier.ts';
+import type { TextProvider } from './providers.ts';
+import { findAiFeatures } from './settings.ts';
+import { categoryFor } from './standard-categories.ts';
+
+export interface WorkContext {
+  db: Kysely<Database>;
+  classifier: Classifier;
+  text: TextProvider | undefined;
+  /** A failure of the text provider: the work goes on without its text. */
+  onTextError(error: unknown): void;
+}
+
+/** What the text provider wrote, asked before the transaction so that no lock waits on it. */
+interface Written {
+  description: Finding<string> | undefined;
+  translation: Finding<string> | undefined;
+}
+
+const FILLABLE = ['description', 'company_name', 'duration'] as const;
+type Fillable = (typeof FILLABLE)[number];
+
+async function write(context: WorkContext, item: StorageItemRow, found: Classification, language: string): Promise<Written> {
+  const written: Written = { description: undefined, translation: undefined };
+  const { text } = context;
+  if (!text) return written;
+  try {
+    if (!found.description && item.description === '') {
+      const value = await text.describe({
+        name: item.name, domain: item.domain, storageType: item.storage_type,
+        category: found.category?.value, companyName: item.company_name || (found.companyName?.value ?? ''), language,
+      });
+      if (value) written.description = { value, confidence: 0.6, source: text.source };
+    }
+    if (found.description && language.split('-')[0] !== 'en') {
+      const value = await text.translate(found.description.value, language);
+      if (value) written.translation = { value, confidence: 0.8, source: text.source };
+    }
+  } catch (error) {
+    context.onTextError(error);
+  }
+  return written;
+}
+
+/** Fields of the item whose AI change a person has reverted: the AI never puts them back. */
+async function revertedFields(db: Executor, accountId: string, itemId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('ai_actions')
+    .select('suggested_params')
+    .where('account_id', '=', accountId)
+    .where('actionable_id', '=', itemId)
+    .where('status', '=', 'reverted')
+    .execute();
+  return new Set(rows.flatMap((row) => Object.keys(row.suggested_params)));
+}
+
+/**
+ * Applies what the AI found to one `processing` item, in one transaction with every action it
+ * logs. Only empty fields are filled; an item a person moved out of `processing` meanwhile is left
+ * alone. It ends `in_review` when the AI changed something (`finalised` by `AI` when the account
+ * auto-approves and the category's confidence reaches the threshold), else back in `draft`.
+ */
+async function apply(trx: Executor, itemId: string, accountId: string, found: Classification, written: Written) {
+  const item = await trx.selectFrom('storage_items').selectAll()
+    .where('account_id', '=', accountId).where('id', '=', itemId).forUpdate().executeTakeFirst();
+  if (!item || item.status !== 'processing') return;
+  const features = await findAiFeatures(trx, accountId);
+  const reverted = await revertedFields(trx, accountId, itemId);
+  const actions: NewAiAction[] = [];
+  const changes: { category_id?: string } & Partial<Record<Fillable, string>> = {};
+  const log = (action: Omit<NewAiAction, 'account_id' | 'actionable_type' | 'actionable_id'>) =>
+    actions.push({ account_id: accountId, actionable_type: 'StorageItem', actionable_id: itemId, ...action });
+  /** The first change the AI applies carries the move from draft to in_review, so that undoing it moves back. */
+  let statusMoved = false;
+  const withStatus = (suggested: Record<string, unknown>, previous: Record<string, unknown>) => {
+    if (statusMoved) return { suggested_params: suggested, previous_params: previous };
+    statusMoved = true;
+    return { suggested_params: { ...suggested, status: 'in_review' }, previous_params: { ...previous, status: 'draft' } };
+  };
+
+  let categorised: Finding<string> | undefined;
+  if (features.auto_categorise && item.category_id === null && !reverted.has('category_id')) {
+    if (found.category) {
+      const { category, created } = await categoryFor(trx, accountId, found.category.value);
+      if (created) {
+        actions.push({
+          account_id: accountId, action_type: 'auto_categorise', actionable_type: 'Category', actionable_id: category.id,
+          suggested_params: { name: category.name, slug: category.slug, description: category.description, required: category.required },
+          previous_params: {}, confidence: found.category.confidence, source: `standard categories, for "${item.name}"`,
+        });
+      }
+      changes.category_id = category.id;
+      categorised = found.category;
+      log({ action_type: 'auto_categorise', ...withStatus({ category_id: category.id }, { category_id: null }), confidence: found.category.confidence, source: found.category.source });
+    } else if (found.guess) {
+      log({
+        action_type: 'auto_categorise', status: 'suggested', suggested_params: { category: found.guess.value }, previous_params: {},
+        confidence: found.guess.confidence, source: `${found.guess.source}; declined: not confident enough to decide`,
+      });
+    }
+  }
+
+  if (features.autofill) {
+    const findings: Record<Fillable, Finding<string> | undefined> = {
+      description: found.description ?? written.description, company_name: found.companyName, duration: found.duration,
+    };
+    const fills: Partial<Record<Fillable, string>> = {};
+    const sources = new Set<string>();
+    let confidence = 1;
+    for (const field of FILLABLE) {
+      const finding = findings[field];
+      if (!finding || item[field] !== '' || reverted.has(field)) continue;
+      fills[field] = finding.value;
+      sources.add(finding.source);
+      confidence = Math.min(confidence, finding.confidence);
+    }
+    const filled = Object.keys(fills) as Fillable[];
+    if (filled.length > 0) {
+      Object.assign(changes, fills);
+      const previous = Object.fromEntries(filled.map((field) => [field, '']));
+      log({ action_type: 'autofill', ...withStatus(fills, previous), confidence, source: [...sources].join('; ') });
+      const { translation } = written;
+      if (translation && fills.description === found.description?.value && !reverted.has('description')) {
+        changes.description = translation.value;
+        log({ action_type: 'translate', suggested_params: { description: translation.value }, previous_params: { description: fills.description }, confidence: translation.confidence, source: translation.source });
+      }
+    }
+  }
+
+  let status: StorageItemStatus = statusMoved ? 'in_review' : 'draft';
+  let approvedBy: ApprovedByType | null = null;
+  if (features.auto_approve && categorised && categorised.confidence >= features.auto_approve_threshold) {
+    status = 'finalised';
+    approvedBy = 'AI';
+    log({
+      action_type: 'auto_approve', suggested_params: { status: 'finalised', approved_by_type: 'AI' },
+      previous_params: { status: 'in_review', approved_by_type: null }, confidence: categorised.confidence, source: categorised.source,
+    });
+  }
+  await trx.updateTable('storage_items')
+    .set({ ...changes, status, approved_by_type: approvedBy, ...(statusMoved ? { updated_at: new Date() } : {}) })
+    .where('id', '=', itemId).execute();
+  for (const action of actions) await insertAiAction(trx, action);
+}
+
+/** The AI's work on one item: classify, ask the text provider if any, then apply. */
+export async function workOn(context: WorkContext, itemId: string, accountId: string): Promise<void> {
+  const { db } = context;
+  const item = await db.selectFrom('storage_items').selectAll().where('account_id', '=', accountId).where('id', '=', itemId).executeTakeFirst();
+  if (!item || item.status !== 'processing') return;
+  const found = context.classifier.classify({ name: item.name, domain: item.domain, duration: item.duration });
+  const account = await db.selectFrom('accounts').select('default_language').where('id', '=', accountId).executeTakeFirst();
+  const written = await write(context, item, found, account?.default_language ?? 'en');
+  await db.transaction().execute((trx) => apply(trx, itemId, accountId, found, written));
+}

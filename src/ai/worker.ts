@@ -1,0 +1,114 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database, StorageItemRow } from '../db/schema.ts';
+import { loadClassifier, type Classifier } from './classifier/classifier.ts';
+import { textProviderFrom, type TextProvider } from './providers.ts';
+import { workOn } from './work.ts';
+
+export interface WorkerLog {
+  error(details: object, message: string): void;
+}
+
+interface Job {
+  id: string;
+  accountId: string;
+}
+
+/** Errors as one JSON line on stderr, as the server logs them; nothing while logging is silenced. */
+function stderrLog(level: string): WorkerLog {
+  return {
+    error(details, message) {
+      if (level === 'silent' || level === 'fatal') return;
+      const err = (details as { err?: unknown }).err;
+      const shown = err instanceof Error ? { type: err.name, message: err.message, stack: err.stack } : err;
+      process.stderr.write(`${JSON.stringify({ level: 50, time: Date.now(), ...details, err: shown, msg: message })}\n`);
+    },
+  };
+}
+
+/**
+ * The AI's background worker: a bounded in-process queue of storage items in `processing`, worked
+ * on one at a time, never inside a request. The database is the durable queue: an item is marked
+ * `processing` in the transaction that wrote it, and `resume` picks up every such item, at start
+ * (after a crash) and whenever the queue was full and has drained. `close` takes no new items and
+ * finishes the queued ones.
+ */
+export class AiWorker {
+  private readonly queue: Job[] = [];
+  private readonly queued = new Set<string>();
+  private overflowed = false;
+  private closed = false;
+  private running: Promise<void> | undefined;
+  private classifier: Classifier | undefined;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: { queueMax: number; text: TextProvider | undefined; log: WorkerLog },
+  ) {}
+
+  /** Queues every item left in `processing`, oldest first, as many as the queue holds. */
+  async resume(): Promise<void> {
+    const rows = await this.db
+      .selectFrom('storage_items')
+      .select(['id', 'account_id'])
+      .where('status', '=', 'processing')
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(this.options.queueMax)
+      .execute();
+    for (const row of rows) this.enqueue({ id: row.id, accountId: row.account_id });
+  }
+
+  /** Hands over an item once the transaction that made it `processing` has committed. */
+  submit(row: Pick<StorageItemRow, 'id' | 'account_id' | 'status'>): void {
+    if (row.status === 'processing') this.enqueue({ id: row.id, accountId: row.account_id });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.running;
+  }
+
+  private enqueue(job: Job): void {
+    if (this.closed || this.queued.has(job.id)) return;
+    if (this.queue.length >= this.options.queueMax) {
+      this.overflowed = true;
+      return;
+    }
+    this.queue.push(job);
+    this.queued.add(job.id);
+    this.running ??= this.drain().finally(() => {
+      this.running = undefined;
+      if (this.overflowed && !this.closed) {
+        this.overflowed = false;
+        this.resume().catch((err: unknown) => this.options.log.error({ err }, 'AI worker could not resume its items'));
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    // Let the request that submitted the item answer before the first (and slowest) classification.
+    await new Promise((resolve) => setImmediate(resolve));
+    const { log, text } = this.options;
+    while (this.queue.length > 0) {
+      const job = this.queue.shift()!;
+      try {
+        this.classifier ??= loadClassifier();
+        await workOn(
+          { db: this.db, classifier: this.classifier, text, onTextError: (err) => log.error({ err, storageItemId: job.id }, 'AI text provider failed') },
+          job.id,
+          job.accountId,
+        );
+      } catch (err) {
+        // The item stays `processing`; the next resume takes it again.
+        log.error({ err, storageItemId: job.id }, 'AI worker could not work on a storage item');
+      } finally {
+        this.queued.delete(job.id);
+      }
+    }
+  }
+}
+
+export function createAiWorker(config: Config, db: Kysely<Database>): AiWorker {
+  return new AiWorker(db, { queueMax: config.aiQueueMax, text: textProviderFrom(config), log: stderrLog(config.logLevel) });
+}
