@@ -101,7 +101,7 @@ function startServer(): Promise<Server> {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`the server did not start:\n${log}`));
-    }, 30_000);
+    }, 60_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`the server exited with ${code}:\n${log}`));
@@ -257,7 +257,6 @@ describe('operator CLI', { timeout: 90_000 }, () => {
       await server.stop();
       expect(server.child.exitCode).toBe(0);
       server = undefined;
-      expect(await cliJson(['migrate'])).toEqual({ migrated: [] });
     });
   } else {
     it('runs beside a server on the same PostgreSQL database', async () => {
