@@ -6,6 +6,11 @@ export interface RedisClients {
   client: Redis;
   /** A connection in subscriber mode can run nothing else. */
   subscriber: Redis;
+  /**
+   * Subscribes once the connection is ready: a SUBSCRIBE sent earlier races ioredis' ready check
+   * and is dropped. While Redis is down this returns at once; ioredis subscribes on connecting.
+   */
+  subscribed(channel: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -20,6 +25,15 @@ export function connectRedis(config: Config): RedisClients | undefined {
   return {
     client,
     subscriber,
+    async subscribed(channel) {
+      const ready = new Promise<boolean>((resolve) => {
+        if (subscriber.status === 'ready') return resolve(true);
+        subscriber.once('ready', () => resolve(true));
+        setTimeout(() => resolve(false), 5_000).unref();
+      });
+      if (await ready) await subscriber.subscribe(channel).catch(() => {});
+      else subscriber.once('ready', () => void subscriber.subscribe(channel).catch(() => {}));
+    },
     close: async () => {
       client.disconnect();
       subscriber.disconnect();

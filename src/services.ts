@@ -55,7 +55,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
   await ai.resume();
   const channel = `${config.redisPrefix}forget`;
   if (redis) {
-    const r = await redis.subscriber.subscribe(channel).catch((e) => 'ERR ' + String(e)); process.stderr.write(`SUB ${channel} ${r} ${redis.subscriber.status}\n`);
+    await redis.subscribed(channel);
     redis.subscriber.on('message', (from: string, message: string) => {
       if (from !== channel) return;
       const [kind, key] = message.split(':', 2);
@@ -64,7 +64,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     });
   }
   const broadcast = async (kind: 'token' | 'user', keys: string[]) => {
-    for (const key of keys) { const n = await redis?.client.publish(channel, `${kind}:${key}`).catch((e) => String(e)); process.stderr.write(`PUB ${channel} ${kind}:${key.slice(0,6)} -> ${n} ${Date.now()}\n`); }
+    for (const key of keys) await redis?.client.publish(channel, `${kind}:${key}`).catch(() => {});
   };
   return {
     config,

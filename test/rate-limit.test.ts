@@ -89,7 +89,7 @@ describe.runIf(WITH_REDIS)('state shared through Redis', () => {
       const shared = await createTenant(t.services, 'TwoWriters');
       const body = (i: number) => ({ consent: { session_id: `two-${i}`, user_preferences: { accept_type: 'all' } } });
       const answers = await Promise.all(Array.from({ length: 200 }, (_, i) =>
-        call(i % 2 ? second.app : t.app, 'POST', `/widget/${shared.account.id}/consents`, { body: body(i) })));
+        call(i % 2 ? second.app : t.app, 'POST', '/api/v1/consents', { token: shared.tokens.account, body: body(i) })));
       expect(answers.filter((a) => a.status !== 201)).toEqual([]);
       const listed = await call(second.app, 'GET', '/api/v1/consents', { token: shared.tokens.account, query: { limit: '1' } });
       expect(listed.body.pagination.count).toBe(200);
