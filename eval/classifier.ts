@@ -116,7 +116,7 @@ function main() {
   console.log('By the knowledge that decided:');
   for (const [path, list] of [...byPath].sort()) {
     const s = summary(list);
-    console.log(`  ${path.padEnd(34)} items ${String(s.items).padStart(4)}  decided ${String(s.decided).padStart(4)}  correct ${percent(s.accuracyOnDecided)}`);
+    console.log(`  ${path.padEnd(50)} items ${String(s.items).padStart(4)}  decided ${String(s.decided).padStart(4)}  correct ${percent(s.accuracyOnDecided)}`);
   }
   console.log('');
   console.log('Threshold trade-off on the held-out items (for reading only; the threshold is never chosen here):');

@@ -15,17 +15,19 @@ const DAY = 86_400;
 
 /** Words of a name: `_hjSessionUser_123` → `hj session user #`. Digits and id-like runs collapse. */
 export function nameWords(name: string): string[] {
-  const spaced = name
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .replace(/([A-Za-z])(\d)/g, '$1 $2')
-    .replace(/(\d)([A-Za-z])/g, '$1 $2');
   const words: string[] = [];
-  for (const raw of spaced.toLowerCase().split(/[^a-z0-9]+/)) {
-    if (raw === '') continue;
-    if (/^\d+$/.test(raw)) words.push('#');
-    else if (ID_LIKE.test(raw)) words.push('<id>');
-    else words.push(raw);
+  for (const chunk of name.split(/[^A-Za-z0-9]+/)) {
+    if (chunk === '') continue;
+    if (ID_LIKE.test(chunk.toLowerCase())) {
+      words.push('<id>');
+      continue;
+    }
+    const spaced = chunk
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+      .replace(/([A-Za-z])(\d)/g, '$1 $2')
+      .replace(/(\d)([A-Za-z])/g, '$1 $2');
+    for (const word of spaced.toLowerCase().split(' ')) words.push(/^\d+$/.test(word) ? '#' : word);
   }
   return words;
 }
