@@ -2,7 +2,7 @@
  * `npm run eval:classifier`: how well the AI picks a storage item's category, measured on items
  * its knowledge was not built from.
  *
- * The Open Cookie Database is split by a hash of the name (eval/split.ts). The classifier under
+ * The Open Cookie Database is split by a hash of the name (eval/held-out.ts). The classifier under
  * test is built from the build side only: its lookup tables and its model. third-party-web
  * (domains) is a separate source and is used whole. The held-out side, committed as
  * eval/held-out-storage-items.json, is classified and compared with its labels. The model's
@@ -16,8 +16,7 @@ import { Classifier, DEFAULT_CLASSIFIER_OPTIONS, type Classification } from '../
 import { STANDARD_CATEGORIES } from '../src/ai/knowledge/categories.ts';
 import { factsFromOpenCookieDatabase, Knowledge } from '../src/ai/knowledge/knowledge.ts';
 import { loadOpenCookieDatabase, loadThirdPartyWeb, type OpenCookieDatabaseRow, type ThirdPartyEntity } from '../src/ai/knowledge/sources.ts';
-import { labelledItems, readHeldOut, writeHeldOut, type LabelledItem } from './held-out.ts';
-import { splitKey, splitRows } from './split.ts';
+import { labelledItems, readHeldOut, splitKey, splitRows, writeHeldOut, type LabelledItem } from './held-out.ts';
 
 const TARGET_PRECISION = 0.9;
 const FOLDS = 10;

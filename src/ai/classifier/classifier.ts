@@ -148,7 +148,7 @@ export class Classifier {
 }
 
 /** The shipped classifier: all the installed knowledge, and a model trained on all of it. */
-export function loadClassifier(options?: ClassifierOptions): Classifier {
+export function loadClassifier(): Classifier {
   const facts = factsFromOpenCookieDatabase(loadOpenCookieDatabase());
-  return Classifier.build(new Knowledge(facts, loadThirdPartyWeb()), facts, options);
+  return Classifier.build(new Knowledge(facts, loadThirdPartyWeb()), facts);
 }

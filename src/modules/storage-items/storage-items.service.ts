@@ -6,7 +6,7 @@ import type { Executor } from '../../db/kysely.ts';
 import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import type { Principal } from '../../http/auth.ts';
 import { Problems } from '../../http/validate.ts';
-import { takeForAi } from '../../ai/intake.ts';
+import { takeForAi } from '../../ai/settings.ts';
 import { markVendorsSetup } from '../accounts/onboarding-facts.ts';
 import { findCategory } from '../categories/categories.repository.ts';
 import {
