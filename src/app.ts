@@ -7,7 +7,7 @@ import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuth } from './http/auth.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { accountInvitationsRoutes } from './modules/account-invitations/account-invitations.routes.ts';
 import { accountUsersRoutes } from './modules/account-users/account-users.routes.ts';
@@ -90,6 +90,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   trackRoutes(app);

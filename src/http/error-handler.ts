@@ -42,6 +42,17 @@ const FASTIFY_MESSAGES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Request body is not valid JSON'],
 };
 
+/**
+ * Refusals Fastify makes before routing, which bypass the error handler: a path parameter that is
+ * not valid percent-encoding or is longer than any id names no record.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, 404, 'Record not found');
+  request.log.error({ err: error }, 'unhandled error');
+  return send(reply, 500, 'Internal server error');
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const form = request.routeOptions.config?.errorForm ?? 'array';

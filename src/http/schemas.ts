@@ -27,12 +27,15 @@ export const Name = (maxLength = 255) => Type.String({ minLength: 1, maxLength }
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** The error statuses every authenticated route can answer, plus the ones a route names. */
+/**
+ * The error statuses every authenticated route can answer, plus the ones a route names. Every route
+ * can answer 400: a body that is not JSON (a DELETE may carry one too), or bad query parameters.
+ */
 export function withErrors(
   success: Record<number, TSchema>,
   extra: { 400?: 'single' | 'array'; 403?: true; 404?: true; 422?: true; 413?: true; 415?: true } = {},
 ): Record<number, TSchema> {
-  const responses: Record<number, TSchema> = { ...success, 401: ErrorList, 429: ErrorList, 500: ErrorList, 503: ErrorList };
+  const responses: Record<number, TSchema> = { ...success, 400: ErrorList, 401: ErrorList, 429: ErrorList, 500: ErrorList, 503: ErrorList };
   if (extra[400]) responses[400] = extra[400] === 'single' ? SingleError : ErrorList;
   if (extra[403]) responses[403] = ErrorList;
   if (extra[404]) responses[404] = ErrorList;

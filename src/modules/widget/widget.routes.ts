@@ -18,7 +18,7 @@ declare module 'fastify' {
 
 const WIDGET_BODY_LIMIT = 16 * 1024;
 const tags = ['Widget (public)'];
-const errors = { 403: ErrorList, 404: ErrorList, 413: ErrorList, 415: ErrorList, 429: ErrorList, 500: ErrorList, 503: ErrorList };
+const errors = { 400: ErrorList, 403: ErrorList, 404: ErrorList, 413: ErrorList, 415: ErrorList, 429: ErrorList, 500: ErrorList, 503: ErrorList };
 
 /** The account named in the path, for the CORS decision made before routing params exist. */
 const accountIdIn = (url: string) => /^\/widget\/([^/?.]+)/.exec(url)?.[1] ?? '';
