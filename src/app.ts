@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuth } from './http/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
+import { addStorableKeyword, forValidation } from './http/validator-schemas.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { accountInvitationsRoutes } from './modules/account-invitations/account-invitations.routes.ts';
 import { accountUsersRoutes } from './modules/account-users/account-users.routes.ts';
@@ -31,12 +32,17 @@ function ajv(options: AjvOptions) {
   return instance;
 }
 
-/** Bodies are strict (a wrong type is 422); query strings and paths are text, coerced to their types. */
+/**
+ * Bodies are strict (a wrong type is 422) and lose their unknown fields; query strings and paths are
+ * text, coerced to their types. See `validator-schemas.ts` for what is checked beyond the schemas.
+ */
 function registerValidators(app: FastifyInstance) {
-  const body = ajv({ coerceTypes: false, allErrors: true, useDefaults: true, removeAdditional: false });
+  const body = ajv({ coerceTypes: false, allErrors: true, useDefaults: true, removeAdditional: true });
   const text = ajv({ coerceTypes: 'array', allErrors: false, useDefaults: false, verbose: true });
+  addStorableKeyword(body);
+  addStorableKeyword(text);
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? body.compile(schema) : text.compile(schema),
+    httpPart === 'body' ? body.compile(forValidation(schema, true) as object) : text.compile(forValidation(schema, false) as object),
   );
 }
 
