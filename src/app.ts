@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuth } from './http/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
+import { registerJsonBody } from './http/json-body.ts';
 import { addStorableKeyword, forValidation } from './http/validator-schemas.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { accountInvitationsRoutes } from './modules/account-invitations/account-invitations.routes.ts';
@@ -104,6 +105,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerErrorHandling(app);
   // Only JSON is a body here; text/plain must not slip through as a string.
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

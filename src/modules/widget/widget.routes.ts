@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import type { FastifyRequest } from 'fastify';
 import { ForbiddenError, NotFoundError } from '../../http/app-errors.ts';
+import { jsonBodyParser } from '../../http/json-body.ts';
 import type { RoutesPlugin } from '../../http/routes-plugin.ts';
 import { ErrorList, ValidationErrorList } from '../../http/schemas.ts';
 import { markCodeInstalled, recordVisit } from '../accounts/onboarding-facts.ts';
@@ -42,13 +43,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     },
   });
   // navigator.sendBeacon posts text/plain: accept JSON sent that way (it spares the preflight).
-  app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: WIDGET_BODY_LIMIT }, (_request, body, done) => {
-    try {
-      done(null, JSON.parse(body as string));
-    } catch {
-      done(Object.assign(new SyntaxError('Request body is not valid JSON'), { statusCode: 400 }), undefined);
-    }
-  });
+  app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: WIDGET_BODY_LIMIT }, jsonBodyParser(app));
 
   /** The account, and the page's right to use it: a foreign origin is refused, a missing one is a server. */
   function admitted(request: FastifyRequest): WidgetAccount {
