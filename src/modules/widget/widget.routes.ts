@@ -1,5 +1,6 @@
 import cors from '@fastify/cors';
 import type { FastifyRequest } from 'fastify';
+import { isForeignKeyViolation } from '../../db/kysely.ts';
 import { ForbiddenError, NotFoundError } from '../../http/app-errors.ts';
 import { jsonBodyParser } from '../../http/json-body.ts';
 import type { RoutesPlugin } from '../../http/routes-plugin.ts';
@@ -20,6 +21,11 @@ declare module 'fastify' {
 const WIDGET_BODY_LIMIT = 16 * 1024;
 const tags = ['Widget (public)'];
 const errors = { 400: ErrorList, 403: ErrorList, 404: ErrorList, 413: ErrorList, 415: ErrorList, 429: ErrorList, 500: ErrorList, 503: ErrorList };
+
+/** An account deleted while still cached here: its rows can no longer be written, it is gone. */
+const vanished = (error: unknown): never => {
+  throw isForeignKeyViolation(error) ? new NotFoundError() : error;
+};
 
 /** The account named in the path, for the CORS decision made before routing params exist. */
 const accountIdIn = (url: string) => /^\/widget\/([^/?.]+)/.exec(url)?.[1] ?? '';
@@ -69,7 +75,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     const account = admitted(request);
     const categories = await bannerContent(db, account.id);
     await markCodeInstalled(db, account.id);
-    await recordVisit(db, account.id, request.query.session_id);
+    await recordVisit(db, account.id, request.query.session_id).catch(vanished);
     reply.header('cache-control', 'no-store');
     return {
       data: {
@@ -91,7 +97,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, async (request, reply) => {
     const account = admitted(request);
-    const consent = await recordConsent(services, account.id, request.body.consent, visitorContext(request));
+    const consent = await recordConsent(services, account.id, request.body.consent, visitorContext(request)).catch(vanished);
     return reply.code(201).send({ data: { id: consent.id, created_at: consent.created_at.toISOString() } });
   });
 };
