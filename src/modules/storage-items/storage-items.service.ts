@@ -56,7 +56,8 @@ async function clean(db: Executor, accountId: string, fields: StorageItemFields)
   }
   if (last_seen_at !== undefined) out.last_seen_at = last_seen_at === null ? null : new Date(last_seen_at);
   const categoryId = fields.category_id;
-  if (categoryId && !(isId(categoryId) && (await findCategory(db, accountId, categoryId)))) {
+  // An empty string names no category either (it would reach the uuid column and fail there).
+  if (typeof categoryId === 'string' && !(isId(categoryId) && (await findCategory(db, accountId, categoryId)))) {
     // The same answer for a category of another account as for none at all: existence never leaks.
     problems.add('category', 'must exist');
   }
