@@ -2,6 +2,7 @@
  * Property-based fuzzing from the OpenAPI document, a small seeded slice of `npm run test:fuzz`;
  * the tenant-leak check generated from the route table; and the bugs fuzzing found, kept as cases.
  */
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../src/http/json-body.ts';
 import { call } from './helpers/app.ts';
@@ -205,5 +206,28 @@ describe('limits', () => {
     expect(longQuery).toMatchObject({ status: 400, body: error(400, 'sort is not one of the allowed values') });
     const longPath = await call(app, 'GET', `/api/v1/${'p/'.repeat(50_000)}`, { token });
     expect(longPath).toMatchObject({ status: 404, body: error(404, 'Not found') });
+  });
+
+  it('refuses over a real connection headers or a URL past 16 KiB, and broken HTTP, in the contract form', async () => {
+    const { app } = world.t;
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const send = (text: string) => new Promise<string>((resolve, reject) => {
+      let answer = '';
+      const socket = connect(port, '127.0.0.1', () => socket.write(text));
+      socket.on('data', (chunk) => (answer += chunk));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', reject);
+    });
+    const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+    const tooLarge = error(431, 'Request headers (with the URL) are too large');
+    const longHeader = await send(`GET /api/v1/me HTTP/1.1\r\nHost: x\r\nX-Long: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(longHeader).toMatch(/^HTTP\/1\.1 431 /);
+    expect(bodyOf(longHeader)).toEqual(tooLarge);
+    const longUrl = await send(`GET /api/v1/me?q=${'q'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(bodyOf(longUrl)).toEqual(tooLarge);
+    const broken = await send('GET /api/v1/me HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n');
+    expect(broken).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOf(broken)).toEqual(error(400, 'Malformed HTTP request'));
   });
 });
