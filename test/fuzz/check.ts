@@ -7,6 +7,9 @@ export const ALWAYS_ALLOWED = new Set([401, 404, 413, 415, 429]);
 /** Stack traces, SQL, file paths and internal error names: none may reach a client. */
 export const INTERNALS = /at .*\.ts:|node_modules|SELECT |INSERT |syntax error|TypeError|ReferenceError|RangeError|constraint|\/work\/|\.ts:\d|FST_ERR|ECONN|Kysely|PGlite|postgres/i;
 
+/** Never in any body, even one that echoes what the client sent (no input of the fuzzer contains these). */
+export const TRACES = /at [^"\n]*\.[jt]s:\d|node_modules|TypeError|ReferenceError|RangeError|FST_ERR/;
+
 export interface Answer {
   status: number;
   headers: Record<string, unknown>;
@@ -71,6 +74,8 @@ export function problemsOf(answer: Answer, ctx: CheckContext): string[] {
     const internal = INTERNALS.exec(body);
     if (internal) problems.push(`internals in an error body: ${JSON.stringify(internal[0])}`);
   }
+  const trace = status < 400 ? TRACES.exec(body) : null;
+  if (trace) problems.push(`a stack trace or internal error name in a ${status} body: ${JSON.stringify(trace[0])}`);
   for (const text of ctx.forbidden) {
     if (body.includes(text)) problems.push(`another tenant's ${JSON.stringify(text)} in the body`);
   }
