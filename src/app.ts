@@ -112,9 +112,11 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   });
   // One line per request, at debug: access logs on every request would cost the hot paths more
   // than the requests themselves. Failures are logged where they are handled.
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
-  });
+  if (config.logLevel === 'debug' || config.logLevel === 'trace') {
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    });
+  }
   // A JSON API needs the headers that guard responses, not those written for HTML pages: fewer
   // bytes on every response of the hot paths.
   await app.register(helmet, {

@@ -142,6 +142,7 @@ describe('operator CLI', { timeout: 90_000 }, () => {
     user: any;
     demo: any;
     tokens: { partner: any; user: any; account: any };
+    seeded: number;
   };
 
   beforeAll(async () => {
@@ -191,6 +192,15 @@ describe('operator CLI', { timeout: 90_000 }, () => {
     for (const item of out.storage_items) expect(categoryIds).toContain(item.category_id);
     expect(out.user.password.length).toBeGreaterThanOrEqual(8);
     made.demo = out;
+  });
+
+  it('seed consents bulk-creates consents for an account, counted exactly', async () => {
+    const out = await cliJson(['seed', 'consents', '--account', made.demo.account.id, '--count', '2500']);
+    expect(out).toEqual({ account_id: made.demo.account.id, consents: 2500, seconds: expect.any(Number) });
+    const bad = await cli(['seed', 'consents', '--account', made.demo.account.id, '--count', 'many']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--count must be a whole number');
+    made.seeded = 2500;
   });
 
   it('tokens create prints a token of the type asked for', async () => {
@@ -291,6 +301,9 @@ describe('operator CLI', { timeout: 90_000 }, () => {
         token_type: 'account',
         account: { id: demo.account.id, group_id: demo.group.id, owner_id: demo.user.id, onboarding_status: 'vendors_setup' },
       });
+
+      const consents = await call(t.app, 'GET', '/api/v1/consents', { token: demo.tokens.account, query: { limit: '1' } });
+      expect(consents.body.pagination.count).toBe(made.seeded);
 
       const items = await call(t.app, 'GET', '/api/v1/storage-items', { token: demo.tokens.account, query: { limit: '100' } });
       expect(items.status).toBe(200);
