@@ -48,7 +48,8 @@ export async function createServices(config: Config, options: { migrate?: boolea
   const consentWriter = new ConsentWriter(database.kysely, {
     maxBatch: 500,
     maxQueue: config.consentQueueMax,
-    concurrency: database.engine === 'embedded' ? 1 : 4,
+    // One batch at a time gathers the most rows per COMMIT: measured faster than 2 or 4 on PostgreSQL.
+    concurrency: 1,
   });
   const memberships = new MembershipCache(database.kysely);
   const ai = createAiWorker(config, database.kysely);
