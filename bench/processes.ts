@@ -18,7 +18,8 @@ export interface Child {
   url: string;
   /** Peak resident memory of the process so far, in MiB (VmHWM). */
   peakRssMiB(): number;
-  stop(): Promise<void>;
+  /** Sends the signal (SIGTERM: a graceful stop) and waits until the process has exited. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /** Starts a Node process (`node ...args`) and waits until `readyPath` answers 200. */
@@ -40,7 +41,10 @@ export async function startChild(args: string[], env: Record<string, string>, re
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`${entry} did not become ready: ${stderr}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${entry} did not become ready: ${stderr}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
@@ -51,10 +55,10 @@ export async function startChild(args: string[], env: Record<string, string>, re
       const kib = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
       return Math.round(kib / 1024);
     },
-    async stop() {
-      if (child.exitCode !== null) return;
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
+      child.kill(signal);
       await exited;
     },
   };

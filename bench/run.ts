@@ -144,7 +144,7 @@ async function baseline(): Promise<Figures> {
     for (let run = 0; run < RUNS; run++) runs.push(await measure({ url: server.url, connections: CONNECTIONS }));
     return { rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), errors: 0 };
   } finally {
-    await server.stop();
+    await server.kill();
   }
 }
 
@@ -162,7 +162,7 @@ async function engine(name: 'embedded' | 'postgres') {
     const measured = await rounds(server, { url: server.url, ...seeded });
     return { engine: name, consents, seedSeconds: Math.round(seeded.seedSeconds * 10) / 10, ...measured };
   } finally {
-    await server.stop();
+    await server.kill();
     if (name === 'postgres') {
       const db = createDb(loadConfig({ ...process.env, ...env }));
       await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
