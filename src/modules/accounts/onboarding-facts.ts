@@ -22,27 +22,42 @@ export async function markCodeInstalled(db: Executor, accountId: string): Promis
     .execute();
 }
 
+export interface Visit {
+  accountId: string;
+  /** The visitor's session, when known: it counts a visitor once a day and for the live status. */
+  sessionId?: string;
+}
+
+const byAccountThenSession = (a: Visit, b: Visit) =>
+  a.accountId === b.accountId ? ((a.sessionId ?? '') < (b.sessionId ?? '') ? -1 : 1) : a.accountId < b.accountId ? -1 : 1;
+
 /**
- * Counts a pageview for the account today and, when the session has not been seen yet today,
- * a visitor; remembers the session for the live/inactive decision.
+ * One pageview per visit; one visitor per session not yet seen today. Sessions are remembered for
+ * the live/inactive decision of the onboarding status. Rows are written in account order, so that
+ * concurrent callers lock shared rows in the same order.
  */
-export async function recordVisit(db: Executor, accountId: string, sessionId: string | undefined): Promise<void> {
-  if (!sessionId) {
-    await sql`insert into account_daily_stats (account_id, day, pageviews, visitors)
-      values (${accountId}, current_date, 1, 0)
-      on conflict (account_id, day) do update set pageviews = account_daily_stats.pageviews + 1`.execute(db);
-    return;
-  }
-  await sql`with previous as (
-      select last_seen_at from account_visitors where account_id = ${accountId} and session_id = ${sessionId}
+export async function recordVisits(db: Executor, visits: Visit[]): Promise<void> {
+  const sessions = [...new Map(visits.filter((v) => v.sessionId).map((v) => [`${v.accountId} ${v.sessionId}`, v])).values()]
+    .sort(byAccountThenSession);
+  const pageviews = new Map<string, number>();
+  for (const visit of [...visits].sort(byAccountThenSession)) pageviews.set(visit.accountId, (pageviews.get(visit.accountId) ?? 0) + 1);
+  await sql`with visit(account_id, session_id) as (
+      select * from unnest(${sessions.map((v) => v.accountId)}::uuid[], ${sessions.map((v) => v.sessionId!)}::text[])
+    ), previous as (
+      select v.account_id, v.session_id, v.last_seen_at from account_visitors v join visit using (account_id, session_id)
     ), seen as (
-      insert into account_visitors (account_id, session_id, last_seen_at) values (${accountId}, ${sessionId}, now())
+      insert into account_visitors (account_id, session_id, last_seen_at)
+      select account_id, session_id, now() from visit
       on conflict (account_id, session_id) do update set last_seen_at = excluded.last_seen_at
+    ), views(account_id, pageviews) as (
+      select * from unnest(${[...pageviews.keys()]}::uuid[], ${[...pageviews.values()]}::int[])
     )
     insert into account_daily_stats (account_id, day, pageviews, visitors)
-    values (${accountId}, current_date, 1,
-      case when coalesce((select last_seen_at from previous) < current_date, true) then 1 else 0 end)
+    select views.account_id, current_date, views.pageviews,
+      (select count(*) from visit left join previous using (account_id, session_id)
+        where visit.account_id = views.account_id and (previous.last_seen_at is null or previous.last_seen_at < current_date))
+    from views order by views.account_id
     on conflict (account_id, day) do update set
-      pageviews = account_daily_stats.pageviews + 1,
+      pageviews = account_daily_stats.pageviews + excluded.pageviews,
       visitors = account_daily_stats.visitors + excluded.visitors`.execute(db);
 }

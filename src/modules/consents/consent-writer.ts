@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Executor } from '../../db/kysely.ts';
 import { UnavailableError } from '../../http/app-errors.ts';
 import { isDatabaseUnavailable } from '../../http/error-handler.ts';
+import { recordVisits } from '../accounts/onboarding-facts.ts';
 import type { NewConsent } from './consents.repository.ts';
 
 interface Pending {
@@ -94,7 +95,7 @@ export class ConsentWriter {
         .values(consents.map((c) => ({ ...c, user_preferences: JSON.stringify(c.user_preferences) })))
         .execute();
       await countConsents(trx, consents);
-      await recordVisits(trx, consents);
+      await recordVisits(trx, consents.map((c) => ({ accountId: c.account_id, sessionId: c.session_id })));
       const fresh = [...new Set(consents.map((c) => c.account_id))].filter((id) => !this.installed.has(id));
       if (fresh.length > 0) {
         await trx.updateTable('accounts').set({ code_installed_at: new Date() })
@@ -126,35 +127,4 @@ async function countConsents(db: Executor, consents: NewConsent[]): Promise<void
     .values(rows.map(([account_id, consents]) => ({ account_id, consents })))
     .onConflict((oc) => oc.column('account_id').doUpdateSet({ consents: sql`account_consent_counts.consents + excluded.consents` }))
     .execute();
-}
-
-/**
- * One pageview per consent; one visitor per session not yet seen today. Sessions are remembered
- * for the live/inactive decision of the onboarding status.
- */
-async function recordVisits(db: Executor, consents: NewConsent[]): Promise<void> {
-  const sessions = [...new Map(consents.map((c) => [`${c.account_id} ${c.session_id}`, c])).values()]
-    .sort((a, b) => (a.account_id === b.account_id ? (a.session_id < b.session_id ? -1 : 1) : a.account_id < b.account_id ? -1 : 1));
-  const accounts = sessions.map((c) => c.account_id);
-  const ids = sessions.map((c) => c.session_id);
-  const pageviews = perAccount(consents);
-  await sql`with visit(account_id, session_id) as (
-      select * from unnest(${accounts}::uuid[], ${ids}::text[])
-    ), previous as (
-      select v.account_id, v.session_id, v.last_seen_at from account_visitors v join visit using (account_id, session_id)
-    ), seen as (
-      insert into account_visitors (account_id, session_id, last_seen_at)
-      select account_id, session_id, now() from visit
-      on conflict (account_id, session_id) do update set last_seen_at = excluded.last_seen_at
-    ), views(account_id, pageviews) as (
-      select * from unnest(${pageviews.map(([id]) => id)}::uuid[], ${pageviews.map(([, n]) => n)}::int[])
-    )
-    insert into account_daily_stats (account_id, day, pageviews, visitors)
-    select views.account_id, current_date, views.pageviews,
-      (select count(*) from visit left join previous using (account_id, session_id)
-        where visit.account_id = views.account_id and (previous.last_seen_at is null or previous.last_seen_at < current_date))
-    from views order by views.account_id
-    on conflict (account_id, day) do update set
-      pageviews = account_daily_stats.pageviews + excluded.pageviews,
-      visitors = account_daily_stats.visitors + excluded.visitors`.execute(db);
 }

@@ -5,7 +5,7 @@ import { ForbiddenError, NotFoundError } from '../../http/app-errors.ts';
 import { jsonBodyParser } from '../../http/json-body.ts';
 import type { RoutesPlugin } from '../../http/routes-plugin.ts';
 import { ErrorList, ValidationErrorList } from '../../http/schemas.ts';
-import { markCodeInstalled, recordVisit } from '../accounts/onboarding-facts.ts';
+import { markCodeInstalled, recordVisits } from '../accounts/onboarding-facts.ts';
 import { CreateConsentBody } from '../consents/consents.schema.ts';
 import { recordConsent, visitorContext } from '../consents/consents.service.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
@@ -75,7 +75,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     const account = admitted(request);
     const categories = await bannerContent(db, account.id);
     await markCodeInstalled(db, account.id);
-    await recordVisit(db, account.id, request.query.session_id).catch(vanished);
+    await recordVisits(db, [{ accountId: account.id, sessionId: request.query.session_id }]).catch(vanished);
     reply.header('cache-control', 'no-store');
     return {
       data: {
