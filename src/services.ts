@@ -2,13 +2,13 @@ import type { Kysely } from 'kysely';
 import { createAiWorker, type AiWorker } from './ai/worker.ts';
 import type { Config } from './config.ts';
 import { createDb, migrate, type Db, type Engine } from './db/database.ts';
-import type { Database } from './db/schema.ts';
+import type { ApiTokenRow, Database } from './db/schema.ts';
 import { MembershipCache } from './http/memberships.ts';
+import { TtlMap } from './http/ttl-map.ts';
 import { createLimiters, type Limiters } from './http/rate-limit.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { CategoryRules } from './modules/consents/category-rules.ts';
 import { ConsentWriter } from './modules/consents/consent-writer.ts';
-import { TokenCache } from './modules/tokens/token-cache.ts';
 import { connectRedis, type RedisClients } from './redis.ts';
 
 /** Everything long-lived that routes share, built once per process from the configuration. */
@@ -16,7 +16,11 @@ export interface Services {
   config: Config;
   db: Kysely<Database>;
   engine: Engine;
-  tokenCache: TokenCache;
+  /**
+   * Token rows by hash, so that a warm request costs no database round trip; a revoke forgets the
+   * hash here and, through Redis, on every other instance; the lifetime bounds a lost broadcast.
+   */
+  tokenCache: TtlMap<string, ApiTokenRow | undefined>;
   limiters: Limiters;
   redis: RedisClients | undefined;
   /** Invitation emails: SMTP when SMTP_URL is set, else the log. */
@@ -43,7 +47,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     throw error;
   }
   const redis = connectRedis(config);
-  const tokenCache = new TokenCache();
+  const tokenCache = new TtlMap<string, ApiTokenRow | undefined>(30_000, 50_000);
   const mailer = createMailer(config);
   const consentWriter = new ConsentWriter(database.kysely, {
     maxBatch: 500,

@@ -76,12 +76,8 @@ async function lookUp(services: Services, request: FastifyRequest): Promise<Look
   const token = match?.[1];
   if (!token || !tokenTypeOf(token)) return { failure: INVALID_TOKEN };
   const hash = hashToken(token);
-  let cached = services.tokenCache.get(hash);
-  if (!cached) {
-    services.tokenCache.set(hash, await findTokenByHash(services.db, hash));
-    cached = services.tokenCache.get(hash)!;
-  }
-  const row = cached.row;
+  const cached = services.tokenCache.get(hash);
+  const row = cached ? cached.value : services.tokenCache.set(hash, await findTokenByHash(services.db, hash));
   if (!row) return { failure: INVALID_TOKEN };
   if (row.revoked_at || (row.expires_at && row.expires_at.getTime() <= Date.now())) {
     return { failure: EXPIRED_TOKEN };

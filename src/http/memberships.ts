@@ -1,4 +1,5 @@
 import type { Executor } from '../db/kysely.ts';
+import { TtlMap } from './ttl-map.ts';
 
 export interface Membership {
   account_id: string;
@@ -12,32 +13,23 @@ export interface Membership {
  * through `Services.forgetMemberships`; the lifetime bounds what a lost broadcast leaves behind.
  */
 export class MembershipCache {
-  private readonly users = new Map<string, { memberships: Membership[]; at: number }>();
+  private readonly users = new TtlMap<string, Membership[]>(30_000, 50_000);
 
-  constructor(
-    private readonly db: Executor,
-    private readonly ttlMs = 30_000,
-    private readonly maxUsers = 50_000,
-  ) {}
+  constructor(private readonly db: Executor) {}
 
   async of(userId: string, accountId?: string): Promise<Membership[]> {
-    const cached = this.users.get(userId);
-    const fresh = cached && Date.now() - cached.at < this.ttlMs;
-    if (fresh && (accountId === undefined || cached.memberships.some((m) => m.account_id === accountId))) {
-      return cached.memberships;
-    }
+    const cached = this.users.get(userId)?.value;
+    if (cached && (accountId === undefined || cached.some((m) => m.account_id === accountId))) return cached;
     const memberships = await this.db
       .selectFrom('account_users')
       .select(['account_id', 'admin'])
       .where('user_id', '=', userId)
       .orderBy('account_id')
       .execute();
-    if (this.users.size >= this.maxUsers) this.users.clear();
-    this.users.set(userId, { memberships, at: Date.now() });
-    return memberships;
+    return this.users.set(userId, memberships);
   }
 
   forget(userId: string): void {
-    this.users.delete(userId);
+    this.users.forget(userId);
   }
 }

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/kysely.ts';
 import { isId } from '../../db/ids.ts';
+import { TtlMap } from '../../http/ttl-map.ts';
 import { originMatches } from '../accounts/domains.ts';
 import { findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
 
@@ -8,23 +9,14 @@ import { findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
  * the account's domains, and a change of domains may take this long to apply.
  */
 export class WidgetAccounts {
-  private readonly entries = new Map<string, { account: WidgetAccount | undefined; at: number }>();
+  private readonly accounts = new TtlMap<string, WidgetAccount | undefined>(10_000, 10_000);
 
-  constructor(
-    private readonly db: Executor,
-    private readonly ttlMs = 10_000,
-    private readonly maxEntries = 10_000,
-  ) {}
+  constructor(private readonly db: Executor) {}
 
   async get(id: string): Promise<WidgetAccount | undefined> {
     if (!isId(id)) return undefined;
-    const now = Date.now();
-    const cached = this.entries.get(id);
-    if (cached && now - cached.at < this.ttlMs) return cached.account;
-    const account = await findWidgetAccount(this.db, id);
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(id, { account, at: now });
-    return account;
+    const cached = this.accounts.get(id);
+    return cached ? cached.value : this.accounts.set(id, await findWidgetAccount(this.db, id));
   }
 }
 

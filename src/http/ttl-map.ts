@@ -1,0 +1,39 @@
+/**
+ * A bounded map whose entries expire: the in-memory caches of the hot paths (tokens, memberships,
+ * category rules, widget accounts). `get` answers `{ value }` so that "known to be absent" can be
+ * cached too. When full, the oldest tenth is dropped (a Map keeps insertion order).
+ */
+export class TtlMap<K, V> {
+  private readonly entries = new Map<K, { value: V; at: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+  ) {}
+
+  get(key: K, now = Date.now()): { value: V } | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (now - entry.at >= this.ttlMs) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  set(key: K, value: V, now = Date.now()): V {
+    if (this.entries.size >= this.maxEntries) {
+      let drop = Math.ceil(this.maxEntries / 10);
+      for (const old of this.entries.keys()) {
+        this.entries.delete(old);
+        if (--drop === 0) break;
+      }
+    }
+    this.entries.set(key, { value, at: now });
+    return value;
+  }
+
+  forget(key: K): void {
+    this.entries.delete(key);
+  }
+}
