@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import apiReference from '@scalar/fastify-api-reference';
@@ -9,6 +8,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { registerAuth } from './http/auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBody } from './http/json-body.ts';
+import { registerResponseHeaders } from './http/response-headers.ts';
 import { addStorableKeyword, forValidation } from './http/validator-schemas.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { accountInvitationsRoutes } from './modules/account-invitations/account-invitations.routes.ts';
@@ -107,9 +107,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   // Only JSON is a body here; text/plain must not slip through as a string.
   app.removeContentTypeParser('text/plain');
   registerJsonBody(app);
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
+  registerResponseHeaders(app);
   // One line per request, at debug: access logs on every request would cost the hot paths more
   // than the requests themselves. Failures are logged where they are handled.
   if (config.logLevel === 'debug' || config.logLevel === 'trace') {
@@ -117,19 +115,6 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     });
   }
-  // A JSON API needs the headers that guard responses, not those written for HTML pages: fewer
-  // bytes on every response of the hot paths.
-  await app.register(helmet, {
-    contentSecurityPolicy: false,
-    crossOriginEmbedderPolicy: false,
-    crossOriginOpenerPolicy: false,
-    crossOriginResourcePolicy: { policy: 'same-site' },
-    originAgentCluster: false,
-    xDnsPrefetchControl: false,
-    xDownloadOptions: false,
-    xPermittedCrossDomainPolicies: false,
-    xXssProtection: false,
-  });
   registerAuth(app, services);
   await app.register(swagger, {
     openapi: {

@@ -50,8 +50,10 @@ export async function consume(limiter: RateLimiterAbstract, key: string, reply: 
     limited = true;
   }
   const resetSeconds = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
-  reply.header('x-ratelimit-limit', limiter.points);
-  reply.header('x-ratelimit-remaining', Math.max(0, result.remainingPoints));
-  reply.header('x-ratelimit-reset', resetSeconds);
+  reply.headers({
+    'x-ratelimit-limit': limiter.points,
+    'x-ratelimit-remaining': Math.max(0, result.remainingPoints),
+    'x-ratelimit-reset': resetSeconds,
+  });
   if (limited) throw new RateLimitedError(resetSeconds);
 }
