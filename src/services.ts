@@ -7,7 +7,7 @@ import { MembershipCache } from './http/memberships.ts';
 import { TtlMap } from './http/ttl-map.ts';
 import { createLimiters, type Limiters } from './http/rate-limit.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
-import { CategoryRules } from './modules/consents/category-rules.ts';
+import { CategoryCache } from './modules/categories/category-cache.ts';
 import { ConsentWriter } from './modules/consents/consent-writer.ts';
 import { connectRedis, type RedisClients } from './redis.ts';
 
@@ -27,7 +27,8 @@ export interface Services {
   mailer: Mailer;
   /** Group commit of consents. */
   consentWriter: ConsentWriter;
-  categoryRules: CategoryRules;
+  /** Each account's categories, for reads and consent checks without a round trip. */
+  categories: CategoryCache;
   memberships: MembershipCache;
   /** The AI's background work on storage items (`takeForAi` marks them, `submit` hands them over). */
   ai: AiWorker;
@@ -35,6 +36,8 @@ export interface Services {
   forgetTokens(hashes: string[]): Promise<void>;
   /** Forgets users' cached memberships (a role changed, a member left) here and on every other instance. */
   forgetMemberships(userIds: string[]): Promise<void>;
+  /** Forgets accounts' cached categories (after a change or a deletion) here and on every other instance. */
+  forgetCategories(accountIds: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,6 +59,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     concurrency: 1,
   });
   const memberships = new MembershipCache(database.kysely);
+  const categories = new CategoryCache(database.kysely);
   const ai = createAiWorker(config, database.kysely);
   await ai.resume();
   const channel = `${config.redisPrefix}forget`;
@@ -66,9 +70,10 @@ export async function createServices(config: Config, options: { migrate?: boolea
       const [kind, key] = message.split(':', 2);
       if (kind === 'token') tokenCache.forget(key);
       if (kind === 'user') memberships.forget(key);
+      if (kind === 'categories') categories.forget(key);
     });
   }
-  const broadcast = async (kind: 'token' | 'user', keys: string[]) => {
+  const broadcast = async (kind: 'token' | 'user' | 'categories', keys: string[]) => {
     for (const key of keys) await redis?.client.publish(channel, `${kind}:${key}`).catch(() => {});
   };
   return {
@@ -80,7 +85,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     redis,
     mailer,
     consentWriter,
-    categoryRules: new CategoryRules(database.kysely),
+    categories,
     memberships,
     ai,
     async forgetTokens(hashes) {
@@ -90,6 +95,10 @@ export async function createServices(config: Config, options: { migrate?: boolea
     async forgetMemberships(userIds) {
       for (const userId of userIds) memberships.forget(userId);
       await broadcast('user', userIds);
+    },
+    async forgetCategories(accountIds) {
+      for (const accountId of accountIds) categories.forget(accountId);
+      await broadcast('categories', accountIds);
     },
     async close() {
       await ai.close();

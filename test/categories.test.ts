@@ -203,6 +203,24 @@ describe('GET /categories/{id}', () => {
       expect([id, res.status, res.body]).toEqual([id, 404, errors(404, 'Record not found')]);
     }
   });
+
+  it('shows a change or a deletion at once, to reads and to the consents that name the category', async () => {
+    const created = await createCategory(a.tokens.account, { name: 'Cached' });
+    const consent = (preferences: object) =>
+      api('POST', '/api/v1/consents', a.tokens.account, { consent: { session_id: 'cache', user_preferences: { accept_type: 'custom', ...preferences } } });
+    expect((await api('GET', `/api/v1/categories/${created.id}`, a.tokens.account)).body.data.name).toBe('Cached');
+    expect((await consent({ rejected_categories: [created.id] })).status).toBe(201);
+
+    await api('PUT', `/api/v1/categories/${created.id}`, a.tokens.admin, { category: { name: 'Changed', required: true } });
+    expect((await api('GET', `/api/v1/categories/${created.id}`, a.tokens.account)).body.data).toMatchObject({ name: 'Changed', required: true });
+    expect(await consent({ rejected_categories: [created.id] })).toMatchObject({
+      status: 422, body: invalid('Rejected categories cannot include a required category'),
+    });
+
+    await api('DELETE', `/api/v1/categories/${created.id}`, a.tokens.admin);
+    expect((await api('GET', `/api/v1/categories/${created.id}`, a.tokens.account)).status).toBe(404);
+    expect(await consent({ accepted_categories: [created.id] })).toMatchObject({ status: 422, body: invalid('Accepted categories must exist') });
+  });
 });
 
 describe('PUT /categories/{id}', () => {

@@ -83,6 +83,33 @@ describe.runIf(WITH_REDIS)('state shared through Redis', () => {
     }
   });
 
+  it('a category changed or deleted on one instance is seen by the other at once', async () => {
+    const second = await startApp({ shareWith: t });
+    try {
+      const shared = await createTenant(t.services, 'Categories');
+      const created = await call(t.app, 'POST', '/api/v1/categories', { token: shared.tokens.account, body: { category: { name: 'Shared' } } });
+      const url = `/api/v1/categories/${created.body.data.id}`;
+      const read = () => call(second.app, 'GET', url, { token: shared.tokens.account });
+      expect((await read()).body.data.name).toBe('Shared');
+      expect((await call(t.app, 'PUT', url, { token: shared.tokens.account, body: { category: { name: 'Renamed' } } })).status).toBe(200);
+      let name = '';
+      for (let i = 0; i < 50 && name !== 'Renamed'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        name = (await read()).body.data.name;
+      }
+      expect(name).toBe('Renamed');
+      expect((await call(t.app, 'DELETE', url, { token: shared.tokens.account })).status).toBe(200);
+      let status = 0;
+      for (let i = 0; i < 50 && status !== 404; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        status = (await read()).status;
+      }
+      expect(status).toBe(404);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('stores every consent recorded through either instance', async () => {
     const second = await startApp({ shareWith: t });
     try {

@@ -191,6 +191,7 @@ export const accountsRoutes: RoutesPlugin = async (app, { services }) => {
     });
     await services.forgetTokens(tokenHashes);
     await services.forgetMemberships(memberIds);
+    await services.forgetCategories([account.id]);
     return { message: 'Account was deleted successfully' };
   });
 };

@@ -50,5 +50,10 @@ export const aiActionsRoutes: RoutesPlugin = async (app, { services }) => {
       params: IdParams,
       response: withErrors({ 200: One }, { 403: true, 404: true, 422: true }),
     },
-  }, async (request) => ({ data: toAiAction(await revertAction(db, scopeOf(request).accountId, request.params.id)) }));
+  }, async (request) => {
+    const { accountId } = scopeOf(request);
+    const reverted = await revertAction(db, accountId, request.params.id);
+    if (reverted.actionable_type === 'Category') await services.forgetCategories([accountId]);
+    return { data: toAiAction(reverted) };
+  });
 };

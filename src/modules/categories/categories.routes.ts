@@ -23,6 +23,7 @@ import {
   CreateCategoryBody,
   toCategory,
   UpdateCategoryBody,
+  type Category,
   type CategoryFields,
 } from './categories.schema.ts';
 import { slugify } from './slug.ts';
@@ -38,6 +39,8 @@ export const CATEGORY_IN_USE = 'Category still holds storage items; move or dele
 
 export const categoriesRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
+  /** Cached rows as answered: a cached category is written out once, not on every read. */
+  const answered = new WeakMap<CategoryRow, Category>();
 
   /**
    * Trims the texts and settles the slug: the one sent, or (when creating, or when an empty one is
@@ -110,9 +113,11 @@ export const categoriesRoutes: RoutesPlugin = async (app, { services }) => {
       response: withErrors({ 200: Wrapped }, { 404: true }),
     },
   }, async (request) => {
-    const row = await findCategory(db, scopeOf(request).accountId, request.params.id);
+    const row = await services.categories.find(scopeOf(request).accountId, request.params.id);
     if (!row) throw new NotFoundError();
-    return { data: toCategory(row) };
+    let shown = answered.get(row);
+    if (!shown) answered.set(row, (shown = toCategory(row)));
+    return { data: shown };
   });
 
   app.put('/categories/:id', {
@@ -129,6 +134,7 @@ export const categoriesRoutes: RoutesPlugin = async (app, { services }) => {
     if (!current) throw new NotFoundError();
     const fields = await clean(accountId, request.body.category, current);
     const row = await updateCategory(db, accountId, current.id, fields).catch(rethrowTaken);
+    await services.forgetCategories([accountId]);
     if (!row) throw new NotFoundError();
     return { data: toCategory(row) };
   });
@@ -150,6 +156,7 @@ export const categoriesRoutes: RoutesPlugin = async (app, { services }) => {
       if (isForeignKeyViolation(error)) throw new ValidationError(CATEGORY_IN_USE);
       throw error;
     });
+    await services.forgetCategories([accountId]);
     if (!deleted) throw new NotFoundError();
     return { message: 'Category was deleted successfully' };
   });

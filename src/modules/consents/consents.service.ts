@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { newId } from '../../db/ids.ts';
 import type { UserPreferences } from '../../db/schema.ts';
 import { Problems } from '../../http/validate.ts';
-import type { CategoryRules } from './category-rules.ts';
+import type { CategoryCache } from '../categories/category-cache.ts';
 import type { ConsentWriter } from './consent-writer.ts';
 import type { NewConsent } from './consents.repository.ts';
 import type { ConsentInput } from './consents.schema.ts';
@@ -27,15 +27,15 @@ export function visitorContext(request: FastifyRequest): VisitorContext {
 const unique = (ids: string[] | undefined) => [...new Set(ids ?? [])];
 
 /** Checks the categories against the account: they exist, do not overlap, and required ones stay accepted. */
-async function checkPreferences(rules: CategoryRules, accountId: string, input: ConsentInput['user_preferences']): Promise<UserPreferences> {
+async function checkPreferences(categories: CategoryCache, accountId: string, input: ConsentInput['user_preferences']): Promise<UserPreferences> {
   const accepted = unique(input.accepted_categories);
   const rejected = unique(input.rejected_categories);
   const problems = new Problems();
-  const known = await rules.of(accountId, [...accepted, ...rejected]);
+  const known = await categories.of(accountId, [...accepted, ...rejected]);
   if (accepted.some((id) => !known.has(id))) problems.add('accepted_categories', 'must exist');
   if (rejected.some((id) => !known.has(id))) problems.add('rejected_categories', 'must exist');
   if (rejected.some((id) => accepted.includes(id))) problems.add('rejected_categories', 'cannot include an accepted category');
-  if (rejected.some((id) => known.get(id))) problems.add('rejected_categories', 'cannot include a required category');
+  if (rejected.some((id) => known.get(id)?.required)) problems.add('rejected_categories', 'cannot include a required category');
   problems.throwIfAny();
   return {
     accept_type: input.accept_type,
@@ -47,7 +47,7 @@ async function checkPreferences(rules: CategoryRules, accountId: string, input: 
 }
 
 export interface ConsentRecorder {
-  categoryRules: CategoryRules;
+  categories: CategoryCache;
   consentWriter: ConsentWriter;
 }
 
@@ -55,7 +55,7 @@ export interface ConsentRecorder {
  * Validates and stores one consent, with the visit it counts; it is committed when this resolves.
  */
 export async function recordConsent(
-  { categoryRules, consentWriter }: ConsentRecorder,
+  { categories, consentWriter }: ConsentRecorder,
   accountId: string,
   input: ConsentInput,
   visitor: VisitorContext,
@@ -65,7 +65,7 @@ export async function recordConsent(
     account_id: accountId,
     session_id: input.session_id,
     user_id: input.user_id ?? null,
-    user_preferences: await checkPreferences(categoryRules, accountId, input.user_preferences),
+    user_preferences: await checkPreferences(categories, accountId, input.user_preferences),
     url: input.url ?? null,
     user_agent: visitor.userAgent,
     ip_address: maskIp(visitor.ip),
