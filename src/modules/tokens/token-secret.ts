@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { TokenType } from '../../db/schema.ts';
 
 export const TOKEN_PREFIX: Record<TokenType, string> = { partner: 'csp_', user: 'csu_', account: 'csa_' };
@@ -18,8 +18,9 @@ function base62(bytes: Buffer): string {
   return out.padStart(SECRET_LENGTH, '0');
 }
 
+/** SHA-256 in hex, in one call: the hot path hashes every request's token (a third of the cost of a hash object). */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 export interface NewSecret {
