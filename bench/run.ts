@@ -2,6 +2,8 @@
  * `npm run bench`: the hot paths against a bare Fastify route measured in the same run.
  * Options (environment): BENCH_RUNS (3), BENCH_DURATION_S (5), BENCH_CONNECTIONS (64),
  * BENCH_CONSENTS (1000000 on PostgreSQL, 100000 embedded). DATABASE_URL adds the PostgreSQL rounds.
+ * While working on one path: BENCH_ENGINES (`embedded,postgres`) and BENCH_ONLY (scenarios whose name
+ * contains it) narrow the run; such a run does not overwrite bench/results/latest.md.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +20,8 @@ import { startChild, type Child } from './processes.ts';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const ENGINES = (process.env.BENCH_ENGINES ?? 'embedded,postgres').split(',');
+const ONLY = process.env.BENCH_ONLY;
 
 interface Scenario {
   name: string;
@@ -123,7 +127,7 @@ async function seed(env: Record<string, string>, consents: number) {
 
 async function rounds(target: Child | undefined, fixture: Fixture) {
   const results: Record<string, Figures> = {};
-  for (const scenario of SCENARIOS) {
+  for (const scenario of SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY))) {
     const runs: Figures[] = [];
     for (let run = 0; run < RUNS; run++) runs.push(await measure({ ...scenario.request(fixture), connections: scenario.connections }));
     results[scenario.name] = {
@@ -191,11 +195,13 @@ function table(base: Figures, engines: Awaited<ReturnType<typeof engine>>[]): st
 
 const base = await baseline();
 process.stderr.write(`baseline: ${JSON.stringify(base)}\n`);
-const engines = [await engine('embedded')];
-if (process.env.DATABASE_URL) engines.push(await engine('postgres'));
+const engines = [];
+if (ENGINES.includes('embedded')) engines.push(await engine('embedded'));
+if (ENGINES.includes('postgres') && process.env.DATABASE_URL) engines.push(await engine('postgres'));
 const report = table(base, engines);
 mkdirSync('bench/results', { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ baseline: base, engines, runs: RUNS, durationS: DURATION }, null, 2));
-writeFileSync('bench/results/latest.md', `${report}\n`);
+const complete = !ONLY && !process.env.BENCH_ENGINES;
+if (complete) writeFileSync('bench/results/latest.md', `${report}\n`);
 process.stdout.write(`${report}\n`);
