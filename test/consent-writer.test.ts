@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/db/ids.ts';
+import { recordVisits } from '../src/modules/accounts/onboarding-facts.ts';
 import { ConsentWriter } from '../src/modules/consents/consent-writer.ts';
 import type { NewConsent } from '../src/modules/consents/consents.repository.ts';
 import { call, startApp, type TestApp } from './helpers/app.ts';
@@ -37,6 +38,26 @@ describe('group commit', () => {
     expect(stats.visitors).toBeGreaterThanOrEqual(200);
   });
 
+  it('stores every field of a batch exactly as written, whatever characters it holds', async () => {
+    const hostile = ['', 'NULL', 'null', '"quoted"', 'back\\slash', '{braces,commas}', "it's", 'tab\tnew\nline', 'ünïcødé ✓ 🍪', ' spaced '];
+    const writer = new ConsentWriter(t.services.db, { maxBatch: 50, maxQueue: 100, concurrency: 1 });
+    const written = hostile.map((text, i): NewConsent => ({
+      ...consent(`exact-${i}-${text}`),
+      user_id: i % 2 ? null : text,
+      user_preferences: { accept_type: 'custom', accepted_categories: [], rejected_categories: [], accepted_services: { [text]: [text] }, rejected_services: {} },
+      url: i % 3 ? text : null,
+      user_agent: text,
+      ip_address: i % 2 ? '192.0.2.0' : null,
+      gpc: i % 2 === 0,
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i, 123)),
+    }));
+    await Promise.all(written.map((c) => writer.write(c)));
+    await writer.close();
+    const rows = await t.services.db.selectFrom('consents').selectAll().where('id', 'in', written.map((c) => c.id)).execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const c of written) expect(byId.get(c.id)).toEqual(c);
+  });
+
   it('isolates a failing row: it fails alone, its batch-mates are stored', async () => {
     await sql`alter table consents add constraint refuse_poison check (session_id <> 'poison')`.execute(t.services.db);
     try {
@@ -69,5 +90,26 @@ describe('group commit', () => {
     await Promise.all(writes);
     expect(await stored('drain-')).toHaveLength(100);
     await expect(writer.write(consent('late'))).rejects.toMatchObject({ statusCode: 503 });
+  });
+});
+
+describe('visit counting', () => {
+  it('counts every pageview, and each session once a day, per account, in one batch or across batches', async () => {
+    const [one, two] = [await createTenant(t.services, 'VisitsOne'), await createTenant(t.services, 'VisitsTwo')];
+    const visit = (tenant: Tenant, sessionId?: string) => ({ accountId: tenant.account.id, sessionId });
+    const today = async (tenant: Tenant) => {
+      const row = await t.services.db.selectFrom('account_daily_stats').select(['pageviews', 'visitors'])
+        .where('account_id', '=', tenant.account.id).executeTakeFirst();
+      return row ?? { pageviews: 0, visitors: 0 };
+    };
+    await recordVisits(t.services.db, [visit(one, 'a'), visit(one, 'a'), visit(two, 'a'), visit(one, 'b'), visit(one)]);
+    expect([await today(one), await today(two)]).toEqual([{ pageviews: 4, visitors: 2 }, { pageviews: 1, visitors: 1 }]);
+    await recordVisits(t.services.db, [visit(one, 'a'), visit(one, 'c')]);
+    expect(await today(one)).toEqual({ pageviews: 6, visitors: 3 });
+    // A session last seen before today is a visitor again today.
+    await t.services.db.updateTable('account_visitors').set({ last_seen_at: new Date(Date.now() - 2 * 86_400_000) })
+      .where('account_id', '=', one.account.id).where('session_id', '=', 'a').execute();
+    await recordVisits(t.services.db, [visit(one, 'a'), visit(one, 'b')]);
+    expect(await today(one)).toEqual({ pageviews: 8, visitors: 4 });
   });
 });

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/kysely.ts';
 
 /**
@@ -33,31 +33,38 @@ const byAccountThenSession = (a: Visit, b: Visit) =>
 
 /**
  * One pageview per visit; one visitor per session not yet seen today. Sessions are remembered for
- * the live/inactive decision of the onboarding status. Rows are written in account order, so that
- * concurrent callers lock shared rows in the same order.
+ * the live/inactive decision of the onboarding status. As common table expressions, so that the
+ * consent writer counts a batch's visits in the same statement as its consents. Rows are written
+ * in account order, so that concurrent callers lock shared rows in the same order.
  */
-export async function recordVisits(db: Executor, visits: Visit[]): Promise<void> {
+export function visitCounting(visits: Visit[]): RawBuilder<unknown> {
   const sessions = [...new Map(visits.filter((v) => v.sessionId).map((v) => [`${v.accountId} ${v.sessionId}`, v])).values()]
     .sort(byAccountThenSession);
   const pageviews = new Map<string, number>();
   for (const visit of [...visits].sort(byAccountThenSession)) pageviews.set(visit.accountId, (pageviews.get(visit.accountId) ?? 0) + 1);
-  await sql`with visit(account_id, session_id) as (
+  return sql`visit(account_id, session_id) as (
       select * from unnest(${sessions.map((v) => v.accountId)}::uuid[], ${sessions.map((v) => v.sessionId!)}::text[])
-    ), previous as (
-      select v.account_id, v.session_id, v.last_seen_at from account_visitors v join visit using (account_id, session_id)
+    ), fresh(account_id, visitors) as (
+      -- Read in the statement's snapshot, before the upsert below touches the sessions.
+      select visit.account_id, count(*) from visit left join account_visitors v using (account_id, session_id)
+      where v.last_seen_at is null or v.last_seen_at < current_date
+      group by visit.account_id
     ), seen as (
       insert into account_visitors (account_id, session_id, last_seen_at)
       select account_id, session_id, now() from visit
       on conflict (account_id, session_id) do update set last_seen_at = excluded.last_seen_at
     ), views(account_id, pageviews) as (
       select * from unnest(${[...pageviews.keys()]}::uuid[], ${[...pageviews.values()]}::int[])
-    )
-    insert into account_daily_stats (account_id, day, pageviews, visitors)
-    select views.account_id, current_date, views.pageviews,
-      (select count(*) from visit left join previous using (account_id, session_id)
-        where visit.account_id = views.account_id and (previous.last_seen_at is null or previous.last_seen_at < current_date))
-    from views order by views.account_id
-    on conflict (account_id, day) do update set
-      pageviews = account_daily_stats.pageviews + excluded.pageviews,
-      visitors = account_daily_stats.visitors + excluded.visitors`.execute(db);
+    ), daily as (
+      insert into account_daily_stats (account_id, day, pageviews, visitors)
+      select account_id, current_date, views.pageviews, coalesce(fresh.visitors, 0)
+      from views left join fresh using (account_id) order by account_id
+      on conflict (account_id, day) do update set
+        pageviews = account_daily_stats.pageviews + excluded.pageviews,
+        visitors = account_daily_stats.visitors + excluded.visitors
+    )`;
+}
+
+export async function recordVisits(db: Executor, visits: Visit[]): Promise<void> {
+  await sql`with ${visitCounting(visits)} select 1`.execute(db);
 }

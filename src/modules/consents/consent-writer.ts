@@ -1,9 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { Executor } from '../../db/kysely.ts';
 import { UnavailableError } from '../../http/app-errors.ts';
 import { isDatabaseUnavailable } from '../../http/error-handler.ts';
-import { recordVisits } from '../accounts/onboarding-facts.ts';
+import { visitCounting } from '../accounts/onboarding-facts.ts';
 import type { NewConsent } from './consents.repository.ts';
 
 interface Pending {
@@ -88,21 +87,32 @@ export class ConsentWriter {
     }
   }
 
+  /**
+   * One statement, so one round trip and one implicit transaction: the rows (passed as arrays, so
+   * the statement's text, and its plan, is the same for every batch size), the account counters,
+   * the visit statistics and the first-install fact.
+   */
   private async insert(consents: NewConsent[]): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('consents')
-        .values(consents.map((c) => ({ ...c, user_preferences: JSON.stringify(c.user_preferences) })))
-        .execute();
-      await countConsents(trx, consents);
-      await recordVisits(trx, consents.map((c) => ({ accountId: c.account_id, sessionId: c.session_id })));
-      const fresh = [...new Set(consents.map((c) => c.account_id))].filter((id) => !this.installed.has(id));
-      if (fresh.length > 0) {
-        await trx.updateTable('accounts').set({ code_installed_at: new Date() })
-          .where('id', 'in', fresh).where('code_installed_at', 'is', null).execute();
-      }
-    });
-    for (const consent of consents) this.installed.add(consent.account_id);
+    const fresh = [...new Set(consents.map((c) => c.account_id))].filter((id) => !this.installed.has(id));
+    const counts = perAccount(consents);
+    await sql`with ${visitCounting(consents.map((c) => ({ accountId: c.account_id, sessionId: c.session_id })))},
+      inserted as (
+        insert into consents (id, account_id, session_id, user_id, user_preferences, url, user_agent, ip_address, gpc, created_at)
+        select * from unnest(
+          ${consents.map((c) => c.id)}::uuid[], ${consents.map((c) => c.account_id)}::uuid[],
+          ${consents.map((c) => c.session_id)}::text[], ${consents.map((c) => c.user_id)}::text[],
+          ${consents.map((c) => JSON.stringify(c.user_preferences))}::jsonb[], ${consents.map((c) => c.url)}::text[],
+          ${consents.map((c) => c.user_agent)}::text[], ${consents.map((c) => c.ip_address)}::text[],
+          ${consents.map((c) => c.gpc)}::boolean[], ${consents.map((c) => c.created_at.toISOString())}::timestamptz[])
+      ), counted as (
+        insert into account_consent_counts (account_id, consents)
+        select * from unnest(${counts.map(([id]) => id)}::uuid[], ${counts.map(([, n]) => n)}::bigint[])
+        on conflict (account_id) do update set consents = account_consent_counts.consents + excluded.consents
+      ), installed as (
+        update accounts set code_installed_at = now() where id = any(${fresh}::uuid[]) and code_installed_at is null
+      )
+      select 1`.execute(this.db);
+    for (const id of fresh) this.installed.add(id);
   }
 
   /** Stops taking consents and waits until every accepted one is committed or refused. */
@@ -118,13 +128,4 @@ function perAccount(consents: NewConsent[]): [string, number][] {
   const counts = new Map<string, number>();
   for (const c of consents) counts.set(c.account_id, (counts.get(c.account_id) ?? 0) + 1);
   return [...counts].sort(([a], [b]) => (a < b ? -1 : 1));
-}
-
-async function countConsents(db: Executor, consents: NewConsent[]): Promise<void> {
-  const rows = perAccount(consents);
-  await db
-    .insertInto('account_consent_counts')
-    .values(rows.map(([account_id, consents]) => ({ account_id, consents })))
-    .onConflict((oc) => oc.column('account_id').doUpdateSet({ consents: sql`account_consent_counts.consents + excluded.consents` }))
-    .execute();
 }
