@@ -13,6 +13,17 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The arguments `npm start` gives node (package.json), so that the benchmark measures the server
+ * exactly as it is run: its Node flags (the young generation's size, source maps) included.
+ */
+export function serverArgs(): string[] {
+  const start: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start;
+  const node = /\bnode ((?:--\S+ )*)(dist\/server\.js)/.exec(start);
+  if (!node) throw new Error(`package.json's start script does not run node dist/server.js: ${start}`);
+  return [...node[1].split(' ').filter(Boolean), node[2]];
+}
+
 export interface Child {
   process: ChildProcess;
   url: string;

@@ -15,7 +15,7 @@ import { createDb, migrate } from '../src/db/database.ts';
 import { newId } from '../src/db/ids.ts';
 import { seedConsents } from '../src/db/seed-consents.ts';
 import { seedDemo } from '../src/demo.ts';
-import { startChild, type Child } from './processes.ts';
+import { serverArgs, startChild, type Child } from './processes.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 5);
@@ -161,7 +161,7 @@ async function engine(name: 'embedded' | 'postgres') {
   const consents = Number(process.env.BENCH_CONSENTS ?? (name === 'postgres' ? 1_000_000 : 100_000));
   process.stderr.write(`${name}: seeding ${consents} consents…\n`);
   const seeded = await seed(env, consents);
-  const server = await startChild(['dist/server.js'], env, '/readyz');
+  const server = await startChild(serverArgs(), env, '/readyz');
   try {
     const measured = await rounds(server, { url: server.url, ...seeded });
     return { engine: name, consents, seedSeconds: Math.round(seeded.seedSeconds * 10) / 10, ...measured };

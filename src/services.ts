@@ -49,7 +49,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     await database.close();
     throw error;
   }
-  const redis = connectRedis(config);
+  const redis = await connectRedis(config);
   const tokenCache = new TtlMap<string, ApiTokenRow | undefined>(30_000, 50_000);
   const mailer = createMailer(config);
   const consentWriter = new ConsentWriter(database.kysely, {
