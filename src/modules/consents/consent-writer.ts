@@ -29,6 +29,8 @@ export interface ConsentWriterOptions {
 export class ConsentWriter {
   private readonly queue: Pending[] = [];
   private running = 0;
+  /** Batches committed or failed whose callers are still being answered (or retried one by one). */
+  private settling = 0;
   private closed = false;
   private idle: (() => void) | undefined;
   /** Accounts whose `code_installed_at` is known to be set: no need to write it again. */
@@ -58,25 +60,36 @@ export class ConsentWriter {
     while (this.running < this.options.concurrency && this.queue.length > 0) {
       const batch = this.queue.splice(0, this.options.maxBatch);
       this.running++;
-      void this.commit(batch).finally(() => {
-        this.running--;
-        if (this.queue.length > 0) this.pump();
-        else if (this.running === 0) this.idle?.();
-      });
+      void this.commit(batch);
     }
   }
 
   private async commit(batch: Pending[]): Promise<void> {
+    let failure: { error: unknown } | undefined;
     try {
       await this.insert(batch.map((item) => item.consent));
-      for (const item of batch) item.resolve();
-      return;
     } catch (error) {
-      if (batch.length === 1 || isDatabaseUnavailable(error)) {
-        for (const item of batch) item.reject(error);
-        return;
-      }
+      failure = { error };
     }
+    // The next batch goes to the database before this one's callers are answered: answering
+    // takes the event loop a while, and the database would sit idle meanwhile. The query is
+    // written to the socket a few promise turns after `pump`, hence one turn of the loop first.
+    this.running--;
+    this.settling++;
+    this.pump();
+    await new Promise((resolve) => setImmediate(resolve));
+    try {
+      if (!failure) for (const item of batch) item.resolve();
+      else if (batch.length === 1 || isDatabaseUnavailable(failure.error)) for (const item of batch) item.reject(failure.error);
+      else await this.oneByOne(batch);
+    } finally {
+      this.settling--;
+      if (this.running === 0 && this.settling === 0 && this.queue.length === 0) this.idle?.();
+    }
+  }
+
+  /** A batch failed: each row alone, so that the bad one fails and the others are stored. */
+  private async oneByOne(batch: Pending[]): Promise<void> {
     for (const item of batch) {
       try {
         await this.insert([item.consent]);
@@ -118,7 +131,7 @@ export class ConsentWriter {
   /** Stops taking consents and waits until every accepted one is committed or refused. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.running === 0 && this.queue.length === 0) return;
+    if (this.running === 0 && this.settling === 0 && this.queue.length === 0) return;
     await new Promise<void>((resolve) => (this.idle = resolve));
   }
 }
