@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Classifier, loadClassifier } from '../src/ai/classifier/classifier.ts';
-import { nameWords, registrableDomain } from '../src/ai/classifier/features.ts';
+import { Controllers } from '../src/ai/classifier/controllers.ts';
+import { durationFeatures, nameFeatures, nameWords, placeOf, registrableDomain } from '../src/ai/classifier/features.ts';
 import { normaliseDuration } from '../src/ai/knowledge/durations.ts';
 import { factsFromOpenCookieDatabase, Knowledge, normaliseHost } from '../src/ai/knowledge/knowledge.ts';
 
@@ -32,6 +33,44 @@ describe('names and hosts', () => {
     expect(normaliseHost('')).toBe('');
     expect(registrableDomain('a.b.example.co.uk')).toBe('example.co.uk');
     expect(registrableDomain('stats.g.doubleclick.net')).toBe('doubleclick.net');
+  });
+});
+
+describe('features', () => {
+  it('bands the length of a name and reads the lifetime together with where the item lives', () => {
+    expect(nameFeatures('_ga')).toContain('len:0');
+    expect(nameFeatures('_hjSessionUser_123')).toContain('len:4');
+    expect(placeOf('', undefined)).toBe('no-domain');
+    expect(placeOf('example.com', undefined)).toBe('other-domain');
+    expect(placeOf('doubleclick.net', { entity: 'Google/Doubleclick Ads', company: 'Google', category: 'marketing', thirdPartyCategory: 'ad' })).toBe('third-party:marketing');
+    expect(durationFeatures('365 days', 'no-domain')).toEqual(['dur:1 year', 'band:year', 'band×place:year|no-domain']);
+    expect(durationFeatures('Unknown', 'other-domain')).toEqual(['dur:none', 'band×place:none|other-domain']);
+  });
+});
+
+describe('controllers of the nearest known cookies', () => {
+  const facts = factsFromOpenCookieDatabase([
+    { ...row('_acmeSession', 'Analytics'), dataController: 'Acme' },
+    { ...row('_acmeUser', 'Analytics'), dataController: 'Acme' },
+    { ...row('_acmxOther', 'Marketing'), dataController: 'Acmx' },
+    { ...row('trk', 'Marketing'), dataController: 'Tracker Co', domain: '.tracker.example.com' },
+    { ...row('sync', 'Marketing'), dataController: 'Sync Ltd', domain: 'ads.tracker.example.com' },
+  ]);
+  const controllers = new Controllers(facts);
+
+  it('names the controller of the known names sharing the longest prefix of at least four characters', () => {
+    expect(controllers.features('_acmeVisitor', '')).toEqual([['ctl:Acme', 1]]);
+    expect(controllers.features('_acm', '')).toEqual([['ctl:Acme', 0.5], ['ctl:Acmx', 0.5]]);
+    expect(controllers.features('_acXY', '')).toEqual([]);
+  });
+
+  it('leaves a known name out of its own description, as an unlisted name would be', () => {
+    expect(controllers.features('_acmxOther', '')).toEqual([['ctl:Acme', 1]]);
+  });
+
+  it('adds the controllers of the known cookies on the same registrable domain', () => {
+    expect(controllers.features('zz', 'pixel.tracker.example.com')).toEqual([['ctl:Tracker Co', 0.5], ['ctl:Sync Ltd', 0.5]]);
+    expect(controllers.features('trk', 'tracker.example.com')).toEqual([['ctl:Sync Ltd', 1]]);
   });
 });
 

@@ -1,8 +1,9 @@
 import type { StandardCategory } from '../knowledge/categories.ts';
 import { factsFromOpenCookieDatabase, Knowledge, normaliseHost, type CookieFact, type DomainFact } from '../knowledge/knowledge.ts';
 import { loadOpenCookieDatabase, loadThirdPartyWeb } from '../knowledge/sources.ts';
-import { domainFeatures, durationFeatures, nameFeatures } from './features.ts';
-import { CategoryModel, type Example } from './model.ts';
+import { Controllers } from './controllers.ts';
+import { domainFeatures, durationFeatures, nameFeatures, placeOf } from './features.ts';
+import { CategoryModel, type Example, type Feature } from './model.ts';
 
 /** What the AI is asked about: a storage item as it is stored. */
 export interface ItemToClassify {
@@ -58,15 +59,20 @@ function vote(facts: CookieFact[], host: string): { category: StandardCategory; 
   return { category: best, share: counts.get(best)! / total, fact };
 }
 
-export function examplesFrom(facts: CookieFact[], knowledge: Knowledge): Example[] {
+export function examplesFrom(facts: CookieFact[], knowledge: Knowledge, controllers: Controllers): Example[] {
   return facts.map((fact) => ({
-    features: featuresOf(fact.pattern ? `${fact.name}*` : fact.name, fact.domain, knowledge.domainFact(fact.domain), fact.duration),
+    features: featuresOf(fact.pattern ? `${fact.name}*` : fact.name, fact.domain, knowledge.domainFact(fact.domain), fact.duration, controllers),
     label: fact.category,
   }));
 }
 
-function featuresOf(name: string, host: string, domain: DomainFact | undefined, duration: string | undefined): string[] {
-  return [...nameFeatures(name), ...durationFeatures(duration), ...domainFeatures(host, domain)];
+function featuresOf(name: string, host: string, domain: DomainFact | undefined, duration: string | undefined, controllers: Controllers): Feature[] {
+  return [
+    ...nameFeatures(name),
+    ...durationFeatures(duration, placeOf(host, domain)),
+    ...domainFeatures(host, domain),
+    ...controllers.features(name, host),
+  ];
 }
 
 /**
@@ -77,12 +83,14 @@ function featuresOf(name: string, host: string, domain: DomainFact | undefined, 
 export class Classifier {
   constructor(
     private readonly knowledge: Knowledge,
+    private readonly controllers: Controllers,
     private readonly model: CategoryModel,
     private readonly options: ClassifierOptions = DEFAULT_CLASSIFIER_OPTIONS,
   ) {}
 
   static build(knowledge: Knowledge, facts: CookieFact[], options?: ClassifierOptions): Classifier {
-    return new Classifier(knowledge, CategoryModel.train(examplesFrom(facts, knowledge)), options);
+    const controllers = new Controllers(facts);
+    return new Classifier(knowledge, controllers, CategoryModel.train(examplesFrom(facts, knowledge, controllers)), options);
   }
 
   classify(item: ItemToClassify): Classification {
@@ -100,7 +108,7 @@ export class Classifier {
         duration: fact.duration ? { value: fact.duration, confidence, source } : undefined,
       };
     }
-    const best = this.model.best(featuresOf(item.name, host, domain, item.duration));
+    const best = this.model.best(featuresOf(item.name, host, domain, item.duration, this.controllers));
     const guess = {
       value: best.category,
       confidence: best.probability,

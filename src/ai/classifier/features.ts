@@ -4,8 +4,9 @@ import type { DomainFact } from '../knowledge/knowledge.ts';
 /**
  * The features the scored fallback sees for a name nobody lists: how vendors name their cookies
  * (prefixes such as `_hj` or `AMCV_`, words such as `session`, `consent`, `uid`), how long the item
- * lives (session cookies are mostly necessary, three-month ones mostly marketing), and where it
- * lives (the domain, and what third-party-web says the entity behind it does).
+ * lives (session cookies are mostly necessary, three-month ones mostly marketing), where it lives
+ * (the domain, and what third-party-web says the entity behind it does), and the two together.
+ * The vendors behind the nearest known cookies are in controllers.ts.
  */
 
 const ID_LIKE = /^(?=.*\d)[a-z0-9]{8,}$/;
@@ -59,13 +60,31 @@ export function nameFeatures(name: string): string[] {
   for (let k = 2; k <= 6 && k < folded.length; k++) features.push(`p:${folded.slice(0, k)}`);
   for (const word of new Set(nameWords(clean))) features.push(`w:${word}`);
   const leading = /^[_.$-]*/.exec(clean)![0];
-  features.push(`lead:${leading}`, `case:${clean === clean.toUpperCase() ? 'upper' : clean === folded ? 'lower' : 'mixed'}`);
+  features.push(
+    `lead:${leading}`,
+    `case:${clean === clean.toUpperCase() ? 'upper' : clean === folded ? 'lower' : 'mixed'}`,
+    `len:${Math.min(folded.length >> 2, 6)}`,
+  );
   return features;
 }
 
-export function durationFeatures(raw: string | undefined): string[] {
+/**
+ * Where an item lives, coarsely: no domain (mostly the site's own), a known third party of some
+ * kind, or another domain.
+ */
+export function placeOf(host: string, fact: DomainFact | undefined): string {
+  return !host ? 'no-domain' : fact ? `third-party:${fact.category ?? 'other'}` : 'other-domain';
+}
+
+/**
+ * How long the item lives, also read together with where (`place`): the same lifetime says different
+ * things of a cookie with no domain, of an ad network's and of an analytics vendor's.
+ */
+export function durationFeatures(raw: string | undefined, place: string): string[] {
   const duration = normaliseDuration(raw);
-  return duration ? [`dur:${duration}`, `band:${durationBand(duration)}`] : ['dur:none'];
+  if (!duration) return ['dur:none', `band×place:none|${place}`];
+  const band = durationBand(duration);
+  return [`dur:${duration}`, `band:${band}`, `band×place:${band}|${place}`];
 }
 
 export function domainFeatures(host: string, fact: DomainFact | undefined): string[] {
