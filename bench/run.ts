@@ -15,6 +15,7 @@ import { createDb, migrate } from '../src/db/database.ts';
 import { newId } from '../src/db/ids.ts';
 import { seedConsents } from '../src/db/seed-consents.ts';
 import { seedDemo } from '../src/demo.ts';
+import { perRequest, sampleCpu, type CpuSample } from './cpu.ts';
 import { serverArgs, startChild, type Child } from './processes.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -41,17 +42,33 @@ interface Figures {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU microseconds per request: the server process, PostgreSQL's processes, the load generator. */
+  cpu: CpuSample;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-async function measure(options: autocannon.Options): Promise<Figures> {
+async function measure(options: autocannon.Options, serverPid: number | undefined): Promise<Figures> {
+  const before = sampleCpu(serverPid);
   const result = await autocannon({ ...options, duration: DURATION });
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
+    cpu: perRequest(before, sampleCpu(serverPid), result.requests.total),
+  };
+}
+
+/** The median run of each figure; errors are summed over the runs. */
+function medians(runs: Figures[]): Figures {
+  const of = (pick: (f: Figures) => number) => median(runs.map(pick));
+  return {
+    rps: of((r) => r.rps),
+    p50: of((r) => r.p50),
+    p99: of((r) => r.p99),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    cpu: { server: of((r) => r.cpu.server), postgres: of((r) => r.cpu.postgres), load: of((r) => r.cpu.load) },
   };
 }
 
@@ -129,13 +146,10 @@ async function rounds(target: Child | undefined, fixture: Fixture) {
   const results: Record<string, Figures> = {};
   for (const scenario of SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY))) {
     const runs: Figures[] = [];
-    for (let run = 0; run < RUNS; run++) runs.push(await measure({ ...scenario.request(fixture), connections: scenario.connections }));
-    results[scenario.name] = {
-      rps: median(runs.map((r) => r.rps)),
-      p50: median(runs.map((r) => r.p50)),
-      p99: median(runs.map((r) => r.p99)),
-      errors: runs.reduce((sum, r) => sum + r.errors, 0),
-    };
+    for (let run = 0; run < RUNS; run++) {
+      runs.push(await measure({ ...scenario.request(fixture), connections: scenario.connections }, target?.process.pid));
+    }
+    results[scenario.name] = medians(runs);
     process.stderr.write(`  ${scenario.name}: ${JSON.stringify(results[scenario.name])}\n`);
   }
   return { results, peakRssMiB: target?.peakRssMiB() ?? 0 };
@@ -145,8 +159,8 @@ async function baseline(): Promise<Figures> {
   const server = await startChild(['--import', 'tsx', 'bench/baseline.ts'], {}, '/');
   try {
     const runs: Figures[] = [];
-    for (let run = 0; run < RUNS; run++) runs.push(await measure({ url: server.url, connections: CONNECTIONS }));
-    return { rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), errors: 0 };
+    for (let run = 0; run < RUNS; run++) runs.push(await measure({ url: server.url, connections: CONNECTIONS }, server.process.pid));
+    return medians(runs);
   } finally {
     await server.kill();
   }
@@ -177,18 +191,19 @@ async function engine(name: 'embedded' | 'postgres') {
 }
 
 function table(base: Figures, engines: Awaited<ReturnType<typeof engine>>[]): string {
+  const cpu = (f: Figures, postgres: boolean) => `${f.cpu.server} | ${postgres ? f.cpu.postgres : '—'} | ${f.cpu.load}`;
   const lines = [
     `Runs: ${RUNS} × ${DURATION}s, medians; ${CONNECTIONS} connections unless stated; ${new Date().toISOString()}`,
     '',
-    '| engine | scenario | req/s | × baseline | p50 ms | p99 ms | errors |',
-    '|---|---|---:|---:|---:|---:|---:|',
-    `| — | bare Fastify baseline | ${base.rps} | 1.00 | ${base.p50} | ${base.p99} | 0 |`,
+    '| engine | scenario | req/s | × baseline | p50 ms | p99 ms | errors | CPU µs/req: server | PostgreSQL | load generator |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| — | bare Fastify baseline | ${base.rps} | 1.00 | ${base.p50} | ${base.p99} | 0 | ${cpu(base, false)} |`,
   ];
   for (const e of engines) {
     for (const [name, f] of Object.entries(e.results)) {
-      lines.push(`| ${e.engine} | ${name} | ${f.rps} | ${(f.rps / base.rps).toFixed(2)} | ${f.p50} | ${f.p99} | ${f.errors} |`);
+      lines.push(`| ${e.engine} | ${name} | ${f.rps} | ${(f.rps / base.rps).toFixed(2)} | ${f.p50} | ${f.p99} | ${f.errors} | ${cpu(f, e.engine === 'postgres')} |`);
     }
-    lines.push(`| ${e.engine} | peak RSS ${e.peakRssMiB} MiB; seeded ${e.consents} consents in ${e.seedSeconds}s | | | | | |`);
+    lines.push(`| ${e.engine} | peak RSS ${e.peakRssMiB} MiB; seeded ${e.consents} consents in ${e.seedSeconds}s | | | | | | | | |`);
   }
   return lines.join('\n');
 }
