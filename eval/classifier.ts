@@ -106,7 +106,7 @@ function main() {
   }
 
   console.log(`Open Cookie Database rows: ${rows.length}; build side ${buildRows.length} rows; held out ${heldOut.items.length} labelled items`);
-  console.log(`Model threshold: ${threshold} (${FOLDS}-fold cross-validation on the build side suggests ${cv?.threshold ?? 'none'} for ${percent(TARGET_PRECISION)} precision)`);
+  console.log(`Model threshold: ${threshold} (${FOLDS}-fold cross-validation on the build side suggests ${cv?.threshold ?? 'none'} for ${percent(TARGET_PRECISION)} precision${cv ? `, deciding ${percent(cv.decidedShare)} of its items` : ''})`);
   console.log('');
   console.log(`Decided:               ${overall.decided} of ${overall.items} (${percent(overall.decidedShare)})`);
   console.log(`Correct when decided:  ${overall.correct} of ${overall.decided} (${percent(overall.accuracyOnDecided)})`);
