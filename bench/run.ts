@@ -44,6 +44,8 @@ interface Figures {
   errors: number;
   /** CPU microseconds per request: the server process, PostgreSQL's processes, the load generator. */
   cpu: CpuSample;
+  /** Requests per second over the baseline's, measured just before (each run is paired with one of the baseline). */
+  ratio: number;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -57,6 +59,7 @@ async function measure(options: autocannon.Options, serverPid: number | undefine
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     cpu: perRequest(before, sampleCpu(serverPid), result.requests.total),
+    ratio: 1,
   };
 }
 
@@ -69,6 +72,7 @@ function medians(runs: Figures[]): Figures {
     p99: of((r) => r.p99),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     cpu: { server: of((r) => r.cpu.server), postgres: of((r) => r.cpu.postgres), load: of((r) => r.cpu.load) },
+    ratio: of((r) => r.ratio),
   };
 }
 
@@ -142,31 +146,46 @@ async function seed(env: Record<string, string>, consents: number) {
   }
 }
 
-async function rounds(target: Child | undefined, fixture: Fixture) {
+/**
+ * The bare Fastify server, running for the whole benchmark: every scenario run is paired with a
+ * baseline run just before it, so that a ratio compares two measurements taken under the same
+ * conditions (a shared machine's speed drifts over minutes).
+ */
+class Baseline {
+  readonly runs: Figures[] = [];
+  private constructor(private readonly server: Child) {}
+
+  static async start(): Promise<Baseline> {
+    return new Baseline(await startChild(['--import', 'tsx', 'bench/baseline.ts'], {}, '/'));
+  }
+
+  async measure(): Promise<Figures> {
+    const figures = await measure({ url: this.server.url, connections: CONNECTIONS }, this.server.process.pid);
+    this.runs.push(figures);
+    return figures;
+  }
+
+  stop(): Promise<void> {
+    return this.server.kill();
+  }
+}
+
+async function rounds(target: Child, fixture: Fixture, baseline: Baseline) {
   const results: Record<string, Figures> = {};
   for (const scenario of SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY))) {
     const runs: Figures[] = [];
     for (let run = 0; run < RUNS; run++) {
-      runs.push(await measure({ ...scenario.request(fixture), connections: scenario.connections }, target?.process.pid));
+      const base = await baseline.measure();
+      const figures = await measure({ ...scenario.request(fixture), connections: scenario.connections }, target.process.pid);
+      runs.push({ ...figures, ratio: figures.rps / base.rps });
     }
     results[scenario.name] = medians(runs);
     process.stderr.write(`  ${scenario.name}: ${JSON.stringify(results[scenario.name])}\n`);
   }
-  return { results, peakRssMiB: target?.peakRssMiB() ?? 0 };
+  return { results, peakRssMiB: target.peakRssMiB() };
 }
 
-async function baseline(): Promise<Figures> {
-  const server = await startChild(['--import', 'tsx', 'bench/baseline.ts'], {}, '/');
-  try {
-    const runs: Figures[] = [];
-    for (let run = 0; run < RUNS; run++) runs.push(await measure({ url: server.url, connections: CONNECTIONS }, server.process.pid));
-    return medians(runs);
-  } finally {
-    await server.kill();
-  }
-}
-
-async function engine(name: 'embedded' | 'postgres') {
+async function engine(name: 'embedded' | 'postgres', baseline: Baseline) {
   const dataDir = mkdtempSync(join(tmpdir(), 'consentry-bench-'));
   const schema = `bench_${newId().replace(/-/g, '').slice(-12)}`;
   const env: Record<string, string> = name === 'postgres'
@@ -177,7 +196,7 @@ async function engine(name: 'embedded' | 'postgres') {
   const seeded = await seed(env, consents);
   const server = await startChild(serverArgs(), env, '/readyz');
   try {
-    const measured = await rounds(server, { url: server.url, ...seeded });
+    const measured = await rounds(server, { url: server.url, ...seeded }, baseline);
     return { engine: name, consents, seedSeconds: Math.round(seeded.seedSeconds * 10) / 10, ...measured };
   } finally {
     await server.kill();
@@ -193,7 +212,8 @@ async function engine(name: 'embedded' | 'postgres') {
 function table(base: Figures, engines: Awaited<ReturnType<typeof engine>>[]): string {
   const cpu = (f: Figures, postgres: boolean) => `${f.cpu.server} | ${postgres ? f.cpu.postgres : '—'} | ${f.cpu.load}`;
   const lines = [
-    `Runs: ${RUNS} × ${DURATION}s, medians; ${CONNECTIONS} connections unless stated; ${new Date().toISOString()}`,
+    `Runs: ${RUNS} × ${DURATION}s, medians; ${CONNECTIONS} connections unless stated; each run paired with a baseline run ` +
+      `(× baseline: the median of the paired ratios; the baseline row: the median of all its runs); ${new Date().toISOString()}`,
     '',
     '| engine | scenario | req/s | × baseline | p50 ms | p99 ms | errors | CPU µs/req: server | PostgreSQL | load generator |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -201,18 +221,22 @@ function table(base: Figures, engines: Awaited<ReturnType<typeof engine>>[]): st
   ];
   for (const e of engines) {
     for (const [name, f] of Object.entries(e.results)) {
-      lines.push(`| ${e.engine} | ${name} | ${f.rps} | ${(f.rps / base.rps).toFixed(2)} | ${f.p50} | ${f.p99} | ${f.errors} | ${cpu(f, e.engine === 'postgres')} |`);
+      lines.push(`| ${e.engine} | ${name} | ${f.rps} | ${f.ratio.toFixed(2)} | ${f.p50} | ${f.p99} | ${f.errors} | ${cpu(f, e.engine === 'postgres')} |`);
     }
     lines.push(`| ${e.engine} | peak RSS ${e.peakRssMiB} MiB; seeded ${e.consents} consents in ${e.seedSeconds}s | | | | | | | | |`);
   }
   return lines.join('\n');
 }
 
-const base = await baseline();
-process.stderr.write(`baseline: ${JSON.stringify(base)}\n`);
+const baseline = await Baseline.start();
 const engines = [];
-if (ENGINES.includes('embedded')) engines.push(await engine('embedded'));
-if (ENGINES.includes('postgres') && process.env.DATABASE_URL) engines.push(await engine('postgres'));
+try {
+  if (ENGINES.includes('embedded')) engines.push(await engine('embedded', baseline));
+  if (ENGINES.includes('postgres') && process.env.DATABASE_URL) engines.push(await engine('postgres', baseline));
+} finally {
+  await baseline.stop();
+}
+const base = medians(baseline.runs);
 const report = table(base, engines);
 mkdirSync('bench/results', { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
