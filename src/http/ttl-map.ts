@@ -1,6 +1,6 @@
 /**
  * A bounded map whose entries expire: the in-memory caches of the hot paths (tokens, memberships,
- * category rules, widget accounts). `get` answers `{ value }` so that "known to be absent" can be
+ * account categories, widget accounts). `get` answers `{ value }` so that "known to be absent" can be
  * cached too. When full, the oldest tenth is dropped (a Map keeps insertion order).
  */
 export class TtlMap<K, V> {

@@ -1,4 +1,4 @@
-import type { CookieFact } from '../knowledge/knowledge.ts';
+import { firstAtOrAfter, type CookieFact } from '../knowledge/knowledge.ts';
 import { registrableDomain } from './features.ts';
 import type { Feature } from './model.ts';
 
@@ -68,13 +68,7 @@ export class Controllers {
 
   /** The other known names sharing the longest prefix with `folded`, if that prefix is long enough. */
   private nearestByPrefix(folded: string): KnownName[] {
-    let low = 0;
-    let high = this.names.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.names[mid].folded < folded) low = mid + 1;
-      else high = mid;
-    }
+    const low = firstAtOrAfter(this.names, folded);
     let longest = MIN_SHARED_PREFIX;
     let nearest: KnownName[] = [];
     // Sorted names share less of `folded` the further they are from where it would stand.

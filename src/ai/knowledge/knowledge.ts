@@ -67,6 +67,18 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
   else map.set(key, [value]);
 }
 
+/** In names sorted by `folded`, where `folded` would stand: the first one not before it. */
+export function firstAtOrAfter(sorted: ReadonlyArray<{ folded: string }>, folded: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid].folded < folded) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 /** The indexes the classifier looks names and domains up in, built once from the sources. */
 export class Knowledge {
   private readonly exact = new Map<string, CookieFact[]>();
@@ -129,13 +141,7 @@ export class Knowledge {
   namesStartingWith(prefix: string): CookieFact[] {
     const folded = prefix.toLowerCase();
     if (folded.length < MIN_PATTERN_LENGTH) return [];
-    let low = 0;
-    let high = this.sortedNames.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.sortedNames[mid].folded < folded) low = mid + 1;
-      else high = mid;
-    }
+    const low = firstAtOrAfter(this.sortedNames, folded);
     const out: CookieFact[] = [];
     for (let i = low; i < this.sortedNames.length && this.sortedNames[i].folded.startsWith(folded); i++) {
       out.push(this.sortedNames[i].fact);

@@ -21,7 +21,7 @@ export class CategoryCache {
   constructor(private readonly db: Executor) {}
 
   /** The account's categories by id; every id of `ids` is looked for in the database if it is not cached. */
-  async of(accountId: string, ids: readonly string[] = []): Promise<Map<string, CategoryRow>> {
+  async of(accountId: string, ids: readonly string[]): Promise<Map<string, CategoryRow>> {
     const cached = this.accounts.get(accountId)?.value;
     if (cached && ids.every((id) => cached.has(id))) return cached;
     const generation = this.generation;
