@@ -48,6 +48,19 @@ describe('rate limits', () => {
   });
 });
 
+/**
+ * Reads `read()` until it gives `expected` or half a second has passed, and answers its last value.
+ * Pub/sub delivery is asynchronous: allow it a few milliseconds, never a cache lifetime.
+ */
+async function soon<T>(read: () => Promise<T>, expected: T): Promise<T> {
+  let value = await read();
+  for (let i = 0; i < 50 && value !== expected; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    value = await read();
+  }
+  return value;
+}
+
 describe.runIf(WITH_REDIS)('state shared through Redis', () => {
   it('holds exactly 300 across two instances', async () => {
     const second = await startApp({ shareWith: t });
@@ -71,12 +84,7 @@ describe.runIf(WITH_REDIS)('state shared through Redis', () => {
       const shared = await createTenant(t.services, 'Revoke');
       expect((await call(second.app, 'GET', '/api/v1/me', { token: shared.tokens.member })).status).toBe(200);
       expect((await call(t.app, 'DELETE', '/api/v1/auth', { token: shared.tokens.member })).status).toBe(200);
-      let status = 0;
-      // Pub/sub delivery is asynchronous: allow it a few milliseconds, never a cache lifetime.
-      for (let i = 0; i < 50 && status !== 401; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        status = (await call(second.app, 'GET', '/api/v1/me', { token: shared.tokens.member })).status;
-      }
+      const status = await soon(async () => (await call(second.app, 'GET', '/api/v1/me', { token: shared.tokens.member })).status, 401);
       expect(status).toBe(401);
     } finally {
       await second.close();
@@ -92,19 +100,9 @@ describe.runIf(WITH_REDIS)('state shared through Redis', () => {
       const read = () => call(second.app, 'GET', url, { token: shared.tokens.account });
       expect((await read()).body.data.name).toBe('Shared');
       expect((await call(t.app, 'PUT', url, { token: shared.tokens.account, body: { category: { name: 'Renamed' } } })).status).toBe(200);
-      let name = '';
-      for (let i = 0; i < 50 && name !== 'Renamed'; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        name = (await read()).body.data.name;
-      }
-      expect(name).toBe('Renamed');
+      expect(await soon(async () => (await read()).body.data.name, 'Renamed')).toBe('Renamed');
       expect((await call(t.app, 'DELETE', url, { token: shared.tokens.account })).status).toBe(200);
-      let status = 0;
-      for (let i = 0; i < 50 && status !== 404; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        status = (await read()).status;
-      }
-      expect(status).toBe(404);
+      expect(await soon(async () => (await read()).status, 404)).toBe(404);
     } finally {
       await second.close();
     }
@@ -139,11 +137,7 @@ describe.runIf(WITH_REDIS)('state shared through Redis', () => {
       expect((await call(second.app, 'POST', '/api/v1/consents', { token: shared.tokens.member, body: consent })).status).toBe(201);
       const demote = await call(t.app, 'PUT', `/api/v1/account-users/${member.id}`, { token: shared.tokens.admin, body: { account_user: { roles: { admin: false } } } });
       expect(demote.status).toBe(200);
-      let status = 0;
-      for (let i = 0; i < 50 && status !== 403; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        status = (await call(second.app, 'POST', '/api/v1/consents', { token: shared.tokens.member, body: consent })).status;
-      }
+      const status = await soon(async () => (await call(second.app, 'POST', '/api/v1/consents', { token: shared.tokens.member, body: consent })).status, 403);
       expect(status).toBe(403);
     } finally {
       await second.close();
