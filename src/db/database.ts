@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -12,6 +12,11 @@ export type Engine = 'embedded' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   engine: Engine;
+  /**
+   * Runs a statement of a hot path under a name: on PostgreSQL it is parsed and planned once per
+   * connection (a named prepared statement), not on every call. Its text must not vary.
+   */
+  executePrepared(name: string, query: CompiledQuery): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,7 +36,14 @@ function connectPostgres(config: Config, url: string): Db {
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, engine: 'postgres', close: () => kysely.destroy() };
+  return {
+    kysely,
+    engine: 'postgres',
+    async executePrepared(name, query) {
+      await pool.query({ name, text: query.sql, values: query.parameters as unknown[] });
+    },
+    close: () => kysely.destroy(),
+  };
 }
 
 function connectEmbedded(config: Config): Db {
@@ -42,6 +54,9 @@ function connectEmbedded(config: Config): Db {
   return {
     kysely,
     engine: 'embedded',
+    async executePrepared(_name, query) {
+      await kysely.executeQuery(query);
+    },
     close: async () => {
       try {
         await kysely.destroy();

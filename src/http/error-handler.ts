@@ -101,6 +101,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       // A foreign key refused the write: the record it names went away in a concurrent request.
       return sendValidation(reply, ['A record this change refers to no longer exists']);
     }
+    if (request.raw.socket?.destroyed) {
+      // The client went away (mid-body, say): nobody reads the answer, and the database is not at fault.
+      request.log.debug({ err: error }, 'client closed the connection');
+      return send(reply, 400, 'Request aborted', form);
+    }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       reply.header('retry-after', '5');

@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
 import { UnavailableError } from '../../http/app-errors.ts';
 import { isDatabaseUnavailable } from '../../http/error-handler.ts';
 import { visitCounting } from '../accounts/onboarding-facts.ts';
@@ -37,7 +37,7 @@ export class ConsentWriter {
   private readonly installed = new Set<string>();
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Pick<Db, 'kysely' | 'executePrepared'>,
     private readonly options: ConsentWriterOptions,
   ) {}
 
@@ -102,13 +102,13 @@ export class ConsentWriter {
 
   /**
    * One statement, so one round trip and one implicit transaction: the rows (passed as arrays, so
-   * the statement's text, and its plan, is the same for every batch size), the account counters,
-   * the visit statistics and the first-install fact.
+   * the statement's text, and its plan, is the same for every batch size: prepared once per
+   * connection), the account counters, the visit statistics and the first-install fact.
    */
   private async insert(consents: NewConsent[]): Promise<void> {
     const fresh = [...new Set(consents.map((c) => c.account_id))].filter((id) => !this.installed.has(id));
     const counts = perAccount(consents);
-    await sql`with ${visitCounting(consents.map((c) => ({ accountId: c.account_id, sessionId: c.session_id })))},
+    const statement = sql`with ${visitCounting(consents.map((c) => ({ accountId: c.account_id, sessionId: c.session_id })))},
       inserted as (
         insert into consents (id, account_id, session_id, user_id, user_preferences, url, user_agent, ip_address, gpc, created_at)
         select * from unnest(
@@ -124,7 +124,8 @@ export class ConsentWriter {
       ), installed as (
         update accounts set code_installed_at = now() where id = any(${fresh}::uuid[]) and code_installed_at is null
       )
-      select 1`.execute(this.db);
+      select 1`;
+    await this.db.executePrepared('consent_batch', statement.compile(this.db.kysely));
     for (const id of fresh) this.installed.add(id);
   }
 

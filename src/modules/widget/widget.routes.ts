@@ -15,6 +15,8 @@ import { RecordedConsent, WidgetConfig, WidgetConfigQuery, WidgetParams } from '
 declare module 'fastify' {
   interface FastifyRequest {
     widgetAccount: WidgetAccount | undefined;
+    /** The request's Origin is one of the account's: decided once, for CORS and for the route. */
+    widgetOriginAllowed: boolean;
   }
 }
 
@@ -35,18 +37,31 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
   const accounts = new WidgetAccounts(db);
   app.decorateRequest('widgetAccount', undefined);
+  app.decorateRequest('widgetOriginAllowed', false);
 
-  app.addHook('onRequest', async (request) => {
-    request.widgetAccount = await accounts.get(accountIdIn(request.url));
+  const admit = (request: FastifyRequest, account: WidgetAccount | undefined) => {
+    const origin = request.headers.origin;
+    request.widgetAccount = account;
+    request.widgetOriginAllowed = !!origin && !!account && originAllowed(account, origin);
+  };
+  // Callback style: a cached account is admitted without a promise, as every banner request needs it.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const account = accounts.get(accountIdIn(request.url));
+    if (!(account instanceof Promise)) {
+      admit(request, account);
+      done();
+      return;
+    }
+    account.then((found) => {
+      admit(request, found);
+      done();
+    }, done);
   });
+  const corsAllowed = { origin: true, methods: ['GET', 'POST'], allowedHeaders: ['Content-Type'], maxAge: 600 };
+  const corsRefused = { ...corsAllowed, origin: false };
   await app.register(cors, {
     hook: 'onRequest',
-    delegator: async (request: FastifyRequest) => {
-      const origin = request.headers.origin;
-      const account = request.widgetAccount;
-      const allowed = !!origin && !!account && originAllowed(account, origin);
-      return { origin: allowed ? origin : false, methods: ['GET', 'POST'], allowedHeaders: ['Content-Type'], maxAge: 600 };
-    },
+    delegator: (request: FastifyRequest, callback) => callback(null, request.widgetOriginAllowed ? corsAllowed : corsRefused),
   });
   // navigator.sendBeacon posts text/plain: accept JSON sent that way (it spares the preflight).
   app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: WIDGET_BODY_LIMIT }, jsonBodyParser(app));
@@ -55,8 +70,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
   function admitted(request: FastifyRequest): WidgetAccount {
     const account = request.widgetAccount;
     if (!account) throw new NotFoundError();
-    const origin = request.headers.origin;
-    if (origin !== undefined && !originAllowed(account, origin)) {
+    if (request.headers.origin !== undefined && !request.widgetOriginAllowed) {
       throw new ForbiddenError('Origin is not allowed for this account');
     }
     return account;
