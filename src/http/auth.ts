@@ -69,7 +69,8 @@ function toPrincipal(row: ApiTokenRow): Principal {
   };
 }
 
-async function lookUp(services: Services, request: FastifyRequest): Promise<Lookup> {
+/** A cached token is judged at once: the warm path of every request spends no promise on it. */
+function lookUp(services: Services, request: FastifyRequest): Lookup | Promise<Lookup> {
   const header = request.headers.authorization;
   if (header === undefined) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -77,7 +78,11 @@ async function lookUp(services: Services, request: FastifyRequest): Promise<Look
   if (!token || !tokenTypeOf(token)) return { failure: INVALID_TOKEN };
   const hash = hashToken(token);
   const cached = services.tokenCache.get(hash);
-  const row = cached ? cached.value : services.tokenCache.set(hash, await findTokenByHash(services.db, hash));
+  if (cached) return judge(cached.value);
+  return findTokenByHash(services.db, hash).then((row) => judge(services.tokenCache.set(hash, row)));
+}
+
+function judge(row: ApiTokenRow | undefined): Lookup {
   if (!row) return { failure: INVALID_TOKEN };
   if (row.revoked_at || (row.expires_at && row.expires_at.getTime() <= Date.now())) {
     return { failure: EXPIRED_TOKEN };
@@ -85,8 +90,7 @@ async function lookUp(services: Services, request: FastifyRequest): Promise<Look
   return { principal: toPrincipal(row) };
 }
 
-async function resolveAccount(services: Services, principal: Principal, request: FastifyRequest): Promise<AccountScope> {
-  if (principal.type === 'account') return { accountId: principal.accountId!, isAdmin: true };
+async function resolveMembership(services: Services, principal: Principal, request: FastifyRequest): Promise<AccountScope> {
   if (principal.type !== 'user') throw new UnauthorizedError(NEEDS_ACCOUNT);
   const requested = (request.query as Record<string, unknown> | undefined)?.account_id;
   if (requested !== undefined && !isId(requested)) throw new UnauthorizedError(NEEDS_ACCOUNT);
@@ -115,7 +119,8 @@ export function registerAuth(app: FastifyInstance, services: Services): void {
     const config = request.routeOptions.config ?? {};
     const rule = config.auth;
     if (rule === 'none') return;
-    const found = await lookUp(services, request);
+    const pending = lookUp(services, request);
+    const found = pending instanceof Promise ? await pending : pending;
     const principal = found && 'principal' in found ? found.principal : null;
 
     if (principal) await consume(services.limiters.general, `t:${principal.tokenId}`, reply);
@@ -128,7 +133,9 @@ export function registerAuth(app: FastifyInstance, services: Services): void {
     request.principal = principal;
     requireType(rule, principal);
     if (rule === 'account') {
-      request.scope = await resolveAccount(services, principal, request);
+      request.scope = principal.type === 'account'
+        ? { accountId: principal.accountId!, isAdmin: true }
+        : await resolveMembership(services, principal, request);
       if (config.admin && !request.scope.isAdmin) throw new ForbiddenError(NEEDS_ADMIN);
     }
   });
