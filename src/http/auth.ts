@@ -14,6 +14,7 @@ import {
   NEEDS_USER,
   UnauthorizedError,
 } from './app-errors.ts';
+import { after, type MaybePromise } from './maybe-promise.ts';
 import { consume, type LimiterName } from './rate-limit.ts';
 
 /**
@@ -110,33 +111,59 @@ function requireType(rule: AuthRule, principal: Principal): void {
   }
 }
 
-/** One onRequest hook: identify the caller, count the request, then apply the route's rule. */
+/** Counts the request: against its token, or its client IP without one; then the route's own throttle. */
+function count(services: Services, request: FastifyRequest, reply: FastifyReply, principal: Principal | null): MaybePromise<void> {
+  const { throttle } = request.routeOptions.config;
+  const general = principal
+    ? consume(services.limiters.general, `t:${principal.tokenId}`, reply)
+    : throttle ? undefined : consume(services.limiters.general, `ip:${request.ip}`, reply);
+  if (!throttle) return general;
+  return after(general, () => consume(services.limiters[throttle], `ip:${request.ip}`, reply));
+}
+
+/** Applies the route's rule to the caller; only an account route for a user token may need the database. */
+function authorise(services: Services, request: FastifyRequest, found: Lookup): MaybePromise<void> {
+  const { auth: rule, admin } = request.routeOptions.config;
+  // Routes all declare a rule; only the not-found handler has none.
+  if (rule === 'public' || rule === undefined) return;
+  const principal = found && 'principal' in found ? found.principal : null;
+  if (!principal) throw new UnauthorizedError(found && 'failure' in found ? found.failure : INVALID_TOKEN);
+  request.principal = principal;
+  requireType(rule, principal);
+  if (rule !== 'account') return;
+  const scoped = (scope: AccountScope) => {
+    request.scope = scope;
+    if (admin && !scope.isAdmin) throw new ForbiddenError(NEEDS_ADMIN);
+  };
+  if (principal.type === 'account') return scoped({ accountId: principal.accountId!, isAdmin: true });
+  return resolveMembership(services, principal, request).then(scoped);
+}
+
+function admit(services: Services, request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
+  if (request.routeOptions.config.auth === 'none') return;
+  return after(lookUp(services, request), (found) => {
+    const principal = found && 'principal' in found ? found.principal : null;
+    return after(count(services, request, reply, principal), () => authorise(services, request, found));
+  });
+}
+
+/**
+ * One onRequest hook: identify the caller, count the request, then apply the route's rule. Written
+ * with a callback rather than as an async function: a caller whose token, limit and scope are all
+ * in memory is admitted without a promise.
+ */
 export function registerAuth(app: FastifyInstance, services: Services): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('scope', null);
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const config = request.routeOptions.config ?? {};
-    const rule = config.auth;
-    if (rule === 'none') return;
-    const pending = lookUp(services, request);
-    const found = pending instanceof Promise ? await pending : pending;
-    const principal = found && 'principal' in found ? found.principal : null;
-
-    if (principal) await consume(services.limiters.general, `t:${principal.tokenId}`, reply);
-    else if (!config.throttle) await consume(services.limiters.general, `ip:${request.ip}`, reply);
-    if (config.throttle) await consume(services.limiters[config.throttle], `ip:${request.ip}`, reply);
-
-    // Routes all declare a rule; only the not-found handler has none.
-    if (rule === 'public' || rule === undefined) return;
-    if (!principal) throw new UnauthorizedError(found && 'failure' in found ? found.failure : INVALID_TOKEN);
-    request.principal = principal;
-    requireType(rule, principal);
-    if (rule === 'account') {
-      request.scope = principal.type === 'account'
-        ? { accountId: principal.accountId!, isAdmin: true }
-        : await resolveMembership(services, principal, request);
-      if (config.admin && !request.scope.isAdmin) throw new ForbiddenError(NEEDS_ADMIN);
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    let admitted: MaybePromise<void>;
+    try {
+      admitted = admit(services, request, reply);
+    } catch (error) {
+      return done(error as Error);
     }
+    if (admitted instanceof Promise) admitted.then(() => done(), done);
+    else done();
   });
 }

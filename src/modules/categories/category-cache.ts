@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/kysely.ts';
 import type { CategoryRow } from '../../db/schema.ts';
+import { after, type MaybePromise } from '../../http/maybe-promise.ts';
 import { TtlMap } from '../../http/ttl-map.ts';
 
 /**
@@ -20,10 +21,17 @@ export class CategoryCache {
 
   constructor(private readonly db: Executor) {}
 
-  /** The account's categories by id; every id of `ids` is looked for in the database if it is not cached. */
-  async of(accountId: string, ids: readonly string[]): Promise<Map<string, CategoryRow>> {
+  /**
+   * The account's categories by id; every id of `ids` is looked for in the database if it is not
+   * cached. Answered at once (no promise) when the cache holds them all.
+   */
+  of(accountId: string, ids: readonly string[]): MaybePromise<Map<string, CategoryRow>> {
     const cached = this.accounts.get(accountId)?.value;
     if (cached && ids.every((id) => cached.has(id))) return cached;
+    return this.load(accountId);
+  }
+
+  private async load(accountId: string): Promise<Map<string, CategoryRow>> {
     const generation = this.generation;
     const rows = await this.db.selectFrom('categories').selectAll().where('account_id', '=', accountId).execute();
     const loaded = new Map(rows.map((row) => [row.id, row]));
@@ -31,8 +39,8 @@ export class CategoryCache {
     return loaded;
   }
 
-  async find(accountId: string, id: string): Promise<CategoryRow | undefined> {
-    return (await this.of(accountId, [id])).get(id);
+  find(accountId: string, id: string): MaybePromise<CategoryRow | undefined> {
+    return after(this.of(accountId, [id]), (categories) => categories.get(id));
   }
 
   forget(accountId: string): void {
