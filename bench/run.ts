@@ -180,6 +180,18 @@ class Baseline {
     return figures;
   }
 
+  /** The bare server's POST of consent bodies, each run paired with a baseline run like the scenarios. */
+  async bareConsentPosts(): Promise<Figures> {
+    const runs: Figures[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const base = await this.measure();
+      const options = consentPosts(`${this.server.url}/consents`, { 'content-type': 'application/json' }, 'bare');
+      const figures = await measure({ ...options, connections: CONNECTIONS }, this.server.process.pid);
+      runs.push({ ...figures, ratio: figures.rps / base.rps });
+    }
+    return medians(runs);
+  }
+
   stop(): Promise<void> {
     return this.server.kill();
   }
@@ -224,7 +236,9 @@ async function engine(name: 'embedded' | 'postgres', baseline: Baseline) {
   }
 }
 
-function table(base: Figures, engines: Awaited<ReturnType<typeof engine>>[]): string {
+const BARE_POST = 'bare Fastify POST of the consent body (reference: no validation, no database)';
+
+function table(base: Figures, barePost: Figures | undefined, engines: Awaited<ReturnType<typeof engine>>[]): string {
   const cpu = (f: Figures, postgres: boolean) => `${f.cpu.server} | ${postgres ? f.cpu.postgres : '—'} | ${f.cpu.load}`;
   const lines = [
     `Runs: ${RUNS} × ${DURATION}s, medians; ${CONNECTIONS} connections unless stated; each run paired with a baseline run ` +
@@ -234,6 +248,10 @@ function table(base: Figures, engines: Awaited<ReturnType<typeof engine>>[]): st
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     `| — | bare Fastify baseline | ${base.rps} | 1.00 | ${base.p50} | ${base.p99} | 0 | ${cpu(base, false)} |`,
   ];
+  if (barePost) {
+    const f = barePost;
+    lines.push(`| — | ${BARE_POST} | ${f.rps} | ${f.ratio.toFixed(2)} | ${f.p50} | ${f.p99} | ${f.errors} | ${cpu(f, false)} |`);
+  }
   for (const e of engines) {
     for (const [name, f] of Object.entries(e.results)) {
       lines.push(`| ${e.engine} | ${name} | ${f.rps} | ${f.ratio.toFixed(2)} | ${f.p50} | ${f.p99} | ${f.errors} | ${cpu(f, e.engine === 'postgres')} |`);
@@ -245,17 +263,22 @@ function table(base: Figures, engines: Awaited<ReturnType<typeof engine>>[]): st
 
 const baseline = await Baseline.start();
 const engines = [];
+let barePost: Figures | undefined;
 try {
+  if (!ONLY || BARE_POST.includes(ONLY)) {
+    barePost = await baseline.bareConsentPosts();
+    process.stderr.write(`  ${BARE_POST}: ${JSON.stringify(barePost)}\n`);
+  }
   if (ENGINES.includes('embedded')) engines.push(await engine('embedded', baseline));
   if (ENGINES.includes('postgres') && process.env.DATABASE_URL) engines.push(await engine('postgres', baseline));
 } finally {
   await baseline.stop();
 }
 const base = medians(baseline.runs);
-const report = table(base, engines);
+const report = table(base, barePost, engines);
 mkdirSync('bench/results', { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ baseline: base, engines, runs: RUNS, durationS: DURATION }, null, 2));
+writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ baseline: base, barePost, engines, runs: RUNS, durationS: DURATION }, null, 2));
 const complete = !ONLY && !process.env.BENCH_ENGINES;
 if (complete) writeFileSync('bench/results/latest.md', `${report}\n`);
 process.stdout.write(`${report}\n`);
