@@ -14,7 +14,7 @@ import {
   NEEDS_USER,
   UnauthorizedError,
 } from './app-errors.ts';
-import { after, type MaybePromise } from './maybe-promise.ts';
+import { after, settle, type MaybePromise } from './maybe-promise.ts';
 import { consume, type LimiterName } from './rate-limit.ts';
 
 /**
@@ -71,7 +71,7 @@ function toPrincipal(row: ApiTokenRow): Principal {
 }
 
 /** A cached token is judged at once: the warm path of every request spends no promise on it. */
-function lookUp(services: Services, request: FastifyRequest): Lookup | Promise<Lookup> {
+function lookUp(services: Services, request: FastifyRequest): MaybePromise<Lookup> {
   const header = request.headers.authorization;
   if (header === undefined) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -156,14 +156,5 @@ export function registerAuth(app: FastifyInstance, services: Services): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('scope', null);
 
-  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-    let admitted: MaybePromise<void>;
-    try {
-      admitted = admit(services, request, reply);
-    } catch (error) {
-      return done(error as Error);
-    }
-    if (admitted instanceof Promise) admitted.then(() => done(), done);
-    else done();
-  });
+  app.addHook('onRequest', (request, reply, done) => settle(() => admit(services, request, reply), done));
 }

@@ -8,3 +8,19 @@ export type MaybePromise<T> = T | Promise<T>;
 export function after<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePromise<R>): MaybePromise<R> {
   return value instanceof Promise ? value.then(next) : next(value);
 }
+
+/**
+ * Runs a callback-style hook's `step` and calls `done` at once when it finished at once, when it
+ * settles otherwise, or with the error it threw or rejected with.
+ */
+export function settle(step: () => MaybePromise<unknown>, done: (error?: Error) => void): void {
+  let outcome: MaybePromise<unknown>;
+  try {
+    outcome = step();
+  } catch (error) {
+    done(error as Error);
+    return;
+  }
+  if (outcome instanceof Promise) outcome.then(() => done(), done);
+  else done();
+}

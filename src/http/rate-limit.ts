@@ -25,9 +25,9 @@ export type Limiters = Record<LimiterName, Limiter>;
 const resetSecondsOf = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /**
- * Fixed windows counted in this process, synchronously: the limit of a request costs a map lookup,
- * no promise (rate-limiter-flexible's memory limiter answers every count with one, which measured a
- * tenth of the cost of a request served from memory). A window starts at its key's first request.
+ * Fixed windows counted in this process, synchronously: the limit of a request costs a map lookup
+ * and no promise, where rate-limiter-flexible's memory limiter answers every count with one and so
+ * kept the whole auth hook asynchronous. A window starts at its key's first request.
  * Windows are kept in the order they end (a renewed one moves to the back), so the expired ones are
  * dropped from the front as new windows open: memory stays bounded by the keys of one window.
  */

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/kysely.ts';
 import { isId } from '../../db/ids.ts';
+import type { MaybePromise } from '../../http/maybe-promise.ts';
 import { TtlMap } from '../../http/ttl-map.ts';
 import { originMatches } from '../accounts/domains.ts';
 import { findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
@@ -14,7 +15,7 @@ export class WidgetAccounts {
   constructor(private readonly db: Executor) {}
 
   /** The account at once when cached (the hot path spends no promise on it), else a promise of it. */
-  get(id: string): WidgetAccount | undefined | Promise<WidgetAccount | undefined> {
+  get(id: string): MaybePromise<WidgetAccount | undefined> {
     if (!isId(id)) return undefined;
     const cached = this.accounts.get(id);
     if (cached) return cached.value;

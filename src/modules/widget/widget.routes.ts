@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { isForeignKeyViolation } from '../../db/kysely.ts';
 import { ForbiddenError, NotFoundError } from '../../http/app-errors.ts';
 import { jsonBodyParser } from '../../http/json-body.ts';
+import { after, settle } from '../../http/maybe-promise.ts';
 import type { RoutesPlugin } from '../../http/routes-plugin.ts';
 import { ErrorList, ValidationErrorList } from '../../http/schemas.ts';
 import { markCodeInstalled, recordVisits } from '../accounts/onboarding-facts.ts';
@@ -45,18 +46,8 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     request.widgetOriginAllowed = !!origin && !!account && originAllowed(account, origin);
   };
   // Callback style: a cached account is admitted without a promise, as every banner request needs it.
-  app.addHook('onRequest', (request, _reply, done) => {
-    const account = accounts.get(accountIdIn(request.url));
-    if (!(account instanceof Promise)) {
-      admit(request, account);
-      done();
-      return;
-    }
-    account.then((found) => {
-      admit(request, found);
-      done();
-    }, done);
-  });
+  app.addHook('onRequest', (request, _reply, done) =>
+    settle(() => after(accounts.get(accountIdIn(request.url)), (account) => admit(request, account)), done));
   const corsAllowed = { origin: true, methods: ['GET', 'POST'], allowedHeaders: ['Content-Type'], maxAge: 600 };
   const corsRefused = { ...corsAllowed, origin: false };
   await app.register(cors, {
