@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { RedisClients } from '../redis.ts';
 import { RateLimitedError } from './app-errors.ts';
 import { after, type MaybePromise } from './maybe-promise.ts';
+import { TtlMap } from './ttl-map.ts';
 
 export type LimiterName = 'general' | 'auth' | 'widget';
 
@@ -23,29 +24,28 @@ export interface Limiter {
 export type Limiters = Record<LimiterName, Limiter>;
 
 const resetSecondsOf = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+/** Windows open at once per limiter, past which the oldest are forgotten (their keys start afresh). */
+const MAX_WINDOWS = 1_000_000;
 
 /**
  * Fixed windows counted in this process, synchronously: the limit of a request costs a map lookup
  * and no promise, where rate-limiter-flexible's memory limiter answers every count with one and so
- * kept the whole auth hook asynchronous. A window starts at its key's first request.
- * Windows are kept in the order they end (a renewed one moves to the back), so the expired ones are
- * dropped from the front as new windows open: memory stays bounded by the keys of one window.
+ * kept the whole auth hook asynchronous. A window starts at its key's first request and is an entry
+ * of a `TtlMap` that lives as long as the window: ended windows are dropped as new ones open, so
+ * memory stays bounded by the keys of one window (and by MAX_WINDOWS under a flood of them).
  */
 export class MemoryLimiter implements Limiter {
-  private readonly windows = new Map<string, { used: number; endsAt: number }>();
+  private readonly windows: TtlMap<string, { used: number; endsAt: number }>;
 
   constructor(
     readonly points: number,
     private readonly durationMs: number,
-  ) {}
+  ) {
+    this.windows = new TtlMap(durationMs, MAX_WINDOWS);
+  }
 
   count(key: string, now = Date.now()): Count {
-    let window = this.windows.get(key);
-    if (!window || window.endsAt <= now) {
-      this.dropExpired(now);
-      window = { used: 0, endsAt: now + this.durationMs };
-      this.windows.set(key, window);
-    }
+    const window = this.windows.get(key, now)?.value ?? this.windows.set(key, { used: 0, endsAt: now + this.durationMs }, now);
     window.used++;
     return {
       remaining: Math.max(0, this.points - window.used),
@@ -57,13 +57,6 @@ export class MemoryLimiter implements Limiter {
   /** Keys with a window open or not yet dropped. */
   get keys(): number {
     return this.windows.size;
-  }
-
-  private dropExpired(now: number) {
-    for (const [key, window] of this.windows) {
-      if (window.endsAt > now) break;
-      this.windows.delete(key);
-    }
   }
 }
 

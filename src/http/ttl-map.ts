@@ -1,7 +1,9 @@
 /**
  * A bounded map whose entries expire: the in-memory caches of the hot paths (tokens, memberships,
- * account categories, widget accounts). `get` answers `{ value }` so that "known to be absent" can be
- * cached too. When full, the oldest tenth is dropped (a Map keeps insertion order).
+ * account categories, widget accounts) and the in-memory rate-limit windows. `get` answers
+ * `{ value }` so that "known to be absent" can be cached too. Entries are kept in the order they
+ * were set (a key set again moves to the back), which is the order they expire: each `set` drops
+ * the expired ones from the front, and when the map is still full, the oldest tenth.
  */
 export class TtlMap<K, V> {
   private readonly entries = new Map<K, { value: V; at: number }>();
@@ -22,6 +24,11 @@ export class TtlMap<K, V> {
   }
 
   set(key: K, value: V, now = Date.now()): V {
+    this.entries.delete(key);
+    for (const [old, entry] of this.entries) {
+      if (now - entry.at < this.ttlMs) break;
+      this.entries.delete(old);
+    }
     if (this.entries.size >= this.maxEntries) {
       let drop = Math.ceil(this.maxEntries / 10);
       for (const old of this.entries.keys()) {
@@ -35,5 +42,10 @@ export class TtlMap<K, V> {
 
   forget(key: K): void {
     this.entries.delete(key);
+  }
+
+  /** Entries held, expired ones not yet dropped included. */
+  get size(): number {
+    return this.entries.size;
   }
 }
