@@ -180,16 +180,10 @@ class Baseline {
     return figures;
   }
 
-  /** The bare server's POST of consent bodies, each run paired with a baseline run like the scenarios. */
-  async bareConsentPosts(): Promise<Figures> {
-    const runs: Figures[] = [];
-    for (let run = 0; run < RUNS; run++) {
-      const base = await this.measure();
-      const options = consentPosts(`${this.server.url}/consents`, { 'content-type': 'application/json' }, 'bare');
-      const figures = await measure({ ...options, connections: CONNECTIONS }, this.server.process.pid);
-      runs.push({ ...figures, ratio: figures.rps / base.rps });
-    }
-    return medians(runs);
+  /** The bare server's POST of consent bodies, paired like the scenarios. */
+  bareConsentPosts(): Promise<Figures> {
+    const request = () => consentPosts(`${this.server.url}/consents`, { 'content-type': 'application/json' }, 'bare');
+    return paired(this, request, CONNECTIONS, this.server.process.pid);
   }
 
   stop(): Promise<void> {
@@ -197,16 +191,24 @@ class Baseline {
   }
 }
 
+/**
+ * RUNS runs of a load (built anew for each run) against the process `pid`, each paired with a
+ * baseline run just before it: the medians, the ratio the median of the paired ratios.
+ */
+async function paired(baseline: Baseline, request: () => autocannon.Options, connections: number, pid: number | undefined): Promise<Figures> {
+  const runs: Figures[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const base = await baseline.measure();
+    const figures = await measure({ ...request(), connections }, pid);
+    runs.push({ ...figures, ratio: figures.rps / base.rps });
+  }
+  return medians(runs);
+}
+
 async function rounds(target: Child, fixture: Fixture, baseline: Baseline) {
   const results: Record<string, Figures> = {};
   for (const scenario of SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY))) {
-    const runs: Figures[] = [];
-    for (let run = 0; run < RUNS; run++) {
-      const base = await baseline.measure();
-      const figures = await measure({ ...scenario.request(fixture), connections: scenario.connections }, target.process.pid);
-      runs.push({ ...figures, ratio: figures.rps / base.rps });
-    }
-    results[scenario.name] = medians(runs);
+    results[scenario.name] = await paired(baseline, () => scenario.request(fixture), scenario.connections, target.process.pid);
     process.stderr.write(`  ${scenario.name}: ${JSON.stringify(results[scenario.name])}\n`);
   }
   return { results, peakRssMiB: target.peakRssMiB() };
