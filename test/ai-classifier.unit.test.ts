@@ -92,12 +92,15 @@ describe('the classifier', () => {
   it('reads a wildcard item through the listed names it covers', () => {
     const result = classifier.classify({ name: '__utm*' });
     expect(result.category?.value).toBe('analytics');
-    expect(result.category?.source).toMatch(/^open-cookie-database: \d+ listed names matching "__utm\*"/);
+    expect(result.category?.source).toMatch(/^registry: listed names covered by the wildcard "__utm\*" \(Google Analytics; https:/);
+    // Names the registry does not cover are read through the Open Cookie Database's listed names.
+    expect(classifier.classify({ name: '_ce.clock*' }).category).toMatchObject({ value: 'analytics', source: expect.stringMatching(/^open-cookie-database: 2 listed names matching "_ce.clock\*" \(Crazy Egg\); relabelled/) });
   });
 
   it('names the company behind a third-party domain even when it cannot decide the category', () => {
-    const result = classifier.classify({ name: 'x9', domain: 'stats.g.doubleclick.net' });
-    expect(result.companyName).toMatchObject({ value: 'Google', source: 'third-party-web: Google/Doubleclick Ads' });
+    const result = classifier.classify({ name: 'x9', domain: 'cdn.jsdelivr.net' });
+    expect(result.category).toBeUndefined();
+    expect(result.companyName).toMatchObject({ value: 'JSDelivr CDN', source: 'third-party-web: JSDelivr CDN' });
   });
 
   it('declines a name it knows nothing about, keeping its guess', () => {
