@@ -59,7 +59,7 @@ function words(text: string): string[] {
 
 const LOOKUP = new Map<string, StandardCategory[]>();
 for (const [standard, list] of Object.entries(MEANING) as Array<[StandardCategory, string[]]>) {
-  for (const word of list) LOOKUP.set(word, [...(LOOKUP.get(word) ?? []), standard]);
+  for (const word of new Set(list)) LOOKUP.set(word, [...(LOOKUP.get(word) ?? []), standard]);
 }
 
 /**
