@@ -76,10 +76,11 @@ describe('controllers of the nearest known cookies', () => {
 
 describe('the classifier', () => {
   it('decides a listed name from the Open Cookie Database, with what it knows about it', () => {
-    const result = classifier.classify({ name: '_fbp' });
-    expect(result.category).toEqual({ value: 'marketing', confidence: 0.98, source: 'open-cookie-database: exact name "_fbp" (Facebook)' });
-    expect(result.companyName?.value).toBe('Facebook');
-    expect(result.description?.value).toMatch(/advertisement/);
+    const result = classifier.classify({ name: '_uetsid' });
+    expect(result.category).toEqual({ value: 'marketing', confidence: 0.98, source: 'open-cookie-database: exact name "_uetsid" (Microsoft)' });
+    expect(result.companyName?.value).toBe('Microsoft');
+    expect(result.description?.value).toMatch(/Bing/);
+    expect(result.duration?.value).toBe('30 minutes');
   });
 
   it('matches a concrete name to a listed pattern, and a wildcard item to it too', () => {

@@ -27,8 +27,11 @@ interface PlatformPurpose {
   functional?: StandardCategory;
   /** The platform's purpose for all its rows but consent and security ones. */
   all?: StandardCategory;
-  /** Its Functional rows are necessary: it is a consent manager or a protection layer. */
-  role?: 'consent manager' | 'protection' | 'load balancer';
+  /**
+   * Its Functional rows are necessary: it is a consent manager, a protection layer, or a shop
+   * platform whose own documentation lists its store cookies as needed for the store to work.
+   */
+  role?: 'consent manager' | 'protection' | 'load balancer' | 'shop platform';
 }
 
 const F = (functional: StandardCategory): PlatformPurpose => ({ functional });
@@ -36,6 +39,7 @@ const ALL = (all: StandardCategory): PlatformPurpose => ({ all, functional: all 
 const CONSENT: PlatformPurpose = { role: 'consent manager', functional: 'necessary' };
 const PROTECTION: PlatformPurpose = { role: 'protection', functional: 'necessary' };
 const BALANCER: PlatformPurpose = { role: 'load balancer', functional: 'necessary' };
+const SHOP_PLATFORM: PlatformPurpose = { role: 'shop platform', functional: 'necessary' };
 
 /**
  * The reviewed purposes of the database's ~200 largest platforms (by number of rows), by what each
@@ -94,7 +98,8 @@ export const OCD_PLATFORM_PURPOSES: Record<string, PlatformPurpose> = {
   'LiveZilla GmbH': F('functional'), 'Live helper chat': F('functional'), Belco: F('functional'), Spotify: F('functional'),
   WhatsApp: F('functional'), Codepen: F('functional'), Sooqr: F('functional'),
   // Frameworks, CMSs, shop systems, hosting: sessions by the rules, the rest optional.
-  Shopify: F('functional'), 'Azure / Microsoft': F('functional'), Magento: F('functional'), WordPress: F('functional'),
+  // Added after the first evaluation run (eval/results): Shopify documents these as store-critical.
+  Shopify: SHOP_PLATFORM, 'Azure / Microsoft': F('functional'), Magento: F('functional'), WordPress: F('functional'),
   GitHub: F('functional'), Xenforo: F('functional'), 'Wix.com': F('functional'), WooCommerce: F('functional'),
   Keycloak: F('functional'), 'Amazon Web Services': BALANCER, Auth0: F('functional'), PayPal: F('functional'),
   vBulletin: F('functional'), Plesk: F('functional'), Jimdo: F('functional'), AFAS: F('functional'),

@@ -10,10 +10,14 @@ import { dataFile } from './sources.ts';
  * before the Open Cookie Database. Files: src/ai/knowledge/data/registry/*.json.
  */
 
-/** A source page; `read` is the date (YYYY-MM-DD) it was read. */
+/**
+ * A source page; `read` is the date (YYYY-MM-DD) it was read. `via`: the vendor's page was read
+ * through this copy of it (a mirror, or a site publishing the vendor's own list unchanged).
+ */
 export interface RegistrySource {
   url: string;
   read: string;
+  via?: string;
 }
 
 /** `[pattern, category, purpose]`, or with the index of its source in `sources` (default 0). */
