@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Classifier, loadClassifier } from '../src/ai/classifier/classifier.ts';
+import { Classifier, DEFAULT_CLASSIFIER_OPTIONS, loadClassifier } from '../src/ai/classifier/classifier.ts';
 import { Controllers } from '../src/ai/classifier/controllers.ts';
 import { durationFeatures, nameFeatures, nameWords, placeOf, registrableDomain } from '../src/ai/classifier/features.ts';
 import { normaliseDuration } from '../src/ai/knowledge/durations.ts';
@@ -108,7 +108,7 @@ describe('the classifier', () => {
     const result = classifier.classify({ name: 'zq' });
     expect(result.category).toBeUndefined();
     expect(result.guess?.source).toMatch(/^model: /);
-    expect(result.guess!.confidence).toBeLessThan(0.67);
+    expect(result.guess!.confidence).toBeLessThan(DEFAULT_CLASSIFIER_OPTIONS.modelThreshold);
   });
 
   it('lets the model decide a name nobody lists when its words are telling enough', () => {

@@ -39,7 +39,7 @@ export interface ClassifierOptions {
   modelThreshold: number;
 }
 
-export const DEFAULT_CLASSIFIER_OPTIONS: ClassifierOptions = { modelThreshold: 0.67 };
+export const DEFAULT_CLASSIFIER_OPTIONS: ClassifierOptions = { modelThreshold: 0.68 };
 
 /** Confidence of a listed fact; a name listed with several categories gets its share of this. */
 const EXACT_CONFIDENCE = 0.98;
