@@ -50,13 +50,14 @@ it('describes what nobody lists and translates what the knowledge says, logging 
   const known = await call(t.app, 'POST', '/api/v1/storage-items', { token, body: { storage_item: { name: '_ga' } } });
   const unknown = await call(t.app, 'POST', '/api/v1/storage-items', { token, body: { storage_item: { name: 'zq' } } });
 
-  expect(await settled(token, known.body.data.id)).toMatchObject({ description: 'Identifiant des visiteurs', company_name: 'Google' });
+  expect(await settled(token, known.body.data.id)).toMatchObject({ description: 'Identifiant des visiteurs', company_name: 'Google Analytics' });
   expect(await settled(token, unknown.body.data.id)).toMatchObject({ description: 'Remembers the visitor between pages.', status: 'in_review' });
 
   const actions = (await call(t.app, 'GET', '/api/v1/ai-actions', { token, query: { limit: '100' } })).body.data;
   expect(actions.find((a: any) => a.action_type === 'translate')).toMatchObject({
     actionable_id: known.body.data.id, source: 'llm: test-model',
-    suggested_params: { description: 'Identifiant des visiteurs' }, previous_params: { description: 'ID used to identify users' },
+    suggested_params: { description: 'Identifiant des visiteurs' },
+    previous_params: { description: 'Keeps a random client id that tells one visitor from another in Google Analytics' },
   });
   expect(actions.find((a: any) => a.actionable_id === unknown.body.data.id && a.action_type === 'autofill')).toMatchObject({
     source: 'llm: test-model', suggested_params: { description: 'Remembers the visitor between pages.', status: 'in_review' },

@@ -103,6 +103,7 @@ const TABLE: Record<string, Entry> = {
   'DELETE /api/v1/categories/:id': { path: (t) => `/api/v1/categories/${t.records.category}`, foreign: (o) => `/api/v1/categories/${o.records.category}` },
   'GET /api/v1/storage-items': {},
   'POST /api/v1/storage-items': { body: { storage_item: { name: 'security' } } },
+  'POST /api/v1/storage-items/classify': {},
   'GET /api/v1/storage-items/:id': {
     path: (t) => `/api/v1/storage-items/${t.records.storageItem}`, foreign: (o) => `/api/v1/storage-items/${o.records.storageItem}`,
   },

@@ -1,34 +1,124 @@
-import { sql } from 'kysely';
 import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/kysely.ts';
 import type { CategoryRow } from '../db/schema.ts';
 import { accountLanguage } from '../modules/categories/categories.repository.ts';
-import { slugify } from '../modules/categories/slug.ts';
 import { STANDARD_CATEGORY_DEFINITIONS, type StandardCategory } from './knowledge/categories.ts';
 
 /**
- * The account's category for a standard one: a category whose slug or name is one of its names
- * (`statistics` serves for analytics), or else a new one the AI creates (`created`).
+ * Words that say which standard category an account's own category is, in the languages accounts
+ * name their categories in (English, German, French, Spanish, Italian, Dutch, Portuguese, Polish,
+ * Swedish, Danish, Norwegian). Compared without accents, lower-cased, word by word.
+ */
+const MEANING: Record<StandardCategory, string[]> = {
+  necessary: [
+    'necessary', 'essential', 'essentials', 'strictly', 'required', 'technical', 'security', 'mandatory',
+    'notwendig', 'notwendige', 'erforderlich', 'erforderliche', 'essenziell', 'essenzielle', 'technisch', 'technische', 'unbedingt',
+    'necessaire', 'necessaires', 'essentiel', 'essentiels', 'strictement', 'obligatoire', 'obligatoires', 'techniques',
+    'necesarias', 'necesarios', 'esenciales', 'tecnicas', 'imprescindibles', 'obligatorias',
+    'necessari', 'necessarie', 'essenziali', 'tecnici', 'obbligatori',
+    'noodzakelijk', 'noodzakelijke', 'essentieel', 'essentiele', 'technische',
+    'necessarios', 'essenciais', 'obrigatorios',
+    'niezbedne', 'konieczne', 'wymagane', 'techniczne',
+    'nodvandiga', 'nodvandig', 'nodvendige', 'nodvendig', 'nodvandige',
+  ],
+  functional: [
+    'functional', 'functionality', 'features', 'feature',
+    'funktional', 'funktionale', 'funktionell', 'funktionelle', 'funktion', 'funktionen', 'komfort',
+    'fonctionnel', 'fonctionnels', 'fonctionnalite', 'fonctionnalites',
+    'funcional', 'funcionales', 'funcionalidad', 'funzionali', 'funzionalita', 'functioneel', 'functionele',
+    'funcionais', 'funkcjonalne', 'funktionella', 'funktionalitet',
+  ],
+  analytics: [
+    'analytics', 'analytic', 'analytical', 'statistics', 'statistical', 'statistic', 'performance', 'measurement', 'stats', 'audience',
+    'statistik', 'statistiken', 'analyse', 'analysen', 'analytische', 'leistung', 'messung',
+    'statistiques', 'mesure', 'analytiques', 'analitica', 'analiticas', 'estadisticas', 'estadisticos', 'rendimiento', 'medicion',
+    'statistiche', 'analitici', 'analitiche', 'prestazioni', 'statistieken', 'analytisch', 'analytische', 'prestaties',
+    'estatisticas', 'analiticos', 'desempenho', 'analityczne', 'statystyczne', 'wydajnosc', 'statistikk',
+  ],
+  marketing: [
+    'marketing', 'advertising', 'advertisement', 'ads', 'ad', 'targeting', 'targeted', 'tracking', 'retargeting', 'social', 'remarketing',
+    'werbung', 'werbe', 'publicite', 'publicitaires', 'ciblage', 'publicidad', 'publicitarias', 'publicitarios',
+    'pubblicita', 'pubblicitari', 'profilazione', 'reclame', 'advertenties', 'advertentie', 'publicidade',
+    'marketingowe', 'reklamowe', 'reklama', 'reklam', 'annonsering', 'annoncering',
+  ],
+  preferences: [
+    'preferences', 'preference', 'personalization', 'personalisation', 'personalized', 'personalised', 'settings',
+    'praferenzen', 'einstellungen', 'personalisierung', 'preferences', 'personnalisation',
+    'preferencias', 'personalizacion', 'preferenze', 'personalizzazione', 'voorkeuren', 'voorkeur', 'personalisatie',
+    'personalizacao', 'preferencje', 'personalizacja', 'preferenser', 'praeferencer', 'preferanser', 'instellingen',
+  ],
+};
+
+const NEGATIONS = new Set(['non', 'not', 'no', 'nicht', 'nie', 'niet', 'pas', 'sans', 'without', 'un']);
+
+/** `Non-essential & Marketing` → `essential` dropped (negated), `marketing` kept. */
+function words(text: string): string[] {
+  const all = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return all.filter((word, i) => !NEGATIONS.has(word) && !NEGATIONS.has(all[i - 1] ?? ''));
+}
+
+const LOOKUP = new Map<string, StandardCategory[]>();
+for (const [standard, list] of Object.entries(MEANING) as Array<[StandardCategory, string[]]>) {
+  for (const word of new Set(list)) LOOKUP.set(word, [...(LOOKUP.get(word) ?? []), standard]);
+}
+
+/**
+ * How strongly a category's slug, name and description speak for each standard category: a word of
+ * the slug or name weighs 3, a word of the description 1 (once each).
+ */
+export function meaningScores(category: Pick<CategoryRow, 'slug' | 'name' | 'description'>): Record<StandardCategory, number> {
+  const scores: Record<StandardCategory, number> = { necessary: 0, functional: 0, analytics: 0, marketing: 0, preferences: 0 };
+  const add = (text: string, weight: number) => {
+    for (const word of new Set(words(text))) for (const standard of LOOKUP.get(word) ?? []) scores[standard] += weight;
+  };
+  add(`${category.slug.replace(/[-_]/g, ' ')} ${category.name}`, 3);
+  add(category.description, 1);
+  return scores;
+}
+
+/**
+ * Whether an account's category serves a standard category: the standard one scores highest for
+ * it (ties allowed: "Functional & Preferences" serves both). A required category never takes a
+ * category visitors may refuse: that would set the item without consent.
+ */
+export function servesStandard(category: CategoryRow, standard: StandardCategory): number {
+  if (category.required && standard !== 'necessary') return 0;
+  const scores = meaningScores(category);
+  const best = Math.max(...Object.values(scores));
+  return scores[standard] > 0 && scores[standard] === best ? scores[standard] : 0;
+}
+
+/** The account's category that serves `standard` best (highest score, the standard slug, then the oldest). */
+export function bestMatch(categories: CategoryRow[], standard: StandardCategory): CategoryRow | undefined {
+  let best: { row: CategoryRow; score: number } | undefined;
+  for (const row of categories) {
+    const serves = servesStandard(row, standard);
+    if (serves === 0) continue;
+    const score = serves + (row.slug === standard ? 0.5 : 0);
+    if (!best || score > best.score || (score === best.score && row.created_at < best.row.created_at)) best = { row, score };
+  }
+  return best?.row;
+}
+
+/**
+ * The account's category for a standard one: an existing category whose slug, name or description
+ * means it (in any of the languages above), or else a new one the AI creates (`created`). A new
+ * category is unpublished, so that it never shows in the banner until an admin publishes it,
+ * unless the account lets the AI approve (`publish`).
  */
 export async function categoryFor(
   db: Executor,
   accountId: string,
   standard: StandardCategory,
+  publish: boolean,
 ): Promise<{ category: CategoryRow; created: boolean }> {
-  const definition = STANDARD_CATEGORY_DEFINITIONS[standard];
-  const names = definition.synonyms.map(slugify);
-  const existing = await db
-    .selectFrom('categories')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where((eb) => eb.or([eb('slug', 'in', names), eb(sql<string>`lower(name)`, 'in', definition.synonyms)]))
-    // The standard slug first, then the oldest.
-    .orderBy(sql`slug = ${standard}`, 'desc')
-    .orderBy('created_at')
-    .limit(1)
-    .executeTakeFirst();
-  if (existing) return { category: existing, created: false };
+  const existing = await db.selectFrom('categories').selectAll().where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();
+  const matched = bestMatch(existing, standard);
+  if (matched) return { category: matched, created: false };
 
+  const definition = STANDARD_CATEGORY_DEFINITIONS[standard];
+  const taken = new Set(existing.map((row) => row.slug));
+  const slug = [standard, `${standard}-ai`, `${standard}-ai-${newId().slice(-8)}`].find((candidate) => !taken.has(candidate))!;
   // Another instance may create it at the same moment: the unique slug keeps one, and it is taken.
   const inserted = await db
     .insertInto('categories')
@@ -36,9 +126,10 @@ export async function categoryFor(
       id: newId(),
       account_id: accountId,
       name: definition.name,
-      slug: standard,
+      slug,
       description: definition.description,
       required: definition.required,
+      published: publish,
       default_language: await accountLanguage(db, accountId),
     })
     .onConflict((oc) => oc.columns(['account_id', 'slug']).doNothing())
@@ -49,7 +140,7 @@ export async function categoryFor(
     .selectFrom('categories')
     .selectAll()
     .where('account_id', '=', accountId)
-    .where('slug', '=', standard)
+    .where('slug', '=', slug)
     .executeTakeFirstOrThrow();
   return { category: raced, created: false };
 }

@@ -85,11 +85,11 @@ async function apply(trx: Executor, itemId: string, accountId: string, found: Cl
   let categorised: Finding<string> | undefined;
   if (features.auto_categorise && item.category_id === null && !reverted.has('category_id')) {
     if (found.category) {
-      const { category, created } = await categoryFor(trx, accountId, found.category.value);
+      const { category, created } = await categoryFor(trx, accountId, found.category.value, features.auto_approve);
       if (created) {
         actions.push({
           account_id: accountId, action_type: 'auto_categorise', actionable_type: 'Category', actionable_id: category.id,
-          suggested_params: { name: category.name, slug: category.slug, description: category.description, required: category.required },
+          suggested_params: { name: category.name, slug: category.slug, description: category.description, required: category.required, published: category.published },
           previous_params: {}, confidence: found.category.confidence, source: `standard categories, for "${item.name}"`,
         });
       }

@@ -95,6 +95,8 @@ export interface CategoriesTable {
   slug: string;
   description: ColumnType<string, string | undefined, string>;
   required: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Shown in the banner. Categories the AI creates start unpublished unless the account auto-approves. */
+  published: ColumnType<boolean, boolean | undefined, boolean>;
   default_language: string;
   created_at: CreatedAt;
   updated_at: Timestamp;

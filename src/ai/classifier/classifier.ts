@@ -1,5 +1,7 @@
 import type { StandardCategory } from '../knowledge/categories.ts';
-import { factsFromOpenCookieDatabase, Knowledge, normaliseHost, type CookieFact, type DomainFact } from '../knowledge/knowledge.ts';
+import { exceptionFor } from '../knowledge/convention.ts';
+import { factsFromOpenCookieDatabase, factsFromRegistry, Knowledge, normaliseHost, type CookieFact, type DomainFact } from '../knowledge/knowledge.ts';
+import { loadRegistryVendors, Registry, type RegistryMatch } from '../knowledge/registry.ts';
 import { loadOpenCookieDatabase, loadThirdPartyWeb } from '../knowledge/sources.ts';
 import { Controllers } from './controllers.ts';
 import { domainFeatures, durationFeatures, nameFeatures, placeOf } from './features.ts';
@@ -37,13 +39,22 @@ export interface ClassifierOptions {
   modelThreshold: number;
 }
 
-export const DEFAULT_CLASSIFIER_OPTIONS: ClassifierOptions = { modelThreshold: 0.67 };
+export const DEFAULT_CLASSIFIER_OPTIONS: ClassifierOptions = { modelThreshold: 0.68 };
 
 /** Confidence of a listed fact; a name listed with several categories gets its share of this. */
 const EXACT_CONFIDENCE = 0.98;
 const FOLDED_CONFIDENCE = 0.95;
 const PATTERN_CONFIDENCE = 0.95;
 const COVERED_NAMES_CONFIDENCE = 0.92;
+/** An unlisted name of a registry vendor: its prefix, or the vendor's domain. */
+const VENDOR_PREFIX_CONFIDENCE = 0.85;
+const VENDOR_DOMAIN_CONFIDENCE = 0.8;
+const REGISTRY_CONFIDENCE: Record<RegistryMatch['how'], number> = {
+  'exact name': EXACT_CONFIDENCE,
+  'name, ignoring case': FOLDED_CONFIDENCE,
+  pattern: PATTERN_CONFIDENCE,
+  'listed names covered by the wildcard': COVERED_NAMES_CONFIDENCE,
+};
 
 /** The category most facts agree on, and the share that agrees; facts seen on `host` win ties. */
 function vote(facts: CookieFact[], host: string): { category: StandardCategory; share: number; fact: CookieFact } {
@@ -58,6 +69,9 @@ function vote(facts: CookieFact[], host: string): { category: StandardCategory; 
   const fact = facts.find((f) => f.category === best && f.domain === host) ?? facts.find((f) => f.category === best)!;
   return { category: best, share: counts.get(best)! / total, fact };
 }
+
+/** Why the database's own label was not taken, when it was not. */
+const relabelNote = (fact: CookieFact): string => (fact.relabelled ? `; relabelled: ${fact.relabelled}` : '');
 
 export function examplesFrom(facts: CookieFact[], knowledge: Knowledge, controllers: Controllers): Example[] {
   return facts.map((fact) => ({
@@ -76,9 +90,15 @@ function featuresOf(name: string, host: string, domain: DomainFact | undefined, 
 }
 
 /**
- * Classifies storage items: first what the cookie databases list (exact names, then patterns such
- * as `_ga_*`, then for a wildcard item the listed names it covers), then a scored model trained on
- * the same knowledge for names nobody lists. Lookups are in-memory maps: microseconds per item.
+ * Classifies storage items, in this order:
+ * 1. the project's cited registry (registry.ts): exact names, then patterns such as `_ga_*`;
+ * 2. the Open Cookie Database, relabelled under the convention (ocd-relabel.ts): exact names,
+ *    patterns, and for a wildcard item the listed names it covers;
+ * 3. the registry's vendors: a name with a vendor's own prefix, or on a vendor's domain, takes the
+ *    vendor's category, but for the fixed exceptions of the convention (consent, CSRF, session,
+ *    language, currency, theme);
+ * 4. a scored model trained on all of the above, for names nobody lists; it decides only from its
+ *    threshold up. Lookups are in-memory maps: microseconds per item.
  */
 export class Classifier {
   constructor(
@@ -86,16 +106,37 @@ export class Classifier {
     private readonly controllers: Controllers,
     private readonly model: CategoryModel,
     private readonly options: ClassifierOptions = DEFAULT_CLASSIFIER_OPTIONS,
+    private readonly registry: Registry = new Registry([]),
   ) {}
 
-  static build(knowledge: Knowledge, facts: CookieFact[], options?: ClassifierOptions): Classifier {
-    const controllers = new Controllers(facts);
-    return new Classifier(knowledge, controllers, CategoryModel.train(examplesFrom(facts, knowledge, controllers)), options);
+  /** `facts` are the database's (relabelled); the model learns from them and the registry's entries. */
+  static build(knowledge: Knowledge, facts: CookieFact[], options?: ClassifierOptions, registry: Registry = new Registry([])): Classifier {
+    const all = [...factsFromRegistry(registry.entries), ...facts];
+    const controllers = new Controllers(all);
+    return new Classifier(knowledge, controllers, CategoryModel.train(examplesFrom(all, knowledge, controllers)), options, registry);
   }
 
   classify(item: ItemToClassify): Classification {
     const host = normaliseHost(item.domain);
     const domain = this.knowledge.domainFact(host);
+    const registered = this.registry.match(item.name);
+    if (registered) {
+      const { entry, how, covered } = registered;
+      const confidence = REGISTRY_CONFIDENCE[how];
+      const source = `registry: ${how} "${covered ? item.name : entry.pattern}" (${entry.vendor}; ${entry.url}, read ${entry.read})`;
+      const category = { value: entry.category, confidence, source };
+      // The registry keeps no lifetimes: a lifetime the database lists for the same name is taken.
+      const listed = registered.how === 'exact name' ? this.knowledge.exactFacts(item.name)?.facts.find((fact) => fact.duration) : undefined;
+      return {
+        category,
+        guess: category,
+        description: covered && covered > 1 ? undefined : { value: entry.purpose, confidence, source },
+        companyName: { value: entry.vendor, confidence, source },
+        duration: listed?.duration
+          ? { value: listed.duration, confidence: EXACT_CONFIDENCE, source: `open-cookie-database: exact name "${listed.name}" (${listed.company})` }
+          : undefined,
+      };
+    }
     const listed = this.listed(item.name, host);
     if (listed) {
       const { fact, confidence, source } = listed;
@@ -108,11 +149,22 @@ export class Classifier {
         duration: fact.duration ? { value: fact.duration, confidence, source } : undefined,
       };
     }
+    const vendor = this.vendorFallback(item.name, host);
+    if (vendor) {
+      const category = { value: vendor.category, confidence: vendor.confidence, source: vendor.source };
+      return {
+        category,
+        guess: category,
+        description: undefined,
+        companyName: { value: vendor.vendor, confidence: vendor.confidence, source: vendor.source },
+        duration: undefined,
+      };
+    }
     const best = this.model.best(featuresOf(item.name, host, domain, item.duration, this.controllers));
     const guess = {
       value: best.category,
       confidence: best.probability,
-      source: `model: logistic regression on the cookie databases${domain ? `, ${domain.entity} (third-party-web)` : ''}`,
+      source: `model: logistic regression on the registry and the cookie databases${domain ? `, ${domain.entity} (third-party-web)` : ''}`,
     };
     return {
       category: best.probability >= this.options.modelThreshold ? guess : undefined,
@@ -120,6 +172,21 @@ export class Classifier {
       description: undefined,
       companyName: this.company(domain),
       duration: undefined,
+    };
+  }
+
+  /** A name the knowledge does not list, of a registry vendor by its prefix or by its domain. */
+  private vendorFallback(name: string, host: string): { category: StandardCategory; confidence: number; source: string; vendor: string } | undefined {
+    const byPrefix = this.registry.vendorByPrefix(name);
+    const vendor = byPrefix?.vendor ?? this.registry.vendorByDomain(host);
+    if (!vendor) return undefined;
+    const exception = exceptionFor(name, vendor.kind === 'framework' || vendor.category === 'necessary');
+    const how = byPrefix ? `prefix "${byPrefix.prefix}"` : `domain ${host}`;
+    return {
+      category: exception?.category ?? vendor.category,
+      confidence: byPrefix ? VENDOR_PREFIX_CONFIDENCE : VENDOR_DOMAIN_CONFIDENCE,
+      source: `registry vendor: ${how} (${vendor.vendor}${exception ? `; ${exception.rule} name` : ''})`,
+      vendor: vendor.vendor,
     };
   }
 
@@ -135,28 +202,28 @@ export class Classifier {
       if (exact) {
         const { category, share, fact } = vote(exact.facts, host);
         const base = exact.folded ? FOLDED_CONFIDENCE : EXACT_CONFIDENCE;
-        return { fact: { ...fact, category }, confidence: base * share, source: `open-cookie-database: ${exact.folded ? 'name, ignoring case' : 'exact name'} "${fact.name}" (${fact.company})` };
+        return { fact: { ...fact, category }, confidence: base * share, source: `open-cookie-database: ${exact.folded ? 'name, ignoring case' : 'exact name'} "${fact.name}" (${fact.company})${relabelNote(fact)}` };
       }
     }
     const patterns = this.knowledge.patternFacts(literal);
     if (patterns) {
       const { category, share, fact } = vote(patterns, host);
-      return { fact: { ...fact, category }, confidence: PATTERN_CONFIDENCE * share, source: `open-cookie-database: pattern "${fact.name}*" (${fact.company})` };
+      return { fact: { ...fact, category }, confidence: PATTERN_CONFIDENCE * share, source: `open-cookie-database: pattern "${fact.name}*" (${fact.company})${relabelNote(fact)}` };
     }
     if (star !== -1) {
       const covered = this.knowledge.namesStartingWith(literal);
       if (covered.length > 0) {
         const { category, share, fact } = vote(covered, host);
         const summary = { ...fact, category, description: covered.length === 1 ? fact.description : '' };
-        return { fact: summary, confidence: COVERED_NAMES_CONFIDENCE * share, source: `open-cookie-database: ${covered.length} listed names matching "${literal}*" (${fact.company})` };
+        return { fact: summary, confidence: COVERED_NAMES_CONFIDENCE * share, source: `open-cookie-database: ${covered.length} listed names matching "${literal}*" (${fact.company})${relabelNote(fact)}` };
       }
     }
     return undefined;
   }
 }
 
-/** The shipped classifier: all the installed knowledge, and a model trained on all of it. */
-export function loadClassifier(): Classifier {
+/** The shipped classifier: the registry, the relabelled database, and a model trained on both. */
+export function loadClassifier(options?: ClassifierOptions): Classifier {
   const facts = factsFromOpenCookieDatabase(loadOpenCookieDatabase());
-  return Classifier.build(new Knowledge(facts, loadThirdPartyWeb()), facts);
+  return Classifier.build(new Knowledge(facts, loadThirdPartyWeb()), facts, options, new Registry(loadRegistryVendors()));
 }

@@ -48,11 +48,13 @@ export const STANDARD_CATEGORY_DEFINITIONS: Record<StandardCategory, StandardCat
 };
 
 /**
- * Open Cookie Database categories. Its "Functional" is defined there as "technical, essential or
- * strictly necessary", hence `necessary`; "Personalization" is its name for preferences.
+ * Open Cookie Database categories, mapped plainly. Its "Functional" is defined there as
+ * "technical, essential or strictly necessary", but its Functional rows are mostly optional
+ * features: ocd-relabel.ts decides them row by row, and only a rule or the registry makes one
+ * necessary. "Personalization" is its name for preferences.
  */
 const OPEN_COOKIE_DATABASE: Record<string, StandardCategory> = {
-  functional: 'necessary',
+  functional: 'functional',
   necessary: 'necessary',
   security: 'necessary',
   personalization: 'preferences',

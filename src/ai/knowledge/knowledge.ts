@@ -1,5 +1,7 @@
-import { fromOpenCookieDatabase, fromThirdPartyWeb, type StandardCategory } from './categories.ts';
+import { fromThirdPartyWeb, type StandardCategory } from './categories.ts';
 import { normaliseDuration } from './durations.ts';
+import { relabelOpenCookieDatabase } from './ocd-relabel.ts';
+import type { RegistryEntry } from './registry.ts';
 import type { OpenCookieDatabaseRow, ThirdPartyEntity } from './sources.ts';
 
 /** What a cookie database says about one name, or about every name starting with `name` (`pattern`). */
@@ -12,6 +14,8 @@ export interface CookieFact {
   duration: string | undefined;
   /** Host the database saw it on, without a leading dot; '' when not stated. */
   domain: string;
+  /** Why the label differs from the database's own (relabelling under the convention). */
+  relabelled?: string;
 }
 
 export interface DomainFact {
@@ -43,9 +47,10 @@ export function hostAndParents(host: string): string[] {
 export function factsFromOpenCookieDatabase(rows: OpenCookieDatabaseRow[]): CookieFact[] {
   const facts: CookieFact[] = [];
   for (const row of rows) {
-    const category = fromOpenCookieDatabase(row.category);
     const raw = row.cookie.trim();
-    if (!category || raw === '') continue;
+    const relabelled = relabelOpenCookieDatabase(row.platform, row.category, raw);
+    if (!relabelled || raw === '') continue;
+    const { category } = relabelled;
     const name = raw.replace(/\*+$/, '');
     const pattern = (row.wildcardMatch === '1' || raw.endsWith('*')) && name.length >= MIN_PATTERN_LENGTH;
     facts.push({
@@ -56,9 +61,25 @@ export function factsFromOpenCookieDatabase(rows: OpenCookieDatabaseRow[]): Cook
       company: (row.dataController || row.platform).trim(),
       duration: normaliseDuration(row.retentionPeriod),
       domain: normaliseHost(row.domain),
+      relabelled: relabelled.rule,
     });
   }
   return facts;
+}
+
+/** Registry entries as facts, to train the model on (a pattern by its text before the first `*`). */
+export function factsFromRegistry(entries: RegistryEntry[]): CookieFact[] {
+  return entries
+    .filter((entry) => !entry.pattern.startsWith('*'))
+    .map((entry) => ({
+      name: entry.wildcard ? entry.pattern.slice(0, entry.pattern.indexOf('*')) : entry.pattern,
+      pattern: entry.wildcard,
+      category: entry.category,
+      description: entry.purpose,
+      company: entry.vendor,
+      duration: undefined,
+      domain: '',
+    }));
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V) {

@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 /**
- * The maintained data the AI knows from, read from the npm packages that ship it (nothing is
- * downloaded at install or run time; `npm update` brings newer data):
- * - the Open Cookie Database (Apache-2.0), as shipped inside `@slashgear/gdpr-cookie-scanner` (MIT);
- * - `third-party-web` (MIT): third-party domains, the entity behind them and its category.
+ * The maintained data the AI knows from (nothing is downloaded at install or run time):
+ * - the Open Cookie Database (Apache-2.0), vendored unchanged in `data/` with its licence notice;
+ * - `third-party-web` (MIT, an npm dependency): third-party domains, the entity behind them and its category.
+ * The project's own cited registry (`registry.ts`) is checked before both.
  */
 
 /** One row of the Open Cookie Database. A wildcard row's `cookie` is a prefix (`_ga_`). */
@@ -39,8 +39,19 @@ function packageFile(name: string, file: string): string {
   throw new Error(`${name} is not installed (needed for ${file}); run npm install`);
 }
 
+/**
+ * A file of `src/ai/knowledge/data/`, from the sources (tsx) or from the bundle in `dist/`, which
+ * reads it from the sources beside it rather than carrying a megabyte of JSON in its code.
+ */
+export function dataFile(file: string): URL {
+  for (const candidate of [new URL(`./data/${file}`, import.meta.url), new URL(`../src/ai/knowledge/data/${file}`, import.meta.url)]) {
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new Error(`src/ai/knowledge/data/${file} is missing`);
+}
+
 export function loadOpenCookieDatabase(): OpenCookieDatabaseRow[] {
-  const path = packageFile('@slashgear/gdpr-cookie-scanner', 'dist/data/open-cookie-database.json');
+  const path = dataFile('open-cookie-database.json');
   const byPlatform = JSON.parse(readFileSync(path, 'utf8')) as Record<string, Array<Omit<OpenCookieDatabaseRow, 'platform'>>>;
   return Object.entries(byPlatform).flatMap(([platform, rows]) => rows.map((row) => ({ ...row, platform })));
 }

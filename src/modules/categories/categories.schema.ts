@@ -11,6 +11,7 @@ export const CategorySchema = Type.Object({
   description: Type.String(),
   slug: Type.String(),
   required: Type.Boolean({ description: 'Mandatory: visitors cannot reject it' }),
+  published: Type.Boolean({ description: 'Shown in the banner. A category the AI created is unpublished until an admin publishes it' }),
   default_language: Type.String(),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -29,6 +30,7 @@ const fields = {
   slug: Slug,
   description: Text(2000),
   required: Type.Boolean(),
+  published: Type.Boolean(),
   default_language: Language,
 };
 
@@ -38,6 +40,7 @@ export const CreateCategoryBody = Type.Object({
     slug: Type.Optional(fields.slug),
     description: Type.Optional(fields.description),
     required: Type.Optional(fields.required),
+    published: Type.Optional(fields.published),
     default_language: Type.Optional(fields.default_language),
   }),
 });
@@ -55,6 +58,7 @@ export function toCategory(row: CategoryRow): Category {
     description: row.description,
     slug: row.slug,
     required: row.required,
+    published: row.published,
     default_language: row.default_language,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

@@ -11,13 +11,18 @@ import {
   toStorageItem,
   UpdateStorageItemBody,
 } from './storage-items.schema.ts';
-import { actorOf, changeStorageItem, createStorageItem, removeStorageItem } from './storage-items.service.ts';
+import { actorOf, changeStorageItem, createStorageItem, removeStorageItem, takeUncategorisedForAi } from './storage-items.service.ts';
 
 const tags = ['Storage items'];
 const security = [{ bearer: [] }];
 const read = { auth: 'account' } as const;
 const write = { auth: 'account', admin: true } as const;
 const Wrapped = Type.Object({ data: StorageItemSchema });
+const ClassifyAnswer = Type.Object({
+  data: Type.Object({
+    processing: Type.Integer({ description: 'Uncategorised drafts handed to the AI; each is `processing` until it has worked on it' }),
+  }),
+});
 
 export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
@@ -49,6 +54,19 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
     const row = await createStorageItem(db, scopeOf(request).accountId, request.body.storage_item, actor);
     services.ai.submit(row);
     return reply.code(201).send({ data: toStorageItem(row) });
+  });
+
+  app.post('/storage-items/classify', {
+    config: write,
+    schema: {
+      operationId: 'classifyStorageItems', tags, security,
+      summary: "Classify now: run the AI on the account's uncategorised draft items (needs auto_categorise on)",
+      response: withErrors({ 202: ClassifyAnswer }, { 403: true, 422: true }),
+    },
+  }, async (request, reply) => {
+    const rows = await takeUncategorisedForAi(db, scopeOf(request).accountId);
+    for (const row of rows) services.ai.submit(row);
+    return reply.code(202).send({ data: { processing: rows.length } });
   });
 
   app.get('/storage-items/:id', {

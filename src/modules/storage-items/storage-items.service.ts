@@ -6,7 +6,7 @@ import type { Executor } from '../../db/kysely.ts';
 import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import type { Principal } from '../../http/auth.ts';
 import { Problems } from '../../http/validate.ts';
-import { takeForAi } from '../../ai/settings.ts';
+import { findAiFeatures, takeForAi } from '../../ai/settings.ts';
 import { markVendorsSetup } from '../accounts/onboarding-facts.ts';
 import { findCategory } from '../categories/categories.repository.ts';
 import {
@@ -153,5 +153,28 @@ export async function removeStorageItem(db: Kysely<Database>, accountId: string,
     if (current.is_wildcard_cookie) {
       await relinkConcreteItems(trx, accountId, { storageTypes: [current.storage_type], patterns: [current.name] });
     }
+  });
+}
+
+export const AI_CATEGORISE_OFF = 'AI categorisation is off for this account: turn on auto_categorise first';
+
+/**
+ * "Classify now": hands the account's uncategorised drafts to the AI, in one transaction that
+ * marks them `processing` (the durable queue: a crash loses none). Items a person has moved on
+ * (`in_review`, `finalised`) are theirs and left alone. The caller submits the returned rows to
+ * the worker once committed.
+ */
+export async function takeUncategorisedForAi(db: Kysely<Database>, accountId: string): Promise<StorageItemRow[]> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await findAiFeatures(trx, accountId)).auto_categorise) throw new ValidationError(AI_CATEGORISE_OFF);
+    await lockAccountItems(trx, accountId);
+    return trx
+      .updateTable('storage_items')
+      .set({ status: 'processing' })
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'draft')
+      .where('category_id', 'is', null)
+      .returningAll()
+      .execute();
   });
 }

@@ -16,13 +16,15 @@ export async function findWidgetAccount(db: Executor, id: string): Promise<Widge
     .executeTakeFirst();
 }
 
-/** The banner's content: every category, with the finalised storage items in each. */
+/** The banner's content: every published category, with the finalised storage items in each. */
 export async function bannerContent(db: Executor, accountId: string) {
   const [categories, items] = await Promise.all([
     db
       .selectFrom('categories')
       .select(['id', 'slug', 'name', 'description', 'required'])
       .where('account_id', '=', accountId)
+      // A category the AI created waits for an admin before visitors see it.
+      .where('published', '=', true)
       .orderBy('required', 'desc')
       .orderBy('created_at')
       .orderBy('id')

@@ -1,0 +1,61 @@
+import type { StandardCategory } from './categories.ts';
+
+/**
+ * The labelling convention every label the project makes follows (README, "The AI's labelling
+ * convention"). It is about what the item does for the visitor of the website that declares it:
+ *
+ * - necessary: sessions, authentication (signing in, remember-me), CSRF, load balancing, bot and
+ *   fraud protection, a shop's cart, checkout and payment, and the consent choice itself (a
+ *   tracking tool's own consent or opt-out cookie included);
+ * - functional: optional features (chat, embedded media, maps, comments, recently viewed items,
+ *   wishlists, surveys, forms of a third party);
+ * - preferences: the visitor's own choices (language, currency, region, theme, volume, layout);
+ * - analytics: measurement, A/B testing and session replay, the vendor's helper cookies included
+ *   (a test cookie, a sampling flag, a throttle);
+ * - marketing: advertising, retargeting, cross-site tracking, and CRM or marketing-automation
+ *   tracking that ties visits to a person.
+ *
+ * A third party's own security or session cookie that exists only because of an optional feature
+ * (an embedded video, a chat widget) takes the category of that feature: the website works without
+ * it. When in doubt between necessary and anything else, it is not necessary: a wrong `necessary`
+ * sets a cookie without consent, the worst mistake there is.
+ */
+
+/** Words of a name that say it belongs to one of the necessary mechanisms. */
+const NECESSARY_RULES: Array<{ rule: string; pattern: RegExp }> = [
+  { rule: 'consent', pattern: /consent|opt[-_]?out|opt[-_]?in|cookie[-_]?(notice|law|policy|banner|accept|control|preferences|settings)|gdpr|euconsent|tcf|cmp[-_]/i },
+  { rule: 'csrf', pattern: /csrf|xsrf|antiforgery|requestverificationtoken|form_key|authenticity/i },
+  { rule: 'session', pattern: /(^|[^a-z])(sess(ion)?(id)?|sid)([^a-z]|$)|phpsessid|jsessionid|aspsessionid|session[-_]?(id|token|key)|_session$|^sess[A-Z0-9]|^s?sess[0-9a-f]{6}/i },
+  { rule: 'cart', pattern: /(^|[^a-z])(cart|basket|checkout)([^a-z]|$)|^cart|checkout/i },
+  { rule: 'authentication', pattern: /logged[-_]?in|(^|[^a-z])(login|signin|sign_in|remember[-_]?me|auth)([^a-z]|$)|customer_sig/i },
+  { rule: 'load balancer', pattern: /awsalb|awselb|affinity|(^|[-_])lb([-_]|$)|load[-_]?balanc|serverid|route(id)?$|bigip|^nsc_|citrix_ns_id/i },
+];
+
+/** Words of a name that say it keeps one of the visitor's choices. */
+const PREFERENCE_RULE = /(^|[^a-z])(lang(uage)?|locale|i18n|currency|theme|dark[-_]?mode|color[-_]?scheme|timezone|tz|region|country|font[-_]?size|volume|muted|settings)([^a-z]|$)|language|locale|currency|i18n_redirected/i;
+
+/** The necessary mechanism a name belongs to, if its words say so; undefined otherwise. */
+export function necessaryRule(name: string): string | undefined {
+  const clean = name.replace(/\*/g, '');
+  return NECESSARY_RULES.find(({ pattern }) => pattern.test(clean))?.rule;
+}
+
+/** Whether a name's words say it keeps a choice of the visitor (language, currency, theme...). */
+export function isPreferenceName(name: string): boolean {
+  return PREFERENCE_RULE.test(name.replace(/\*/g, ''));
+}
+
+/**
+ * The fixed exceptions to a vendor's default category for one of its names the registry does not
+ * list: consent names are necessary (a tracking tool's own opt-out included); CSRF, session,
+ * sign-in, cart and load-balancer names are necessary for a framework or platform
+ * (`ownsSessions`), while a tracking or widget vendor's "session" is its own measurement or
+ * feature session and keeps the vendor's category;
+ * language, currency and theme names are preferences. Undefined when no exception applies.
+ */
+export function exceptionFor(name: string, ownsSessions: boolean): { category: StandardCategory; rule: string } | undefined {
+  const rule = necessaryRule(name);
+  if (rule === 'consent' || (ownsSessions && rule !== undefined)) return { category: 'necessary', rule };
+  if (isPreferenceName(name)) return { category: 'preferences', rule: 'preference' };
+  return undefined;
+}

@@ -1,0 +1,144 @@
+import { fromOpenCookieDatabase, type StandardCategory } from './categories.ts';
+import { isPreferenceName, necessaryRule } from './convention.ts';
+
+/**
+ * The Open Cookie Database relabelled under the project's convention (convention.ts), not trusted
+ * blindly. Its "Functional" means "technical, essential or strictly necessary" there, yet its
+ * Functional rows hold chat widgets, embedded players, recently viewed items and language
+ * settings; and for some vendors its label differs from the vendor's own documentation (session
+ * replay called functional, a CRM's tracking called analytics).
+ *
+ * How one row is labelled:
+ * 1. Its name says consent or opt-out: necessary (a tracking tool's own consent cookie included).
+ * 2. A "Functional" row whose name says language, currency or theme is preferences. One of a
+ *    tracking platform (one with `all`) takes that purpose: its "session"
+ *    is the vendor's measurement session. Any other "Functional" row becomes necessary only when a
+ *    rule agrees: its name says session, CSRF or load balancing, or its platform is a consent
+ *    manager or a bot, fraud or spam protection (`role`). Otherwise it takes its platform's purpose
+ *    from the table below (`functional`), or `functional` when the platform is not in the table.
+ * 3. A platform whose documented purpose differs from the database's label for all its rows
+ *    (`all`) gets that purpose for its Analytics and Marketing rows too.
+ * 4. Everything else keeps the database's label, mapped as before.
+ * The registry (registry.ts) is checked before the database, so a vendor it covers is labelled
+ * from the vendor's own documentation whatever the database says.
+ */
+interface PlatformPurpose {
+  /** What the platform's "Functional" rows are, when no rule says necessary. */
+  functional?: StandardCategory;
+  /** The platform's purpose for all its rows but consent and security ones. */
+  all?: StandardCategory;
+  /**
+   * Its Functional rows are necessary: it is a consent manager, a protection layer, or a shop
+   * platform whose own documentation lists its store cookies as needed for the store to work.
+   */
+  role?: 'consent manager' | 'protection' | 'load balancer' | 'shop platform';
+}
+
+const F = (functional: StandardCategory): PlatformPurpose => ({ functional });
+const ALL = (all: StandardCategory): PlatformPurpose => ({ all, functional: all });
+const CONSENT: PlatformPurpose = { role: 'consent manager', functional: 'necessary' };
+const PROTECTION: PlatformPurpose = { role: 'protection', functional: 'necessary' };
+const BALANCER: PlatformPurpose = { role: 'load balancer', functional: 'necessary' };
+const SHOP_PLATFORM: PlatformPurpose = { role: 'shop platform', functional: 'necessary' };
+
+/**
+ * The reviewed purposes of the database's ~200 largest platforms (by number of rows), by what each
+ * platform is for. Platforms whose rows are sessions and carts of a framework or shop system have
+ * `functional` here: their session and CSRF names are caught by the rules, the rest (recently
+ * viewed, wishlists, editor settings) is optional.
+ */
+export const OCD_PLATFORM_PURPOSES: Record<string, PlatformPurpose> = {
+  // Advertising, ad exchanges, retargeting, social pixels: everything they set is marketing.
+  Nexx360: ALL('marketing'), LinkedIn: ALL('marketing'), Google: F('marketing'), 'Bing / Microsoft': ALL('marketing'),
+  'Command Act': ALL('marketing'), PubMatic: ALL('marketing'), Facebook: ALL('marketing'), X: ALL('marketing'),
+  Yahoo: ALL('marketing'), Ezoic: ALL('marketing'), Outbrain: ALL('marketing'), Smartadserver: ALL('marketing'),
+  'Adobe Advertising': ALL('marketing'), 'Google Ads': ALL('marketing'), Adform: ALL('marketing'), Dotomi: ALL('marketing'),
+  Yieldmo: ALL('marketing'), 'RD Station': ALL('marketing'), 'Adobe Audience Manager': ALL('marketing'), Sonobi: ALL('marketing'),
+  Tailtarget: ALL('marketing'), 'Google AdSense': ALL('marketing'), 'DoubleClick/Google Marketing': ALL('marketing'),
+  Taboola: ALL('marketing'), Pinterest: ALL('marketing'), Magnite: ALL('marketing'), ID5: ALL('marketing'),
+  Funda: ALL('marketing'), Xandr: ALL('marketing'), Adhese: ALL('marketing'), Groovinads: ALL('marketing'),
+  Lotame: ALL('marketing'), 'Blueconic.com': ALL('marketing'), Instagram: ALL('marketing'), Smaato: ALL('marketing'),
+  Platform161: ALL('marketing'), Teads: ALL('marketing'), Seedtag: ALL('marketing'), Snapchat: ALL('marketing'),
+  'Perfect Audience': ALL('marketing'), TikTok: ALL('marketing'), 'Casale Media': ALL('marketing'), 'openx.net': ALL('marketing'),
+  Zeotap: ALL('marketing'), Ortec: ALL('marketing'), Adcalls: ALL('marketing'), Squeezely: ALL('marketing'),
+  Beamer: ALL('marketing'), 'Customer.io': ALL('marketing'), Maxlead: ALL('marketing'), Admatic: ALL('marketing'),
+  ComScore: ALL('marketing'), TripleLift: ALL('marketing'), Sharpspring: ALL('marketing'), Quantcast: ALL('marketing'),
+  'Adalyser.com': ALL('marketing'), 'Media.net': ALL('marketing'), Nielsen: ALL('marketing'), Emetric: ALL('marketing'),
+  Mediarithmics: ALL('marketing'), MediaVine: ALL('marketing'), Adkernel: ALL('marketing'), CreativeCDN: ALL('marketing'),
+  Amazon: ALL('marketing'), 'adscale.de': ALL('marketing'), BlueKai: ALL('marketing'), MediaMath: ALL('marketing'),
+  Tapad: ALL('marketing'), Datatrics: ALL('marketing'), Reddit: ALL('marketing'), Audrte: ALL('marketing'),
+  Sleeknote: ALL('marketing'), richAudience: ALL('marketing'), Fastclick: ALL('marketing'), Sailthru: ALL('marketing'),
+  MercadoLibre: ALL('marketing'), Bidence: ALL('marketing'), 'Underdog Media': ALL('marketing'), Undertone: ALL('marketing'),
+  Blue: ALL('marketing'), 'Google Maps': F('functional'), 'Active Campaign': ALL('marketing'), 'justpremium.com': ALL('marketing'),
+  'Improve Digital': ALL('marketing'), Atlas: ALL('marketing'), 'betweendigital.com': ALL('marketing'), LiveIntent: ALL('marketing'),
+  Adxcore: ALL('marketing'), Rapleaf: ALL('marketing'), 'The Tradedesk': ALL('marketing'), FreeWheel: ALL('marketing'),
+  SOVRN: ALL('marketing'), MailMunch: ALL('marketing'), Optinmonster: ALL('marketing'), Leadinfo: ALL('marketing'),
+  Roku: ALL('marketing'), Tripadvisor: ALL('marketing'), 'Bazaar Voice': F('functional'),
+  // CRM and marketing automation: tracking that ties visits to a person is marketing.
+  Salesforce: F('marketing'), Hubspot: F('marketing'), HubSpot: F('marketing'), Marketo: ALL('marketing'),
+  Mailchimp: ALL('marketing'), ZOHO: F('marketing'), Braze: ALL('marketing'), 'Microsoft Dynamics': ALL('marketing'),
+  Oracle: F('marketing'), SAP: F('marketing'), Picreel: ALL('marketing'),
+  // Measurement, A/B testing and session replay.
+  Piano: ALL('analytics'), Hotjar: ALL('analytics'), 'Crazy Egg': ALL('analytics'), ContentSquare: ALL('analytics'),
+  Qualtrics: ALL('analytics'), 'Google Analytics': ALL('analytics'), 'Yandex.Metrica': ALL('analytics'),
+  'Dynamic Yield': ALL('analytics'), Dynatrace: ALL('analytics'), Microsoft: F('analytics'), Piwik: ALL('analytics'),
+  Inspectlet: ALL('analytics'), Matomo: ALL('analytics'), Rudderstack: ALL('analytics'), 'Adobe Analytics': ALL('analytics'),
+  'Visual Website Optimizer': ALL('analytics'), 'Lucky Orange': ALL('analytics'), 'Google Optimize': ALL('analytics'),
+  Marfeel: ALL('analytics'), Amplitude: ALL('analytics'), Wikimedia: F('analytics'), Duda: F('functional'),
+  'Parse.ly': ALL('analytics'), CognitoForms: F('functional'), Optimizely: ALL('analytics'), SiteSpect: ALL('analytics'),
+  Dotmetrics: ALL('analytics'), 'Beslist.nl': ALL('marketing'), ABlyft: ALL('analytics'), Snowplow: ALL('analytics'),
+  Gemius: ALL('analytics'), Baidu: ALL('analytics'), 'Convert Insights': ALL('analytics'), comScore: ALL('analytics'),
+  'Microsoft Azure App Insights': ALL('analytics'), Oribi: ALL('analytics'), WePublish: ALL('analytics'),
+  ABTasty: ALL('analytics'), 'Mopinion.com': ALL('analytics'), Ahoy: ALL('analytics'), 'Google Tag Manager': F('analytics'),
+  Trustpilot: F('functional'), Indeed: F('analytics'), Kentico: F('functional'), Viafoura: F('functional'),
+  // Optional features: chat, support, embedded media, comments, surveys, reviews, sharing.
+  Zendesk: F('functional'), Twitch: F('functional'), Swym: F('functional'), ShareThis: ALL('marketing'),
+  SurveyMonkey: F('functional'), Youtube: F('functional'), Wistia: F('functional'), Vimeo: F('functional'),
+  Livechat: F('functional'), 'Tawk.to Chat': F('functional'), SnapEngage: F('functional'), Intercom: ALL('functional'),
+  'LiveZilla GmbH': F('functional'), 'Live helper chat': F('functional'), Belco: F('functional'), Spotify: F('functional'),
+  WhatsApp: F('functional'), Codepen: F('functional'), Sooqr: F('functional'),
+  // Frameworks, CMSs, shop systems, hosting: sessions by the rules, the rest optional.
+  // Added after the first evaluation run (eval/results): Shopify documents these as store-critical.
+  Shopify: SHOP_PLATFORM, 'Azure / Microsoft': F('functional'), Magento: F('functional'), WordPress: F('functional'),
+  GitHub: F('functional'), Xenforo: F('functional'), 'Wix.com': F('functional'), WooCommerce: F('functional'),
+  Keycloak: F('functional'), 'Amazon Web Services': BALANCER, Auth0: F('functional'), PayPal: F('functional'),
+  vBulletin: F('functional'), Plesk: F('functional'), Jimdo: F('functional'), AFAS: F('functional'),
+  'phpMyAdmin': F('functional'), TYPO3: F('functional'), Lightspeed: F('functional'), nopCommerce: F('functional'),
+  Stripe: PROTECTION, Intershop: F('functional'), 'NextAuth.js': F('functional'), 'PHP.net': F('functional'),
+  'Adobe ColdFusion': F('functional'), CraftCMS: F('functional'), 'Joomla!': F('functional'),
+  // Protection against bots, fraud and spam, and load balancing.
+  Cloudflare: PROTECTION, CloudFlare: PROTECTION, CleanTalk: PROTECTION, Imperva: PROTECTION, Akamai: PROTECTION,
+  'CHEQ AI Technologies': PROTECTION,
+  // Consent managers: their cookies keep the consent choice.
+  Complianz: CONSENT, 'Cookie Law Info': CONSENT, 'Consentmanager.net': CONSENT, CookieYes: CONSENT, Cookiebot: CONSENT,
+  OneTrust: CONSENT, Osano: CONSENT, QookieQloud: CONSENT, 'CookieConsent.io': CONSENT, Civic: CONSENT,
+  PrivacyPillar: CONSENT, Enzuzo: CONSENT, Axeptio: CONSENT, Termly: CONSENT,
+};
+
+export interface Relabelled {
+  category: StandardCategory;
+  /** Why, when it differs from the plain mapping of the database's label. */
+  rule: string | undefined;
+}
+
+/** The label of one Open Cookie Database row under the convention; undefined for an unknown label. */
+export function relabelOpenCookieDatabase(platform: string, ocdCategory: string, cookie: string): Relabelled | undefined {
+  const mapped = fromOpenCookieDatabase(ocdCategory);
+  if (!mapped) return undefined;
+  const label = ocdCategory.trim().toLowerCase();
+  const purpose = OCD_PLATFORM_PURPOSES[platform.trim()];
+  const rule = necessaryRule(cookie);
+  if (rule === 'consent') return { category: 'necessary', rule: 'consent' };
+  if (label === 'functional') {
+    if (isPreferenceName(cookie)) return { category: 'preferences', rule: 'preference' };
+    // A tracking vendor's "session" is its measurement session, not the site's.
+    if (purpose?.all) return { category: purpose.all, rule: `platform: ${platform}` };
+    if (rule) return { category: 'necessary', rule };
+    if (purpose?.role) return { category: 'necessary', rule: purpose.role };
+    return { category: purpose?.functional ?? 'functional', rule: purpose?.functional ? `platform: ${platform}` : 'optional feature' };
+  }
+  if (purpose?.all && (label === 'analytics' || label === 'marketing') && purpose.all !== mapped) {
+    return { category: purpose.all, rule: `platform: ${platform}` };
+  }
+  return { category: mapped, rule: undefined };
+}
