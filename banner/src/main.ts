@@ -214,7 +214,6 @@ function translation(t: Texts): CookieConsent.Translation {
       acceptAllBtn: escapeHtml(t.accept_all),
       acceptNecessaryBtn: config.banner.show_reject_all ? escapeHtml(t.reject_all) : undefined,
       showPreferencesBtn: escapeHtml(t.manage),
-      closeIconLabel: escapeHtml(t.close),
       footer: policyLink || undefined,
     },
     preferencesModal: {

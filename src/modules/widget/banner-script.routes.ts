@@ -33,6 +33,8 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, banner: BuiltBanner | undefined): FastifyReply {
+  // Any website may load the script with a plain <script> tag (the API's other answers stay same-site).
+  reply.header('cross-origin-resource-policy', 'cross-origin');
   if (!banner) {
     return reply.code(404).header('content-type', JAVASCRIPT).header('cache-control', 'no-store').send(UNKNOWN);
   }
