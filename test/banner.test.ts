@@ -134,6 +134,7 @@ describe('the banner settings', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: {
+        account_id: other.account.id,
         layout: 'box',
         position: 'bottom right',
         theme: { background: null, text: null, primary: null, primary_text: null },
@@ -162,6 +163,7 @@ describe('the banner settings', () => {
       banner: { show_reject_all: false, theme: { primary: null, background: '#ffffffcc' }, translations: { de: { description: 'Wir fragen.' }, pt: null } },
     }, token);
     expect(res.body.data).toEqual({
+      account_id: other.account.id,
       layout: 'box',
       position: 'top left',
       theme: { background: '#ffffffcc', text: '#222', primary: null, primary_text: null },

@@ -19,6 +19,7 @@ for (const key of TEXT_KEYS) textFields[key] = Text(2000);
 const LanguageTexts = Type.Partial(Type.Object(textFields as Record<TextKey, ReturnType<typeof Text>>));
 
 export const BannerSettingsSchema = Type.Object({
+  account_id: Type.String(),
   layout: StringEnum(LAYOUTS),
   position: StringEnum(POSITIONS),
   theme: Type.Object(ThemeFields),

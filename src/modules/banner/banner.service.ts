@@ -5,7 +5,7 @@ import { Problems } from '../../http/validate.ts';
 import { findBanner, incrementRevision, saveBanner, type BannerRow } from './banner.repository.ts';
 import type { BannerChanges, BannerSettings } from './banner.schema.ts';
 
-export const DEFAULT_LOOK: Omit<BannerSettings, 'translations' | 'revision'> = {
+export const DEFAULT_LOOK: Omit<BannerSettings, 'account_id' | 'translations' | 'revision'> = {
   layout: 'box',
   position: 'bottom right',
   theme: { background: null, text: null, primary: null, primary_text: null },
@@ -20,6 +20,7 @@ type StoredTexts = Record<string, Partial<Texts>>;
 export function settingsOf(row: BannerRow): BannerSettings {
   const stored = row.banner as Partial<BannerSettings>;
   return {
+    account_id: row.id,
     ...DEFAULT_LOOK,
     ...stored,
     theme: { ...DEFAULT_LOOK.theme, ...stored.theme },

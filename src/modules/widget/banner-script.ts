@@ -91,7 +91,7 @@ export class BannerScripts {
       bannerContent(this.db, accountId),
     ]);
     if (!account || !settings) return undefined;
-    const { translations: _, revision, ...look } = settings;
+    const { translations: _, revision, account_id: __, ...look } = settings;
     const config: BannerConfig = {
       account: { id: account.id, name: account.name, default_language: account.default_language },
       revision,
