@@ -9,9 +9,20 @@ const CACHE_CONTROL = 'public, max-age=120';
 const JAVASCRIPT = 'text/javascript; charset=utf-8';
 const UNKNOWN = '/* Consentry: there is no banner for this account. Check the account id in the script tag. */\n';
 
+type Encoding = 'br' | 'gzip' | undefined;
+/** Browsers send a handful of distinct Accept-Encoding values: each is parsed once. */
+const chosen = new Map<string, Encoding>();
+
 /** The best encoding the client takes: brotli, then gzip, else none. `q=0` refuses one. */
-export function chooseEncoding(header: string | undefined): 'br' | 'gzip' | undefined {
+export function chooseEncoding(header: string | undefined): Encoding {
   if (!header) return undefined;
+  if (chosen.has(header)) return chosen.get(header);
+  const encoding = parseEncoding(header);
+  if (chosen.size < 256) chosen.set(header, encoding);
+  return encoding;
+}
+
+function parseEncoding(header: string): Encoding {
   const accepted = new Set<string>();
   for (const part of header.toLowerCase().split(',')) {
     const [name, ...params] = part.trim().split(';');
