@@ -39,8 +39,9 @@ describeBrowser('the banner on a website', () => {
     refused = await createTenant(t.services, 'Refused');
     await t.services.db.updateTable('accounts').set({ allowed_domains: JSON.stringify(['localhost']) }).where('id', '=', tenant.account.id).execute();
     const token = tenant.tokens.account;
-    for (const [name, required] of [['Necessary', true], ['Analytics', false], ['Marketing', false]] as const) {
-      ids[name.toLowerCase()] = (await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name, required } } })).body.data.id;
+    const hostile = 'Ads <img src="/nowhere.png" onerror="window.injected = true">';
+    for (const [name, required, description] of [['Necessary', true, ''], ['Analytics', false, 'Counts visits'], ['Marketing', false, hostile]] as const) {
+      ids[name.toLowerCase()] = (await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name, required, description } } })).body.data.id;
     }
     await call(t.app, 'POST', '/api/v1/categories', { token: refused.tokens.account, body: { category: { name: 'Analytics' } } });
     for (const [name, storage_type] of [['_ga', 'cookie'], ['_ga_*', 'cookie'], ['ajs_user_id', 'local_storage']]) {
@@ -196,6 +197,9 @@ describeBrowser('the banner on a website', () => {
     await analytics.waitFor();
     expect(await page.getByRole('checkbox', { name: 'Necessary' }).isDisabled()).toBe(true);
     expect(await page.locator('#cc-main .pm td', { hasText: '_ga_*' }).count()).toBe(1);
+    // The service's texts are shown as text: a category's markup never runs in the website.
+    expect(await page.locator('#cc-main .pm').textContent()).toContain('Ads <img src="/nowhere.png"');
+    expect(await page.evaluate(() => (window as any).injected)).toBeUndefined();
     await analytics.check();
     await page.getByRole('button', { name: 'Save preferences', exact: true }).click();
     const consent = await recorded((await sessionOf(page))!);

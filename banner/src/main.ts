@@ -226,7 +226,7 @@ function translation(t: Texts): CookieConsent.Translation {
         { description: `${escapeHtml(t.preferences_description)}${gpcNote}${policyLink ? ` ${policyLink}` : ''}` },
         ...config.categories.map((category) => ({
           title: escapeHtml(category.name),
-          description: escapeHtml(category.description),
+          description: category.description ? escapeHtml(category.description) : undefined,
           linkedCategory: category.slug,
           cookieTable: cookieTable(category, t),
         })),
@@ -254,7 +254,9 @@ function injectStyle(): void {
     theme.primary && `--cc-btn-primary-bg:${theme.primary};--cc-btn-primary-border-color:${theme.primary};--cc-btn-primary-hover-bg:${theme.primary};--cc-toggle-on-bg:${theme.primary}`,
     theme.primary_text && `--cc-btn-primary-color:${theme.primary_text};--cc-btn-primary-hover-color:${theme.primary_text}`,
   ].filter(Boolean);
-  style.textContent = __CONSENTRY_CSS__ + (vars.length ? `#cc-main{${vars.join(';')}}` : '');
+  // A category without a description or items has nothing to expand: the library leaves its arrow unsized.
+  const fixes = '#cc-main .pm__section--toggle:not(.pm__section--expandable) .pm__section-arrow{display:none}';
+  style.textContent = __CONSENTRY_CSS__ + fixes + (vars.length ? `#cc-main{${vars.join(';')}}` : '');
   (document.head || document.documentElement).appendChild(style);
 }
 
