@@ -11,6 +11,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The banner bundle is built fresh from banner/ before the tests that serve it.
+    globalSetup: ['test/helpers/banner-bundle.ts'],
     projects: engines.map((engine) => ({
       extends: true,
       test: { name: engine, env: { TEST_DB: engine }, include: ['test/**/*.test.ts'] },

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 
 /**
@@ -11,6 +12,14 @@ let sequence = 0;
 app.post('/consents', async (request, reply) => {
   const { consent } = request.body as { consent: { session_id: string } };
   return reply.code(201).send({ data: { id: `${consent.session_id}-${++sequence}`, created_at: new Date().toISOString() } });
+});
+// A body of the size asked for, as a static script route sends it: what the bytes alone cost. Random,
+// like compressed bytes: the load generator reads them as text, much slower than repeated ASCII.
+const bodies = new Map<number, Buffer>();
+app.get('/bytes/:size', (request, reply) => {
+  const size = Math.min(Number((request.params as { size: string }).size) || 0, 1 << 20);
+  if (!bodies.has(size)) bodies.set(size, randomBytes(size));
+  reply.header('content-type', 'text/javascript; charset=utf-8').send(bodies.get(size));
 });
 const address = await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
 process.stdout.write(`listening ${address}\n`);

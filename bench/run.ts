@@ -27,6 +27,8 @@ const ONLY = process.env.BENCH_ONLY;
 interface Scenario {
   name: string;
   connections: number;
+  /** A status other than 2xx that is the expected answer (304 to a revalidation), not an error. */
+  expectStatus?: number;
   request: (fixture: Fixture) => autocannon.Options;
 }
 
@@ -35,6 +37,8 @@ interface Fixture {
   accountId: string;
   accountToken: string;
   categoryId: string;
+  /** The ETag of the account's banner script, as a returning browser holds it. */
+  scriptEtag: string;
 }
 
 interface Figures {
@@ -50,14 +54,15 @@ interface Figures {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-async function measure(options: autocannon.Options, serverPid: number | undefined): Promise<Figures> {
+async function measure(options: autocannon.Options, serverPid: number | undefined, expectStatus?: number): Promise<Figures> {
   const before = sampleCpu(serverPid);
   const result = await autocannon({ ...options, duration: DURATION });
+  const expected = expectStatus ? (result.statusCodeStats as Record<string, { count: number }>)[expectStatus]?.count ?? 0 : 0;
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
+    errors: result.errors + result.timeouts + result.non2xx - expected,
     cpu: perRequest(before, sampleCpu(serverPid), result.requests.total),
     ratio: 1,
   };
@@ -136,6 +141,17 @@ const SCENARIOS: Scenario[] = [
     }),
   },
   {
+    name: 'banner script GET /widget/{id}.js (warm, brotli)',
+    connections: CONNECTIONS,
+    request: (f) => ({ url: `${f.url}/widget/${f.accountId}.js`, headers: { 'accept-encoding': 'gzip, deflate, br' } }),
+  },
+  {
+    name: 'banner script GET /widget/{id}.js revalidated (If-None-Match, 304)',
+    connections: CONNECTIONS,
+    expectStatus: 304,
+    request: (f) => ({ url: `${f.url}/widget/${f.accountId}.js`, headers: { 'accept-encoding': 'gzip, deflate, br', 'if-none-match': f.scriptEtag } }),
+  },
+  {
     name: 'authenticated GET /categories/{id}',
     connections: CONNECTIONS,
     request: (f) => ({ url: `${f.url}/api/v1/categories/${f.categoryId}`, headers: auth(f) }),
@@ -186,6 +202,11 @@ class Baseline {
     return paired(this, request, CONNECTIONS, this.server.process.pid);
   }
 
+  /** The bare server's GET of a body as large as the banner script, paired like the scenarios. */
+  bareBytes(size: number): Promise<Figures> {
+    return paired(this, () => ({ url: `${this.server.url}/bytes/${size}` }), CONNECTIONS, this.server.process.pid);
+  }
+
   stop(): Promise<void> {
     return this.server.kill();
   }
@@ -195,11 +216,13 @@ class Baseline {
  * RUNS runs of a load (built anew for each run) against the process `pid`, each paired with a
  * baseline run just before it: the medians, the ratio the median of the paired ratios.
  */
-async function paired(baseline: Baseline, request: () => autocannon.Options, connections: number, pid: number | undefined): Promise<Figures> {
+async function paired(
+  baseline: Baseline, request: () => autocannon.Options, connections: number, pid: number | undefined, expectStatus?: number,
+): Promise<Figures> {
   const runs: Figures[] = [];
   for (let run = 0; run < RUNS; run++) {
     const base = await baseline.measure();
-    const figures = await measure({ ...request(), connections }, pid);
+    const figures = await measure({ ...request(), connections }, pid, expectStatus);
     runs.push({ ...figures, ratio: figures.rps / base.rps });
   }
   return medians(runs);
@@ -208,7 +231,7 @@ async function paired(baseline: Baseline, request: () => autocannon.Options, con
 async function rounds(target: Child, fixture: Fixture, baseline: Baseline) {
   const results: Record<string, Figures> = {};
   for (const scenario of SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY))) {
-    results[scenario.name] = await paired(baseline, () => scenario.request(fixture), scenario.connections, target.process.pid);
+    results[scenario.name] = await paired(baseline, () => scenario.request(fixture), scenario.connections, target.process.pid, scenario.expectStatus);
     process.stderr.write(`  ${scenario.name}: ${JSON.stringify(results[scenario.name])}\n`);
   }
   return { results, peakRssMiB: target.peakRssMiB() };
@@ -225,7 +248,20 @@ async function engine(name: 'embedded' | 'postgres', baseline: Baseline) {
   const seeded = await seed(env, consents);
   const server = await startChild(serverArgs(), env, '/readyz');
   try {
-    const measured = await rounds(server, { url: server.url, ...seeded }, baseline);
+    // Warm: the script is built on its first request, then served from memory.
+    const script = await fetch(`${server.url}/widget/${seeded.accountId}.js`, { headers: { 'accept-encoding': 'gzip' } });
+    await script.arrayBuffer();
+    process.stderr.write(`  banner script: ${script.headers.get('content-length')} bytes gzip, ETag ${script.headers.get('etag')}\n`);
+    const measured = await rounds(server, { url: server.url, ...seeded, scriptEtag: script.headers.get('etag') ?? '' }, baseline);
+    // What sending that many bytes costs by itself: the script row's yardstick beside the bare baseline's.
+    const brotli = await fetch(`${server.url}/widget/${seeded.accountId}.js`, { headers: { 'accept-encoding': 'br' } });
+    const size = Number(brotli.headers.get('content-length'));
+    await brotli.arrayBuffer();
+    const reference = `bare Fastify GET of ${size} bytes, the size of the brotli banner script (reference)`;
+    if (!ONLY || reference.includes(ONLY)) {
+      measured.results[reference] = await baseline.bareBytes(size);
+      process.stderr.write(`  ${reference}: ${JSON.stringify(measured.results[reference])}\n`);
+    }
     return { engine: name, consents, seedSeconds: Math.round(seeded.seedSeconds * 10) / 10, ...measured };
   } finally {
     await server.kill();

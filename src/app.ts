@@ -15,6 +15,7 @@ import { accountInvitationsRoutes } from './modules/account-invitations/account-
 import { accountUsersRoutes } from './modules/account-users/account-users.routes.ts';
 import { aiActionsRoutes } from './modules/ai-actions/ai-actions.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { bannerRoutes } from './modules/banner/banner.routes.ts';
 import { categoriesRoutes } from './modules/categories/categories.routes.ts';
 import { storageItemsRoutes } from './modules/storage-items/storage-items.routes.ts';
 import { groupsRoutes } from './modules/groups/groups.routes.ts';
@@ -142,6 +143,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(storageItemsRoutes, api);
   await app.register(consentsRoutes, api);
   await app.register(aiActionsRoutes, api);
+  await app.register(bannerRoutes, api);
   await app.register(widgetRoutes, { services });
 
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());

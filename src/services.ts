@@ -9,6 +9,7 @@ import { createLimiters, type Limiters } from './http/rate-limit.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { CategoryCache } from './modules/categories/category-cache.ts';
 import { ConsentWriter } from './modules/consents/consent-writer.ts';
+import { BannerScripts } from './modules/widget/banner-script.ts';
 import { connectRedis, type RedisClients } from './redis.ts';
 
 /** Everything long-lived that routes share, built once per process from the configuration. */
@@ -32,6 +33,8 @@ export interface Services {
   /** Each account's categories, for reads and consent checks without a round trip. */
   categories: CategoryCache;
   memberships: MembershipCache;
+  /** Each account's banner script and configuration, built once (see banner-script.ts). */
+  bannerScripts: BannerScripts;
   /** The AI's background work on storage items (`takeForAi` marks them, `submit` hands them over). */
   ai: AiWorker;
   /** Forgets revoked tokens here and on every other instance. */
@@ -40,6 +43,8 @@ export interface Services {
   forgetMemberships(userIds: string[]): Promise<void>;
   /** Forgets accounts' cached categories (after a change or a deletion) here and on every other instance. */
   forgetCategories(accountIds: string[]): Promise<void>;
+  /** Forgets accounts' built banners (settings, categories or storage items changed) here and on every other instance. */
+  forgetBanner(accountIds: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,6 +67,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
   });
   const memberships = new MembershipCache(database.kysely);
   const categories = new CategoryCache(database.kysely);
+  const bannerScripts = new BannerScripts(database.kysely);
   const ai = createAiWorker(config, database.kysely);
   await ai.resume();
   const channel = `${config.redisPrefix}forget`;
@@ -72,10 +78,15 @@ export async function createServices(config: Config, options: { migrate?: boolea
       const [kind, key] = message.split(':', 2);
       if (kind === 'token') tokenCache.forget(key);
       if (kind === 'user') memberships.forget(key);
-      if (kind === 'categories') categories.forget(key);
+      // The banner shows the categories: a change of them is a change of it.
+      if (kind === 'categories') {
+        categories.forget(key);
+        bannerScripts.forget(key);
+      }
+      if (kind === 'banner') bannerScripts.forget(key);
     });
   }
-  const broadcast = async (kind: 'token' | 'user' | 'categories', keys: string[]) => {
+  const broadcast = async (kind: 'token' | 'user' | 'categories' | 'banner', keys: string[]) => {
     for (const key of keys) await redis?.client.publish(channel, `${kind}:${key}`).catch(() => {});
   };
   return {
@@ -90,6 +101,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     consentWriter,
     categories,
     memberships,
+    bannerScripts,
     ai,
     async forgetTokens(hashes) {
       for (const hash of hashes) tokenCache.forget(hash);
@@ -100,8 +112,15 @@ export async function createServices(config: Config, options: { migrate?: boolea
       await broadcast('user', userIds);
     },
     async forgetCategories(accountIds) {
-      for (const accountId of accountIds) categories.forget(accountId);
+      for (const accountId of accountIds) {
+        categories.forget(accountId);
+        bannerScripts.forget(accountId);
+      }
       await broadcast('categories', accountIds);
+    },
+    async forgetBanner(accountIds) {
+      for (const accountId of accountIds) bannerScripts.forget(accountId);
+      await broadcast('banner', accountIds);
     },
     async close() {
       await ai.close();

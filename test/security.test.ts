@@ -138,6 +138,10 @@ const TABLE: Record<string, Entry> = {
     path: (t) => `/api/v1/account-invitations/${t.records.invitation}`, foreign: (o) => `/api/v1/account-invitations/${o.records.invitation}`,
   },
   'POST /api/v1/account-invitations/accept': { body: { invitation: { token: 'x', password: 'whatever' } } },
+  'GET /api/v1/banner': {},
+  'PATCH /api/v1/banner': { body: { banner: { layout: 'bar' } } },
+  'POST /api/v1/banner/reconsent': {},
+  'GET /widget/:account_id.js': { path: (t) => `/widget/${t.account.id}.js` },
   'GET /widget/:account_id/config.json': { path: (t) => `/widget/${t.account.id}/config.json` },
   'POST /widget/:account_id/consents': { path: (t) => `/widget/${t.account.id}/consents`, body: consent },
   'DELETE /api/v1/accounts/:id': {

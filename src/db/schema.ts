@@ -49,6 +49,10 @@ export interface AccountsTable {
   code_installed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Only the AI settings the account has set; `src/ai/settings.ts` fills in the defaults. */
   ai_features: ColumnType<Record<string, unknown>, string | undefined, string>;
+  /** Only the banner settings the account has set; `src/modules/banner/banner.settings.ts` fills in the defaults. */
+  banner: ColumnType<Record<string, unknown>, string | undefined, string>;
+  /** Goes up when a category is added or removed, or on request: visitors are asked again. */
+  revision: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

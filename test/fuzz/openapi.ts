@@ -40,6 +40,8 @@ export interface Operation {
   admin: boolean;
   /** The operation's 400 is the single-object form `{"error": {...}}` (the contract names these routes). */
   singleForm400: boolean;
+  /** Error statuses the operation declares with a body that is not JSON (the banner script's 404 comment), by content type. */
+  textErrors: Map<number, string>;
 }
 
 interface DocOperation {
@@ -74,6 +76,10 @@ export function operationsOf(app: FastifyInstance): Operation[] {
         auth: rule.auth ?? 'none',
         admin: rule.admin,
         singleForm400: op.responses['400']?.content?.['application/json']?.schema.properties?.error !== undefined,
+        textErrors: new Map(Object.entries(op.responses).flatMap(([status, response]) => {
+          const types = Object.keys(response.content ?? {});
+          return Number(status) >= 400 && types.length > 0 && !types.includes('application/json') ? [[Number(status), types[0]!] as const] : [];
+        })),
       });
     }
   }

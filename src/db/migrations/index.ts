@@ -3,6 +3,7 @@ import * as foundation from './2026_11_22_0001_foundation.ts';
 import * as accountResources from './2026_11_22_0002_account_resources.ts';
 import * as aiFeatures from './2026_11_22_0005_ai_features.ts';
 import * as consentCounters from './2026_11_22_0006_consent_counters.ts';
+import * as bannerSettings from './2026_11_23_1301_banner_settings.ts';
 import * as categoryPublished from './2026_11_23_1303_category_published.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_0002_account_resources': accountResources,
   '2026_11_22_0005_ai_features': aiFeatures,
   '2026_11_22_0006_consent_counters': consentCounters,
+  '2026_11_23_1301_banner_settings': bannerSettings,
   '2026_11_23_1303_category_published': categoryPublished,
 };
 

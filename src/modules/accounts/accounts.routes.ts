@@ -155,6 +155,7 @@ export const accountsRoutes: RoutesPlugin = async (app, { services }) => {
     const account = await reachable(request, request.params.id);
     await assertCanWrite(db, principal, account, 'update');
     await updateAccount(db, account.id, await clean(db, principal, request.body.account, account.group_id));
+    await services.forgetBanner([account.id]);
     return toAccount((await findAccountById(db, account.id))!);
   };
   for (const method of ['PUT', 'PATCH'] as const) {

@@ -19,6 +19,7 @@ export const AccountSchema = Type.Object({
   default_language: Type.String(),
   onboarding_status: Status,
   ai_features: AiFeaturesSchema,
+  revision: Type.Integer({ description: "The banner's revision: visitors whose choice is older are asked again" }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -63,6 +64,7 @@ export function toAccount(row: AccountWithStatus): Account {
     default_language: row.default_language,
     onboarding_status: row.onboarding_status,
     ai_features: aiFeaturesOf(row.ai_features),
+    revision: row.revision,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

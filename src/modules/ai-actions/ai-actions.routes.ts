@@ -54,6 +54,7 @@ export const aiActionsRoutes: RoutesPlugin = async (app, { services }) => {
     const { accountId } = scopeOf(request);
     const reverted = await revertAction(db, accountId, request.params.id);
     if (reverted.actionable_type === 'Category') await services.forgetCategories([accountId]);
+    else await services.forgetBanner([accountId]);
     return { data: toAiAction(reverted) };
   });
 };

@@ -8,6 +8,7 @@ import { scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
 import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
 import { Problems } from '../../http/validate.ts';
 import { markVendorsSetup } from '../accounts/onboarding-facts.ts';
+import { bumpRevision } from '../banner/banner.service.ts';
 import {
   accountLanguage,
   categoryHoldsStorageItems,
@@ -100,9 +101,12 @@ export const categoriesRoutes: RoutesPlugin = async (app, { services }) => {
       .execute(async (trx) => {
         const created = await insertCategory(trx, accountId, { ...fields, name: fields.name!, slug: fields.slug!, default_language });
         await markVendorsSetup(trx, accountId);
+        // Visitors were asked about the categories there were: a new one asks them again.
+        await bumpRevision(trx, accountId);
         return created;
       })
       .catch(rethrowTaken);
+    await services.forgetCategories([accountId]);
     return reply.code(201).send({ data: toCategory(row) });
   });
 
@@ -153,11 +157,18 @@ export const categoriesRoutes: RoutesPlugin = async (app, { services }) => {
     const { id } = request.params;
     if (!(await findCategory(db, accountId, id))) throw new NotFoundError();
     if (await categoryHoldsStorageItems(db, accountId, id)) throw new ValidationError(CATEGORY_IN_USE);
-    const deleted = await deleteCategory(db, accountId, id).catch((error: unknown) => {
-      // A storage item moved into it between the check and the delete.
-      if (isForeignKeyViolation(error)) throw new ValidationError(CATEGORY_IN_USE);
-      throw error;
-    });
+    const deleted = await db
+      .transaction()
+      .execute(async (trx) => {
+        const gone = await deleteCategory(trx, accountId, id);
+        if (gone) await bumpRevision(trx, accountId);
+        return gone;
+      })
+      .catch((error: unknown) => {
+        // A storage item moved into it between the check and the delete.
+        if (isForeignKeyViolation(error)) throw new ValidationError(CATEGORY_IN_USE);
+        throw error;
+      });
     await services.forgetCategories([accountId]);
     if (!deleted) throw new NotFoundError();
     return { message: 'Category was deleted successfully' };

@@ -42,7 +42,7 @@ export const ConsentSchema = Type.Object({
   url: Nullable(Type.String()),
   user_agent: Nullable(Type.String()),
   ip_address: Nullable(Type.String({ description: 'Masked: IPv4 last octet 0, IPv6 last 80 bits 0' })),
-  gpc: Type.Boolean({ description: 'The browser sent Sec-GPC: 1' }),
+  gpc: Type.Boolean({ description: 'The browser sent Sec-GPC: 1, or the banner reported navigator.globalPrivacyControl' }),
   created_at: Timestamp,
 });
 export type Consent = Static<typeof ConsentSchema>;

@@ -52,6 +52,7 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
   }, async (request, reply) => {
     const actor = actorOf(principalOf(request));
     const row = await createStorageItem(db, scopeOf(request).accountId, request.body.storage_item, actor);
+    await services.forgetBanner([row.account_id]);
     services.ai.submit(row);
     return reply.code(201).send({ data: toStorageItem(row) });
   });
@@ -94,6 +95,7 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
   }, async (request) => {
     const actor = actorOf(principalOf(request));
     const row = await changeStorageItem(db, scopeOf(request).accountId, request.params.id, request.body.storage_item, actor);
+    await services.forgetBanner([row.account_id]);
     services.ai.submit(row);
     return { data: toStorageItem(row) };
   });
@@ -107,6 +109,7 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, async (request) => {
     await removeStorageItem(db, scopeOf(request).accountId, request.params.id);
+    await services.forgetBanner([scopeOf(request).accountId]);
     return { message: 'Storage item was deleted successfully' };
   });
 };

@@ -7,11 +7,11 @@ import { after, settle } from '../../http/maybe-promise.ts';
 import type { RoutesPlugin } from '../../http/routes-plugin.ts';
 import { ErrorList, ValidationErrorList } from '../../http/schemas.ts';
 import { markCodeInstalled, recordVisits } from '../accounts/onboarding-facts.ts';
-import { CreateConsentBody } from '../consents/consents.schema.ts';
 import { recordConsent, visitorContext } from '../consents/consents.service.ts';
+import { bannerScriptHandler } from './banner-script.routes.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
-import { bannerContent, type WidgetAccount } from './widget.repository.ts';
-import { RecordedConsent, WidgetConfig, WidgetConfigQuery, WidgetParams } from './widget.schema.ts';
+import type { WidgetAccount } from './widget.repository.ts';
+import { RecordedConsent, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -67,6 +67,23 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     return account;
   }
 
+  app.get('/widget/:account_id.js', {
+    config: { auth: 'public', throttle: 'widget' },
+    schema: {
+      operationId: 'widgetScript', tags,
+      summary: 'The banner script a website loads: one tag, first in <head>',
+      params: WidgetScriptParams,
+      response: {
+        200: { description: 'The script (text/javascript), compressed when the client accepts it', content: { 'text/javascript': { schema: { type: 'string' } } } },
+        304: { description: 'Not modified (If-None-Match)', type: 'null' },
+        404: { description: 'Unknown account: a JavaScript comment', content: { 'text/javascript': { schema: { type: 'string' } } } },
+        429: ErrorList,
+        500: ErrorList,
+        503: ErrorList,
+      },
+    },
+  }, bannerScriptHandler(services));
+
   app.get('/widget/:account_id/config.json', {
     config: { auth: 'public', throttle: 'widget' },
     schema: {
@@ -78,16 +95,12 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, async (request, reply) => {
     const account = admitted(request);
-    const categories = await bannerContent(db, account.id);
+    const banner = await services.bannerScripts.get(account.id);
+    if (!banner) throw new NotFoundError();
     await markCodeInstalled(db, account.id);
     await recordVisits(db, [{ accountId: account.id, sessionId: request.query.session_id }]).catch(vanished);
     reply.header('cache-control', 'no-store');
-    return {
-      data: {
-        account: { id: account.id, name: account.name, default_language: account.default_language },
-        categories,
-      },
-    };
+    return { data: banner.config };
   });
 
   app.post('/widget/:account_id/consents', {
@@ -97,12 +110,15 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
       operationId: 'widgetRecordConsent', tags,
       summary: 'Record a visitor\'s choice from the banner; committed before the answer',
       params: WidgetParams,
-      body: CreateConsentBody,
+      body: WidgetConsentBody,
       response: { 201: RecordedConsent, 422: ValidationErrorList, ...errors },
     },
   }, async (request, reply) => {
     const account = admitted(request);
-    const consent = await recordConsent(services, account.id, request.body.consent, visitorContext(request)).catch(vanished);
+    const visitor = visitorContext(request);
+    // The page reports navigator.globalPrivacyControl: browsers may set it without sending Sec-GPC.
+    if (request.body.consent.gpc === true) visitor.gpc = true;
+    const consent = await recordConsent(services, account.id, request.body.consent, visitor).catch(vanished);
     return reply.code(201).send({ data: { id: consent.id, created_at: consent.created_at.toISOString() } });
   });
 };

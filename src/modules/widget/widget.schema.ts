@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { StringEnum, Timestamp } from '../../http/schemas.ts';
+import { ConsentInput } from '../consents/consents.schema.ts';
+import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
 
 export const WidgetParams = Type.Object({ account_id: Type.String({ format: 'uuid' }) });
 export const WidgetConfigQuery = Type.Object({
@@ -17,9 +18,28 @@ const BannerItem = Type.Object({
   is_wildcard_cookie: Type.Boolean(),
 });
 
+const Theme = Type.Object({
+  background: Nullable(Type.String()),
+  text: Nullable(Type.String()),
+  primary: Nullable(Type.String()),
+  primary_text: Nullable(Type.String()),
+});
+
 export const WidgetConfig = Type.Object({
   data: Type.Object({
     account: Type.Object({ id: Type.String(), name: Type.String(), default_language: Type.String() }),
+    revision: Type.Integer({ description: 'A stored choice of an older revision is asked again' }),
+    banner: Type.Object({
+      layout: Type.String(),
+      position: Type.String(),
+      theme: Theme,
+      privacy_policy_url: Nullable(Type.String()),
+      show_reject_all: Type.Boolean(),
+      consent_expiry_days: Type.Integer(),
+    }),
+    texts: Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), {
+      description: 'Every text of the banner, complete, by language code',
+    }),
     categories: Type.Array(Type.Object({
       id: Type.String(),
       slug: Type.String(),
@@ -28,6 +48,16 @@ export const WidgetConfig = Type.Object({
       required: Type.Boolean(),
       storage_items: Type.Array(BannerItem),
     })),
+  }),
+});
+
+export const WidgetScriptParams = Type.Object({ account_id: Type.String({ maxLength: 64 }) });
+
+/** The widget's consent: the API's, plus what only the page knows. */
+export const WidgetConsentBody = Type.Object({
+  consent: Type.Object({
+    ...ConsentInput.properties,
+    gpc: Type.Optional(Type.Boolean({ description: 'navigator.globalPrivacyControl was true (also stored when Sec-GPC is absent)' })),
   }),
 });
 

@@ -1,0 +1,41 @@
+import type { Texts } from './translations.ts';
+
+/** A storage item as the banner lists and clears it. */
+export interface BannerStorageItem {
+  id: string;
+  name: string;
+  company_name: string;
+  domain: string;
+  duration: string;
+  description: string;
+  storage_type: 'cookie' | 'local_storage' | 'session_storage';
+  is_wildcard_cookie: boolean;
+}
+
+export interface BannerCategory {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  required: boolean;
+  storage_items: BannerStorageItem[];
+}
+
+export interface BannerLook {
+  layout: 'box' | 'bar' | 'cloud';
+  position: string;
+  theme: { background: string | null; text: string | null; primary: string | null; primary_text: string | null };
+  privacy_policy_url: string | null;
+  show_reject_all: boolean;
+  consent_expiry_days: number;
+}
+
+/** What the service embeds in each account's script (the same as `config.json`'s banner fields). */
+export interface BannerConfig {
+  account: { id: string; name: string; default_language: string };
+  revision: number;
+  banner: BannerLook;
+  /** Every language the banner can speak, each complete. */
+  texts: Record<string, Texts>;
+  categories: BannerCategory[];
+}

@@ -1,0 +1,333 @@
+import * as CookieConsent from 'vanilla-cookieconsent';
+import type { BannerCategory, BannerConfig } from './config.ts';
+import { clearRejected } from './clearing.ts';
+import { pushDefault, pushUpdate } from './consent-mode.ts';
+import { releaseGated, watchGated } from './gating.ts';
+import { chooseLanguage, escapeHtml, textsFor } from './text.ts';
+import type { Texts } from './translations.ts';
+
+/** Embedded by the service in each account's script; see src/modules/banner/banner-script.ts. */
+declare const __CONSENTRY_CONFIG__: BannerConfig;
+/** vanilla-cookieconsent's stylesheet, minified at build time. */
+declare const __CONSENTRY_CSS__: string;
+
+declare global {
+  interface Navigator {
+    globalPrivacyControl?: boolean;
+  }
+  interface Window {
+    Consentry?: ConsentryApi;
+  }
+}
+
+export interface ConsentState {
+  accept_type: 'all' | 'custom' | 'necessary';
+  accepted: string[];
+  rejected: string[];
+  revision: number;
+  session_id: string;
+  consent_id: string | null;
+  gpc: boolean;
+}
+
+interface ConsentryApi {
+  getConsent(): ConsentState | null;
+  acceptedCategory(slug: string): boolean;
+  showPreferences(): void;
+  onChange(callback: (consent: ConsentState) => void): () => void;
+}
+
+const COOKIE = 'consentry';
+const MARKETING = 'marketing';
+const config = __CONSENTRY_CONFIG__;
+const script = document.currentScript as HTMLScriptElement | null;
+const serviceBase = script?.src ? new URL(script.src).origin : '';
+const gpc = navigator.globalPrivacyControl === true;
+const bySlug = new Map<string, BannerCategory>(config.categories.map((category) => [category.slug, category]));
+const listeners = new Set<(consent: ConsentState) => void>();
+
+interface StoredData {
+  session_id?: string;
+  consent_id?: string;
+}
+
+interface StoredCookie {
+  categories?: string[];
+  revision?: number;
+  expirationTime?: number;
+  data?: StoredData | null;
+}
+
+/** The consent cookie as vanilla-cookieconsent writes it (URI-encoded JSON), read before it starts. */
+function storedCookie(): StoredCookie | undefined {
+  const pair = document.cookie.split(';').map((p) => p.trim()).find((p) => p.startsWith(`${COOKIE}=`));
+  if (!pair) return undefined;
+  try {
+    const value = JSON.parse(decodeURIComponent(pair.slice(COOKIE.length + 1)));
+    return value && typeof value === 'object' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Random hex: crypto.randomUUID needs a secure context, which an http:// site is not. */
+function newSessionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const previous = storedCookie();
+let sessionId = previous?.data?.session_id || newSessionId();
+let consentId: string | null = previous?.data?.consent_id ?? null;
+
+// Consent Mode first: before any tag on the page can read it.
+pushDefault();
+const returning =
+  previous?.revision === config.revision && Array.isArray(previous.categories) && (previous.expirationTime ?? Infinity) > Date.now();
+if (returning) pushUpdate(previous!.categories!);
+
+const accepted = (slug: string) => CookieConsent.acceptedCategory(slug);
+const rejected = (slug: string) => CookieConsent.validConsent() && !CookieConsent.acceptedCategory(slug);
+
+function state(): ConsentState | null {
+  if (!CookieConsent.validConsent()) return null;
+  const preferences = CookieConsent.getUserPreferences();
+  return {
+    accept_type: preferences.acceptType,
+    accepted: preferences.acceptedCategories,
+    rejected: preferences.rejectedCategories,
+    revision: config.revision,
+    session_id: sessionId,
+    consent_id: consentId,
+    gpc,
+  };
+}
+
+/** What a valid choice means for the page: Consent Mode, gated elements, storage of rejected categories. */
+function apply(): void {
+  pushUpdate(CookieConsent.getUserPreferences().acceptedCategories);
+  releaseGated(accepted);
+  clearRejected(config.categories, rejected);
+}
+
+function keepData(): void {
+  CookieConsent.setCookieData({ value: { session_id: sessionId, consent_id: consentId }, mode: 'overwrite' });
+}
+
+/** Records the choice; a refused or failed request costs the visitor nothing but the consent id. */
+function record(): void {
+  const preferences = CookieConsent.getUserPreferences();
+  const idsOf = (slugs: string[]) => slugs.map((slug) => bySlug.get(slug)?.id).filter((id): id is string => !!id);
+  const body = {
+    consent: {
+      session_id: sessionId,
+      url: location.href.slice(0, 2048),
+      gpc,
+      user_preferences: {
+        accept_type: preferences.acceptType,
+        accepted_categories: idsOf(preferences.acceptedCategories),
+        rejected_categories: idsOf(preferences.rejectedCategories),
+      },
+    },
+  };
+  // text/plain spares the CORS preflight; keepalive lets the request outlive a page that navigates away.
+  fetch(`${serviceBase}/widget/${config.account.id}/consents`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'text/plain' },
+    body: JSON.stringify(body),
+    keepalive: true,
+    credentials: 'omit',
+  })
+    .then((response) => (response.ok ? response.json() : undefined))
+    .then((answer: { data?: { id?: string } } | undefined) => {
+      if (!answer?.data?.id) return;
+      consentId = answer.data.id;
+      keepData();
+      showConsentId();
+    })
+    .catch(() => {});
+}
+
+function notify(): void {
+  const current = state();
+  if (!current) return;
+  for (const listener of listeners) {
+    try {
+      listener(current);
+    } catch (error) {
+      setTimeout(() => { throw error; });
+    }
+  }
+  window.dispatchEvent(new CustomEvent('consentry:change', { detail: current }));
+}
+
+function onChoice(): void {
+  keepData();
+  record();
+  notify();
+}
+
+/** "Your consent ID: …" at the end of the preferences, linking to the visitor's receipt. */
+function showConsentId(modal: Element | null = document.querySelector('#cc-main .pm')): void {
+  if (!modal || !consentId) return;
+  const body = modal.querySelector('.pm__body') ?? modal;
+  let line = modal.querySelector<HTMLParagraphElement>('#consentry-consent-id');
+  if (!line) {
+    line = document.createElement('p');
+    line.id = 'consentry-consent-id';
+    line.className = 'pm__section-desc';
+    line.style.padding = '0 0 1em';
+    body.appendChild(line);
+  }
+  const receipt = `${serviceBase}/widget/${encodeURIComponent(config.account.id)}/consents/${encodeURIComponent(consentId)}` +
+    `?session_id=${encodeURIComponent(sessionId)}`;
+  const link = document.createElement('a');
+  link.href = receipt;
+  link.rel = 'noopener';
+  link.target = '_blank';
+  link.textContent = consentId;
+  line.replaceChildren(document.createTextNode(`${texts.consent_id} `), link);
+}
+
+function cookieTable(category: BannerCategory, t: Texts) {
+  if (category.storage_items.length === 0) return undefined;
+  return {
+    headers: { name: t.cookie_name, domain: t.cookie_domain, duration: t.cookie_duration, description: t.cookie_description },
+    body: category.storage_items.map((item) => ({
+      name: escapeHtml(item.name),
+      domain: escapeHtml(item.domain),
+      duration: escapeHtml(item.duration),
+      description: escapeHtml(item.description),
+    })),
+  };
+}
+
+function translation(t: Texts): CookieConsent.Translation {
+  const policy = config.banner.privacy_policy_url;
+  const policyLink = policy ? `<a href="${escapeHtml(policy)}" target="_blank" rel="noopener">${escapeHtml(t.privacy_policy)}</a>` : '';
+  const gpcNote = gpc ? `<br><br>${escapeHtml(t.gpc_notice)}` : '';
+  return {
+    consentModal: {
+      title: escapeHtml(t.title),
+      description: `${escapeHtml(t.description)}${gpcNote}{{revisionMessage}}`,
+      revisionMessage: `<br><br>${escapeHtml(t.revision_notice)}`,
+      acceptAllBtn: escapeHtml(t.accept_all),
+      acceptNecessaryBtn: config.banner.show_reject_all ? escapeHtml(t.reject_all) : undefined,
+      showPreferencesBtn: escapeHtml(t.manage),
+      footer: policyLink || undefined,
+    },
+    preferencesModal: {
+      title: escapeHtml(t.preferences_title),
+      acceptAllBtn: escapeHtml(t.accept_all),
+      acceptNecessaryBtn: escapeHtml(t.reject_all),
+      savePreferencesBtn: escapeHtml(t.save),
+      closeIconLabel: escapeHtml(t.close),
+      sections: [
+        { description: `${escapeHtml(t.preferences_description)}${gpcNote}${policyLink ? ` ${policyLink}` : ''}` },
+        ...config.categories.map((category) => ({
+          title: escapeHtml(category.name),
+          description: category.description ? escapeHtml(category.description) : undefined,
+          linkedCategory: category.slug,
+          cookieTable: cookieTable(category, t),
+        })),
+      ],
+    },
+  };
+}
+
+function guiOptions(): CookieConsent.GuiOptions {
+  const { layout, position } = config.banner;
+  const vertical = position.split(' ')[0];
+  const consentPosition = layout === 'bar' ? (vertical === 'top' ? 'top' : 'bottom') : position;
+  return {
+    consentModal: { layout, position: consentPosition as CookieConsent.ConsentModalPosition, equalWeightButtons: true },
+    preferencesModal: { layout: 'box', equalWeightButtons: true },
+  };
+}
+
+function injectStyle(): void {
+  const style = document.createElement('style');
+  const { theme } = config.banner;
+  const vars = [
+    theme.background && `--cc-bg:${theme.background};--cc-modal-bg:${theme.background}`,
+    theme.text && `--cc-primary-color:${theme.text};--cc-secondary-color:${theme.text}`,
+    theme.primary && `--cc-btn-primary-bg:${theme.primary};--cc-btn-primary-border-color:${theme.primary};--cc-btn-primary-hover-bg:${theme.primary};--cc-toggle-on-bg:${theme.primary}`,
+    theme.primary_text && `--cc-btn-primary-color:${theme.primary_text};--cc-btn-primary-hover-color:${theme.primary_text}`,
+  ].filter(Boolean);
+  // A category without a description or items has nothing to expand: the library leaves its arrow unsized.
+  const fixes = '#cc-main .pm__section--toggle:not(.pm__section--expandable) .pm__section-arrow{display:none}';
+  style.textContent = __CONSENTRY_CSS__ + fixes + (vars.length ? `#cc-main{${vars.join(';')}}` : '');
+  (document.head || document.documentElement).appendChild(style);
+}
+
+/**
+ * Under Global Privacy Control, "Accept all" leaves marketing off unless the visitor switched it on
+ * in the preferences: the signal is the visitor's standing refusal of sale and targeted ads.
+ */
+function honourGpc(): void {
+  if (!gpc || !bySlug.has(MARKETING)) return;
+  document.addEventListener('click', (event) => {
+    const button = (event.target as Element | null)?.closest?.('#cc-main button[data-role="all"]');
+    if (!button) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    const toggle = document.querySelector<HTMLInputElement>(`#cc-main input.section__toggle[value="${MARKETING}"]`);
+    const chosen = !!toggle?.checked && !!button.closest('.pm');
+    CookieConsent.acceptCategory('all', chosen ? [] : [MARKETING]);
+    CookieConsent.hidePreferences();
+    CookieConsent.hide();
+  }, true);
+}
+
+const language = chooseLanguage(config);
+const texts = textsFor(config, language);
+
+function start(): void {
+  injectStyle();
+  honourGpc();
+  const categories: Record<string, CookieConsent.Category> = {};
+  for (const category of config.categories) {
+    categories[category.slug] = { enabled: category.required, readOnly: category.required };
+  }
+  void CookieConsent.run({
+    revision: config.revision,
+    hideFromBots: false,
+    manageScriptTags: false,
+    autoClearCookies: false,
+    disablePageInteraction: false,
+    cookie: {
+      name: COOKIE,
+      expiresAfterDays: config.banner.consent_expiry_days,
+      sameSite: 'Lax',
+      secure: location.protocol === 'https:',
+    },
+    guiOptions: guiOptions(),
+    categories,
+    language: { default: language, translations: { [language]: translation(texts) } },
+    onFirstConsent: onChoice,
+    onConsent: apply,
+    onChange: () => {
+      apply();
+      onChoice();
+    },
+    onModalReady: ({ modalName, modal }) => {
+      if (modalName === 'preferencesModal') showConsentId(modal);
+    },
+  }).then(() => {
+    if (CookieConsent.validConsent()) releaseGated(accepted);
+    watchGated(accepted);
+  });
+}
+
+window.Consentry = {
+  getConsent: state,
+  acceptedCategory: (slug) => CookieConsent.validConsent() && CookieConsent.acceptedCategory(slug),
+  showPreferences: () => CookieConsent.showPreferences(),
+  onChange(callback) {
+    listeners.add(callback);
+    return () => listeners.delete(callback);
+  },
+};
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
+else start();

@@ -1,0 +1,28 @@
+import type { BannerConfig } from './config.ts';
+import type { Texts } from './translations.ts';
+
+/** Everything the banner shows is text: the service's and the account's words never become markup. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function candidates(config: BannerConfig): string[] {
+  const nav = typeof navigator !== 'undefined' ? navigator.language : '';
+  return [document.documentElement.lang, nav, config.account.default_language, 'en'];
+}
+
+/** `<html lang>`, then the browser's language, then the account's; a regional code falls back to its language. */
+export function chooseLanguage(config: BannerConfig): string {
+  for (const raw of candidates(config)) {
+    const code = (raw || '').toLowerCase();
+    if (!code) continue;
+    if (config.texts[code]) return code;
+    const primary = code.split('-')[0];
+    if (config.texts[primary]) return primary;
+  }
+  return Object.keys(config.texts)[0];
+}
+
+export function textsFor(config: BannerConfig, language: string): Texts {
+  return config.texts[language] ?? config.texts.en;
+}

@@ -1,0 +1,49 @@
+import { scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import { withErrors } from '../../http/schemas.ts';
+import { BannerResponse, UpdateBannerBody } from './banner.schema.ts';
+import { changeBanner, getBanner, requestReconsent } from './banner.service.ts';
+
+const tags = ['Banner'];
+const security = [{ bearer: [] }];
+
+/** The account's banner: its look, its texts, and the revision that asks visitors again. */
+export const bannerRoutes: RoutesPlugin = async (app, { services }) => {
+  const { db } = services;
+
+  app.get('/banner', {
+    config: { auth: 'account' },
+    schema: {
+      operationId: 'getBanner', tags, security, summary: "The account's banner settings, defaults filled in",
+      response: withErrors({ 200: BannerResponse }),
+    },
+  }, async (request) => ({ data: await getBanner(db, scopeOf(request).accountId) }));
+
+  app.patch('/banner', {
+    config: { auth: 'account', admin: true },
+    schema: {
+      operationId: 'updateBanner', tags, security,
+      summary: 'Change the banner; only the settings sent change (theme colours and texts one by one)',
+      body: UpdateBannerBody,
+      response: withErrors({ 200: BannerResponse }, { 403: true, 413: true, 415: true, 422: true }),
+    },
+  }, async (request) => {
+    const { accountId } = scopeOf(request);
+    const data = await changeBanner(db, accountId, request.body.banner);
+    await services.forgetBanner([accountId]);
+    return { data };
+  });
+
+  app.post('/banner/reconsent', {
+    config: { auth: 'account', admin: true },
+    schema: {
+      operationId: 'requestReconsent', tags, security,
+      summary: 'Raise the revision: every visitor is asked again on their next page view',
+      response: withErrors({ 200: BannerResponse }, { 403: true }),
+    },
+  }, async (request) => {
+    const { accountId } = scopeOf(request);
+    const data = await requestReconsent(db, accountId);
+    await services.forgetBanner([accountId]);
+    return { data };
+  });
+};

@@ -1,0 +1,122 @@
+import { BUILT_IN_LANGUAGES, TEXT_KEYS, TRANSLATIONS, type Texts } from '../../../banner/src/translations.ts';
+import type { Executor } from '../../db/kysely.ts';
+import { NotFoundError } from '../../http/app-errors.ts';
+import { Problems } from '../../http/validate.ts';
+import { findBanner, incrementRevision, saveBanner, type BannerRow } from './banner.repository.ts';
+import type { BannerChanges, BannerSettings } from './banner.schema.ts';
+
+export const DEFAULT_LOOK: Omit<BannerSettings, 'account_id' | 'translations' | 'revision'> = {
+  layout: 'box',
+  position: 'bottom right',
+  theme: { background: null, text: null, primary: null, primary_text: null },
+  privacy_policy_url: null,
+  show_reject_all: true,
+  consent_expiry_days: 365,
+};
+
+type StoredTexts = Record<string, Partial<Texts>>;
+
+/** The stored settings (only what the account set) over the defaults. */
+export function settingsOf(row: BannerRow): BannerSettings {
+  const stored = row.banner as Partial<BannerSettings>;
+  return {
+    account_id: row.id,
+    ...DEFAULT_LOOK,
+    ...stored,
+    theme: { ...DEFAULT_LOOK.theme, ...stored.theme },
+    translations: stored.translations ?? {},
+    revision: row.revision,
+  };
+}
+
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+
+/** A two- or three-letter ISO 639 code the runtime knows: `xx` is not a language. */
+export function knownLanguage(code: string): boolean {
+  if ((BUILT_IN_LANGUAGES as readonly string[]).includes(code)) return true;
+  return /^[a-z]{2,3}$/.test(code) && languageNames.of(code) !== undefined;
+}
+
+function isWebUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+export async function getBanner(db: Executor, accountId: string): Promise<BannerSettings> {
+  const row = await findBanner(db, accountId);
+  if (!row) throw new NotFoundError();
+  return settingsOf(row);
+}
+
+/** Merges the changes into what the account set: a theme colour or a language's text at a time. */
+export async function changeBanner(db: Executor, accountId: string, changes: BannerChanges): Promise<BannerSettings> {
+  const problems = new Problems();
+  if (changes.privacy_policy_url) {
+    changes.privacy_policy_url = changes.privacy_policy_url.trim();
+    if (!isWebUrl(changes.privacy_policy_url)) problems.add('privacy_policy_url', 'is invalid');
+  }
+  for (const code of Object.keys(changes.translations ?? {})) {
+    if (!knownLanguage(code)) problems.add('translations', `has an unknown language code: ${code.slice(0, 10)}`);
+  }
+  problems.throwIfAny();
+
+  return db.transaction().execute(async (trx) => {
+    const row = await findBanner(trx, accountId);
+    if (!row) throw new NotFoundError();
+    const stored = { ...(row.banner as Record<string, unknown>) };
+    const { theme, translations, ...plain } = changes;
+    Object.assign(stored, plain);
+    if (plain.privacy_policy_url === '') stored.privacy_policy_url = null;
+    if (theme) stored.theme = { ...(stored.theme as object), ...theme };
+    if (translations) {
+      const texts: StoredTexts = { ...(stored.translations as StoredTexts) };
+      for (const [code, given] of Object.entries(translations)) {
+        if (given === null) delete texts[code];
+        else texts[code] = { ...texts[code], ...given };
+      }
+      stored.translations = texts;
+    }
+    const saved = await saveBanner(trx, accountId, stored);
+    if (!saved) throw new NotFoundError();
+    return settingsOf(saved);
+  });
+}
+
+/** Asks every visitor again: their stored choices now carry an older revision. */
+export async function requestReconsent(db: Executor, accountId: string): Promise<BannerSettings> {
+  const row = await incrementRevision(db, accountId);
+  if (!row) throw new NotFoundError();
+  return settingsOf(row);
+}
+
+/** For the categories: adding or removing one changes what visitors were asked. */
+export async function bumpRevision(db: Executor, accountId: string): Promise<void> {
+  await incrementRevision(db, accountId);
+}
+
+/**
+ * Complete texts for every language the banner can speak: the built-in ones and any the account
+ * added, each the account's words over the built-in ones over English.
+ */
+export function bannerTexts(settings: BannerSettings): Record<string, Texts> {
+  const languages = new Set<string>([...BUILT_IN_LANGUAGES, ...Object.keys(settings.translations)]);
+  const texts: Record<string, Texts> = {};
+  for (const code of languages) {
+    const base = TRANSLATIONS[code as keyof typeof TRANSLATIONS] ?? TRANSLATIONS.en;
+    const own = settings.translations[code] ?? {};
+    const merged = {} as Texts;
+    for (const key of TEXT_KEYS) merged[key] = own[key] || base[key];
+    texts[code] = merged;
+  }
+  return texts;
+}
+
+/** The settings of an account, or undefined when it is gone: for the public widget. */
+export async function findBannerSettings(db: Executor, accountId: string): Promise<BannerSettings | undefined> {
+  const row = await findBanner(db, accountId);
+  return row && settingsOf(row);
+}

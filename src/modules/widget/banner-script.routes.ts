@@ -1,0 +1,83 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { after } from '../../http/maybe-promise.ts';
+import type { Services } from '../../services.ts';
+import { markCodeInstalled } from '../accounts/onboarding-facts.ts';
+import type { BuiltBanner } from './banner-script.ts';
+
+/** Browsers check again after two minutes (cheaply, with If-None-Match): a change shows within five. */
+const CACHE_CONTROL = 'public, max-age=120';
+const JAVASCRIPT = 'text/javascript; charset=utf-8';
+const UNKNOWN = '/* Consentry: there is no banner for this account. Check the account id in the script tag. */\n';
+
+type Encoding = 'br' | 'gzip' | undefined;
+/** Browsers send a handful of distinct Accept-Encoding values: each is parsed once. */
+const chosen = new Map<string, Encoding>();
+
+/** The best encoding the client takes: brotli, then gzip, else none. `q=0` refuses one. */
+export function chooseEncoding(header: string | undefined): Encoding {
+  if (!header) return undefined;
+  if (chosen.has(header)) return chosen.get(header);
+  const encoding = parseEncoding(header);
+  if (chosen.size < 256) chosen.set(header, encoding);
+  return encoding;
+}
+
+function parseEncoding(header: string): Encoding {
+  const accepted = new Set<string>();
+  for (const part of header.toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q && !(Number(q.slice(2)) > 0)) continue;
+    accepted.add(name.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
+  return undefined;
+}
+
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed === etag || trimmed === `W/${etag}`;
+  });
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, banner: BuiltBanner | undefined): FastifyReply {
+  // Any website may load the script with a plain <script> tag (the API's other answers stay same-site).
+  reply.header('cross-origin-resource-policy', 'cross-origin');
+  if (!banner) {
+    return reply.code(404).header('content-type', JAVASCRIPT).header('cache-control', 'no-store').send(UNKNOWN);
+  }
+  reply.header('etag', banner.etag).header('cache-control', CACHE_CONTROL).header('vary', 'Accept-Encoding');
+  if (matches(request.headers['if-none-match'], banner.etag)) return reply.code(304).send();
+  const encoding = chooseEncoding(request.headers['accept-encoding']);
+  reply.header('content-type', JAVASCRIPT);
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.send(encoding === 'br' ? banner.br : encoding === 'gzip' ? banner.gzip : banner.identity);
+}
+
+/**
+ * `GET /widget/{account_id}.js`: the account's banner from memory. The first load of an account
+ * in this process marks its code installed (once: later loads touch no row).
+ */
+export function bannerScriptHandler(services: Services) {
+  const marked = new Set<string>();
+  // Not async: a built banner is sent without a promise; Fastify waits for reply.send otherwise.
+  return (request: FastifyRequest, reply: FastifyReply): void => {
+    const account = request.widgetAccount;
+    if (!account) {
+      send(request, reply, undefined);
+      return;
+    }
+    if (!marked.has(account.id)) {
+      marked.add(account.id);
+      markCodeInstalled(services.db, account.id).catch((error: unknown) => {
+        marked.delete(account.id);
+        request.log.warn({ err: error }, 'could not mark the banner code installed');
+      });
+    }
+    const sent = after(services.bannerScripts.get(account.id), (banner) => send(request, reply, banner));
+    if (sent instanceof Promise) sent.catch((error: unknown) => reply.send(error));
+  };
+}

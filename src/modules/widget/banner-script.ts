@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { BUNDLE_PATH } from '../../../banner/paths.ts';
+import type { BannerConfig } from '../../../banner/src/config.ts';
+import type { Executor } from '../../db/kysely.ts';
+import type { MaybePromise } from '../../http/maybe-promise.ts';
+import { TtlMap } from '../../http/ttl-map.ts';
+import { bannerTexts, findBannerSettings } from '../banner/banner.service.ts';
+import { bannerContent, findWidgetAccount } from './widget.repository.ts';
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/** One account's banner, ready to send: its configuration and its script in each encoding. */
+export interface BuiltBanner {
+  config: BannerConfig;
+  etag: string;
+  identity: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+}
+
+/** The bundle `npm run build` wrote, or (a fresh clone, a test run) the same built in memory. */
+async function loadBundle(): Promise<string> {
+  const path = BUNDLE_PATH();
+  if (existsSync(path)) return readFile(path, 'utf8');
+  const { buildBanner } = await import('../../../banner/build.ts');
+  return buildBanner();
+}
+
+/** The bundle runs inside a function whose one parameter is the account's configuration. */
+export function scriptFor(bundle: string, config: BannerConfig): string {
+  return `/* Consentry banner, account ${config.account.id}, revision ${config.revision} */\n` +
+    `(function(__CONSENTRY_CONFIG__){${bundle}})(${JSON.stringify(config)});\n`;
+}
+
+/**
+ * Each account's banner script and configuration, built once and kept in memory, so that a page view
+ * costs no database round trip and no compression.
+ *
+ * - A change of the banner, a category or a storage item calls `forget` after its commit (through
+ *   `Services.forgetBanner` or `forgetCategories`, which tell the other instances over Redis);
+ *   the lifetime (one minute) bounds what a lost message, or a change made by the AI worker, leaves.
+ * - A build that overlapped a `forget` is answered but not kept.
+ */
+export class BannerScripts {
+  private readonly built = new TtlMap<string, BuiltBanner | undefined>(60_000, 500);
+  private readonly building = new Map<string, Promise<BuiltBanner | undefined>>();
+  private generation = 0;
+  private bundle: Promise<string> | undefined;
+
+  constructor(private readonly db: Executor) {}
+
+  /** The banner at once when built (the hot path spends no promise on it), else a promise of it. */
+  get(accountId: string): MaybePromise<BuiltBanner | undefined> {
+    const cached = this.built.get(accountId);
+    if (cached) return cached.value;
+    const pending = this.building.get(accountId);
+    if (pending) return pending;
+    const generation = this.generation;
+    const build = this.build(accountId)
+      .then((banner) => {
+        if (generation === this.generation) this.built.set(accountId, banner);
+        return banner;
+      })
+      .finally(() => {
+        if (this.building.get(accountId) === build) this.building.delete(accountId);
+      });
+    this.building.set(accountId, build);
+    return build;
+  }
+
+  forget(accountId: string): void {
+    this.generation++;
+    this.built.forget(accountId);
+    this.building.delete(accountId);
+  }
+
+  private async build(accountId: string): Promise<BuiltBanner | undefined> {
+    this.bundle ??= loadBundle().catch((error: unknown) => {
+      this.bundle = undefined;
+      throw error;
+    });
+    const [bundle, account, settings, categories] = await Promise.all([
+      this.bundle,
+      findWidgetAccount(this.db, accountId),
+      findBannerSettings(this.db, accountId),
+      bannerContent(this.db, accountId),
+    ]);
+    if (!account || !settings) return undefined;
+    const { translations: _, revision, account_id: __, ...look } = settings;
+    const config: BannerConfig = {
+      account: { id: account.id, name: account.name, default_language: account.default_language },
+      revision,
+      banner: look,
+      texts: bannerTexts(settings),
+      categories,
+    };
+    const identity = Buffer.from(scriptFor(bundle, config));
+    const [gzipped, brotli] = await Promise.all([
+      gzipAsync(identity, { level: 9 }),
+      brotliAsync(identity, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+      }),
+    ]);
+    const etag = `"${createHash('sha256').update(identity).digest('base64url').slice(0, 32)}"`;
+    return { config, etag, identity, gzip: gzipped, br: brotli };
+  }
+}
