@@ -26,7 +26,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   const unique = randomBytes(6).toString('hex');
   const shared = options.shareWith?.services.config;
   const env: Record<string, string | undefined> = {
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: ENGINE === 'postgres' ? process.env.DATABASE_URL : 'memory://',
     DATABASE_SCHEMA: ENGINE === 'postgres' ? (shared?.databaseSchema ?? `test_${unique}`) : undefined,
     REDIS_URL: WITH_REDIS ? process.env.REDIS_URL : undefined,
