@@ -64,6 +64,8 @@ const TABLE: Record<string, Entry> = {
   'POST /api/v1/auth': { body: { email: 'x@example.test', password: 'whatever' } },
   'DELETE /api/v1/auth': {},
   'PUT /api/v1/password': { body: { user: { current_password: 'x', password: 'y', password_confirmation: 'y' } } },
+  'POST /api/v1/password/reset': { body: { email: 'x@example.test' } },
+  'PUT /api/v1/password/reset': { body: { token: 'x', password: 'whatever1', password_confirmation: 'whatever1' } },
   'POST /api/v1/users': { body: { user: { name: 'x', email: 'x', password: 'x' } } },
   'GET /api/v1/me': {},
   'GET /api/v1/api-tokens': {},
