@@ -22,6 +22,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { passwordResetsRoutes } from './modules/password-resets/password-resets.routes.ts';
 import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { consentsRoutes } from './modules/consents/consents.routes.ts';
 import { widgetRoutes } from './modules/widget/widget.routes.ts';
 import type { Services } from './services.ts';
@@ -151,5 +152,6 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     routePrefix: '/docs',
     configuration: { url: `${API_PREFIX}/openapi.json`, title: 'Consentry API' },
   });
+  await app.register(dashboardRoutes, { services });
   return app;
 }

@@ -61,6 +61,8 @@ const TABLE: Record<string, Entry> = {
   'GET /healthz': {},
   'GET /readyz': {},
   'GET /api/v1/openapi.json': {},
+  'GET /': {},
+  'GET /*': {},
   'POST /api/v1/auth': { body: { email: 'x@example.test', password: 'whatever' } },
   'DELETE /api/v1/auth': {},
   'PUT /api/v1/password': { body: { user: { current_password: 'x', password: 'y', password_confirmation: 'y' } } },
