@@ -18,9 +18,12 @@ export interface Location {
 
 export function useLocation(): Location {
   const [, setVersion] = useState(0);
+  const seen = location.pathname + location.search;
   useEffect(() => {
     const listener = () => setVersion((n) => n + 1);
     listeners.add(listener);
+    // A navigation between this render and the subscription would otherwise go unseen.
+    if (location.pathname + location.search !== seen) listener();
     return () => void listeners.delete(listener);
   }, []);
   return { path: location.pathname, query: new URLSearchParams(location.search) };
@@ -28,9 +31,8 @@ export function useLocation(): Location {
 
 /** Matches `/accounts/:id/categories` against a path; the parameters, or undefined. */
 export function match(pattern: string, path: string): Record<string, string> | undefined {
-  const want = pattern.split('/');
+  const want = pattern.replace(/\/+$/, '').split('/');
   const got = path.replace(/\/+$/, '').split('/');
-  if (path === '/') got.splice(1);
   if (want.length !== got.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {

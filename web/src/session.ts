@@ -51,9 +51,12 @@ export const api = createApi({
 
 export function useSession(): Session {
   const [, setVersion] = useState(0);
+  const seen = state;
   useEffect(() => {
     const listener = () => setVersion((n) => n + 1);
     listeners.add(listener);
+    // A change between this render and the subscription would otherwise go unseen.
+    if (state !== seen) listener();
     return () => void listeners.delete(listener);
   }, []);
   return state;

@@ -49,14 +49,16 @@ export function wordsOf(body: unknown, status: number): string[] {
 export function createApi(credentials: Credentials) {
   const client = createClient<paths>({ baseUrl: '' });
   const auth: Middleware = {
-    onRequest({ request }) {
+    async onRequest({ request }) {
       const token = request.headers.get('authorization')?.replace(/^Bearer /, '') ?? credentials.token();
       if (token) request.headers.set('authorization', `Bearer ${token}`);
       const url = new URL(request.url);
       const accountId = credentials.accountId();
       if (accountId && token?.startsWith('csu_') && ACCOUNT_SCOPED.test(url.pathname) && !url.searchParams.has('account_id')) {
         url.searchParams.set('account_id', accountId);
-        return new Request(url, request);
+        // A request cannot take another's streamed body: the body is read and sent again.
+        const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
+        return new Request(url, { method: request.method, headers: request.headers, body: body === '' ? undefined : body, signal: request.signal });
       }
       return request;
     },
