@@ -9,9 +9,15 @@ const ACTION_LABELS: Record<AiAction['action_type'], string> = {
   auto_categorise: 'Category', autofill: 'Details filled in', auto_approve: 'Approved', translate: 'Translation',
 };
 
+/** What the AI suggested, in words: a category by its name, a status by its label. */
 const describe = (params: Record<string, unknown>, categoryNames: Map<string, string>) =>
   Object.entries(params)
-    .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${key === 'category_id' && typeof value === 'string' ? categoryNames.get(value) ?? value : value ?? 'none'}`)
+    .sort(([a], [b]) => (a === 'status' ? 1 : b === 'status' ? -1 : 0))
+    .map(([key, value]) => {
+      if (key === 'category_id' && typeof value === 'string') return `category: ${categoryNames.get(value) ?? 'a deleted category'}`;
+      if (key === 'status' && typeof value === 'string') return `status: ${STATUS_LABELS[value as keyof typeof STATUS_LABELS] ?? value}`;
+      return `${key.replace(/_/g, ' ')}: ${value ?? 'none'}`;
+    })
     .join('; ');
 
 function AiSettings({ account, onSaved }: { account: Account; onSaved: () => void }) {

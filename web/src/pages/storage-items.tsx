@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { must, type Category, type StorageItem } from '../api/client';
 import { api } from '../session';
-import { ErrorNote, Field, Form, Link, Loading, Page, Pager, Select, Table, TextArea, formatDate, optionalText, text, useLoad } from '../ui';
+import { ErrorNote, Field, Form, Link, Loading, Page, Pager, Select, Table, TextArea, optionalText, text, useLoad } from '../ui';
 
 const LIMIT = 25;
 type Status = NonNullable<StorageItem['status']>;
@@ -120,7 +120,7 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
           <Pager pagination={list.data.pagination} limit={LIMIT} onPage={setPage} />
         </>
       ))}
-      <p class="muted">The AI's suggestions for these items are under <Link href={`/accounts/${accountId}/ai`}>AI suggestions</Link>. Last change {formatDate(list.data?.data[0]?.updated_at)}.</p>
+      <p class="muted">The AI's suggestions for these items are under <Link href={`/accounts/${accountId}/ai`}>AI suggestions</Link>.</p>
       {categories.data && (
         <section class="card">
           {editing ? (
