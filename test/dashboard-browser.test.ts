@@ -9,9 +9,10 @@ import { describeBrowser, launchBrowser } from './helpers/browser.ts';
 import { freePort, inspect, settled } from './helpers/dashboard.ts';
 import { startInbox, type Inbox } from './helpers/inbox.ts';
 import { createTenant, PASSWORD, type Tenant } from './helpers/tenants.ts';
+import { dashboardBuilt } from './helpers/web-build.ts';
 
 // The pages do not depend on the database engine; the API under them is tested on both.
-const describeHere = ENGINE === 'embedded' ? describeBrowser : describe.skip;
+const describeHere = ENGINE === 'embedded' && dashboardBuilt() ? describeBrowser : describe.skip;
 
 let t: TestApp;
 let inbox: Inbox;
@@ -171,6 +172,34 @@ describeHere('the dashboard in a browser', () => {
     await invitee.page.getByRole('rowheader', { name: 'Ivy Invitee you' }).waitFor();
     expect(await invitee.page.getByLabel('Role of Ivy Invitee').inputValue()).toBe('admin');
     await invitee.context.close();
+  });
+
+  it('creates a second account for the user and switches between the two', async () => {
+    await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name: 'Only in the first' } } });
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.goto('/accounts');
+    await settled(page);
+    const form = page.getByRole('form', { name: 'New account' });
+    await form.getByLabel('Name').fill('Second shop');
+    await form.getByLabel('Website domain').fill('second.example.com');
+    await form.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/accounts\/[0-9a-f-]{36}$/);
+    await settled(page);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Second shop');
+    const second = page.url().split('/').at(-1)!;
+    expect(second).not.toBe(tenant.account.id);
+
+    await page.getByRole('link', { name: 'Categories' }).click();
+    await settled(page);
+    expect(await page.getByText('No categories yet.').count()).toBe(1);
+    await page.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: tenant.account.name });
+    await page.waitForURL(`${base}/accounts/${tenant.account.id}/categories`);
+    await page.getByRole('rowheader', { name: 'Only in the first' }).waitFor();
+    // The choice is remembered: the start page opens the account last worked on.
+    await page.goto('/');
+    await page.waitForURL(`${base}/accounts/${tenant.account.id}`);
+    await context.close();
   });
 
   it('resets a forgotten password through the emailed link', async () => {

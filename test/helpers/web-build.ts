@@ -21,9 +21,20 @@ function newest(path: string): number {
 export default async function setup(): Promise<void> {
   const index = join(out, 'index.html');
   if (existsSync(index) && statSync(index).mtimeMs >= newest(web)) return;
-  const { build } = await import('vite');
   const staging = `${out}-${process.pid}`;
-  await build({ configFile: join(web, 'vite.config.ts'), logLevel: 'warn', build: { outDir: staging, emptyOutDir: true } });
+  try {
+    const { build } = await import('vite');
+    await build({ configFile: join(web, 'vite.config.ts'), logLevel: 'warn', build: { outDir: staging, emptyOutDir: true } });
+  } catch (error) {
+    // Under CI a dashboard that does not build fails the run; elsewhere its browser tests skip.
+    if (process.env.CI) throw error;
+    console.warn(`The dashboard could not be built, its browser tests will skip: ${(error as Error).message}`);
+    rmSync(staging, { recursive: true, force: true });
+    return;
+  }
   rmSync(out, { recursive: true, force: true });
   renameSync(staging, out);
 }
+
+/** Whether a built dashboard is there to test. */
+export const dashboardBuilt = () => existsSync(join(out, 'index.html'));

@@ -122,7 +122,7 @@ function Header({ session, path }: { session: Session; path: string }) {
           )}
           {me.token_type === 'user' && accountId && <AccountSwitcher accountId={accountId} />}
           {accountId && me.token_type !== 'partner' && (
-            <nav aria-label="Account">
+            <nav aria-label="Account pages">
               {ACCOUNT_PAGES.map(([suffix, label]) => {
                 const href = `/accounts/${accountId}${suffix}`;
                 const active = suffix === '' ? path === href : path.startsWith(href);
