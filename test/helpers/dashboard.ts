@@ -49,6 +49,8 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 /** Checks the page with axe and takes its screenshots at 1280 and 390 pixels wide. */
 export async function inspect(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
+  // Parts that load on their own (the account switcher) are checked too.
+  await page.waitForLoadState('networkidle');
   for (const [label, size] of Object.entries(WIDTHS)) {
     await page.setViewportSize(size);
     await settled(page);

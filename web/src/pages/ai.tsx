@@ -125,7 +125,7 @@ export function AiPage({ accountId }: { accountId: string }) {
                   <tr key={action.id}>
                     <th scope="row"><code>{name}</code>{item && <span class={`tag status-${item.status}`}>{STATUS_LABELS[item.status as keyof typeof STATUS_LABELS]}</span>}</th>
                     <td>{ACTION_LABELS[action.action_type]}</td>
-                    <td>{describe(action.suggested_params as Record<string, unknown>, categoryNames)}</td>
+                    <td class="text">{describe(action.suggested_params as Record<string, unknown>, categoryNames)}</td>
                     <td>{Math.round(action.confidence * 100)}%</td>
                     <td class="source">{action.source}</td>
                     <td>{action.status === 'suggested' ? 'Suggested' : action.status === 'applied' ? 'Applied' : 'Reverted'}</td>

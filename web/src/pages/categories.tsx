@@ -57,7 +57,7 @@ export function CategoriesPage() {
             <tbody>
               {list.data.data.map((c) => (
                 <tr key={c.id}>
-                  <th scope="row">{c.name}</th><td><code>{c.slug}</code></td><td>{c.required ? 'Yes' : 'No'}</td><td>{c.description}</td>
+                  <th scope="row">{c.name}</th><td><code>{c.slug}</code></td><td>{c.required ? 'Yes' : 'No'}</td><td class="text">{c.description}</td>
                   <td class="row-actions">
                     <button type="button" onClick={() => setEditing(c)} aria-label={`Edit ${c.name}`}>Edit</button>
                     <button type="button" class="danger" onClick={() => remove(c)} aria-label={`Delete ${c.name}`}>Delete</button>

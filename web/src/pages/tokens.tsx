@@ -54,7 +54,10 @@ export function TokensPage() {
             <tbody>
               {tokens.data.data.map((t) => (
                 <tr key={t.id}>
-                  <th scope="row">{t.name ?? (t.kind === 'session' ? 'Sign-in session' : 'Unnamed')}</th>
+                  <th scope="row">
+                    {t.name ?? (t.kind === 'session' ? 'Sign-in session' : 'Unnamed')}
+                    {session.token?.endsWith(t.token_hint) && t.token_type === me.token_type && <span class="tag">this sign-in</span>}
+                  </th>
                   <td>{TYPE_LABELS[t.token_type]}</td>
                   <td><code>…{t.token_hint}</code></td>
                   <td>{t.account_id ? accountNames.get(t.account_id) ?? t.account_id : '—'}</td>
