@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, ENGINE, startApp, type TestApp } from './helpers/app.ts';
 import { describeBrowser, launchBrowser } from './helpers/browser.ts';
-import { freePort, inspect, settled } from './helpers/dashboard.ts';
+import { freePort, inspect, seriousViolations, settled } from './helpers/dashboard.ts';
 import { startInbox, type Inbox } from './helpers/inbox.ts';
 import { createTenant, PASSWORD, type Tenant } from './helpers/tenants.ts';
 import { dashboardBuilt } from './helpers/web-build.ts';
@@ -326,6 +326,12 @@ describeHere('the dashboard in a browser', () => {
       await page.goto(path);
       await inspect(page, name);
     };
+    // The check itself finds what it is there to find: a button without a name is critical.
+    await page.goto('/sign-in');
+    await settled(page);
+    await page.evaluate(() => document.querySelector('main')!.append(document.createElement('button')));
+    expect((await seriousViolations(page)).join('\n')).toMatch(/^critical button-name/);
+
     await visit('/sign-in', 'sign-in');
     await visit('/forgot-password', 'forgot-password');
     await visit('/reset-password/some-token', 'reset-password');

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MailMessage, Mailer } from '../src/mail/mailer.ts';
+import { requestReset } from '../src/modules/password-resets/password-resets.service.ts';
 import { hashToken } from '../src/modules/tokens/token-secret.ts';
 import { call, startApp, type TestApp } from './helpers/app.ts';
 import { startInbox, type Inbox } from './helpers/inbox.ts';
@@ -121,6 +123,19 @@ describe('PUT /password/reset', () => {
     const token = await mailedToken(user.email, 0);
     const answers = await Promise.all([reset(token, 'first password'), reset(token, 'second password')]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 422]);
+  });
+});
+
+describe('without SMTP', () => {
+  it('writes the email to the log with the secret masked', async () => {
+    const logged: MailMessage[] = [];
+    const logMailer: Mailer = { via: 'log', async send(message) { logged.push(message); }, close() {} };
+    const { user } = await createUser(t.services, 'Logged');
+    await requestReset({ ...t.services, mailer: logMailer }, t.app.log, user.email);
+    expect(logged).toHaveLength(1);
+    expect(logged[0].text).toContain('https://consent.example.test/reset-password/********\n');
+    const row = await t.services.db.selectFrom('password_resets').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.token_hash).not.toBe(hashToken('********'));
   });
 });
 

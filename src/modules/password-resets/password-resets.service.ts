@@ -14,6 +14,7 @@ export const RESET_LINK_MS = 60 * 60 * 1000;
 export const RESET_REQUESTED = 'If that email belongs to a user, a link to reset the password has been sent to it';
 export const TOKEN_INVALID = 'Token is invalid or has already been used';
 export const TOKEN_EXPIRED = 'Token has expired; ask for a new link';
+const MASKED_SECRET = '********';
 
 type Deps = Pick<Services, 'db' | 'mailer' | 'config' | 'forgetTokens'>;
 
@@ -23,7 +24,7 @@ export const resetUrl = (publicUrl: string, secret: string) => `${publicUrl}/res
 /**
  * Makes a single-use link valid for an hour and emails it. The answer is the same whether or not
  * the email belongs to a user, and the email is sent after the answer, so that neither the body
- * nor the time of the answer tells who has a login here. The secret is only in the email.
+ * nor the time of the answer tells who has a login here. The secret is only in the email, never in a log.
  */
 export async function requestReset(deps: Deps, log: FastifyBaseLogger, email: string): Promise<void> {
   const user = await findUserByEmail(deps.db, email);
@@ -31,7 +32,10 @@ export async function requestReset(deps: Deps, log: FastifyBaseLogger, email: st
   const secret = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + RESET_LINK_MS);
   await replaceResetLink(deps.db, user.id, hashToken(secret), expiresAt);
-  const message = passwordResetEmail({ to: user.email, userName: user.name, resetUrl: resetUrl(deps.config.publicUrl, secret), expiresAt });
+  // Logs travel further than mailboxes: without SMTP the email is logged with its secret masked,
+  // so a reset by email needs SMTP_URL (invitations, which grant less, are logged whole).
+  const link = resetUrl(deps.config.publicUrl, deps.mailer.via === 'smtp' ? secret : MASKED_SECRET);
+  const message = passwordResetEmail({ to: user.email, userName: user.name, resetUrl: link, expiresAt });
   deps.mailer.send(message, log).catch((error: unknown) => {
     log.error({ err: error, userId: user.id }, 'could not send the password reset email');
   });
