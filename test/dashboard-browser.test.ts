@@ -135,6 +135,40 @@ describeHere('the dashboard in a browser', () => {
     await page.getByRole('group', { name: 'Filters' }).getByLabel('Category').selectOption({ label: 'Uncategorised' });
     await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
     expect(await page.locator('tbody th').allTextContents()).toEqual(['_hj*wildcard']);
+
+    // Editing an item, and a refusal of the API said in its own words.
+    await page.getByRole('button', { name: 'Edit _hj*' }).click();
+    const edit = page.getByRole('form', { name: 'Edit _hj*' });
+    await edit.getByLabel('Category').selectOption({ label: 'Analytics' });
+    await edit.getByRole('button', { name: 'Save item' }).click();
+    await page.getByText('No storage items match.').waitFor();
+    await page.getByRole('link', { name: 'Categories' }).click();
+    await settled(page);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete Analytics' }).click();
+    expect(await page.getByRole('alert').textContent()).toBe('Category still holds storage items; move or delete them first');
+    await context.close();
+  });
+
+  it('filters the consent log and opens a consent', async () => {
+    const token = tenant.tokens.account;
+    for (const session of ['visitor-a', 'visitor-b']) {
+      const res = await call(t.app, 'POST', '/api/v1/consents', {
+        token, body: { consent: { session_id: session, user_preferences: { accept_type: 'necessary' }, url: `https://browser.example.com/${session}` } },
+      });
+      expect(res.status).toBe(201);
+    }
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Consent log' }).click();
+    await settled(page);
+    await page.getByLabel('Session').fill('visitor-b');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+    expect(await page.locator('tbody td').first().textContent()).toBe('Necessary only');
+    await page.locator('tbody th a').click();
+    await settled(page);
+    expect(await page.locator('.details').textContent()).toContain('https://browser.example.com/visitor-b');
     await context.close();
   });
 
