@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { NotFoundError } from '../../http/app-errors.ts';
 import type { RoutesPlugin } from '../../http/routes-plugin.ts';
 import { chooseEncoding, loadSite, type SiteFile } from './dashboard-files.ts';
 
@@ -17,6 +18,20 @@ const PAGE_HEADERS = {
 
 /** The service's own paths: a miss there is the API's 404, never the dashboard's page. */
 const NOT_THE_DASHBOARD = /^\/(api|widget|docs|healthz|readyz)(\/|$)/;
+
+/**
+ * The router passes over a route whose path parameter is too long (`maxParamLength`) and lands
+ * here, on the catch-all: such a path is that route's record not found, as it was without the
+ * dashboard. These patterns tell it from a path no route has.
+ */
+function parameterisedRoutes(app: FastifyInstance): { method: string; pattern: RegExp }[] {
+  return app.routeTable
+    .filter((route) => route.url.includes(':'))
+    .map((route) => ({
+      method: route.method,
+      pattern: new RegExp(`^${route.url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`),
+    }));
+}
 
 function send(request: FastifyRequest, reply: FastifyReply, file: SiteFile) {
   const encoding = chooseEncoding(file, request.headers['accept-encoding']);
@@ -41,11 +56,18 @@ function send(request: FastifyRequest, reply: FastifyReply, file: SiteFile) {
 export const dashboardRoutes: RoutesPlugin = async (app, { services }) => {
   let site: Map<string, SiteFile> | undefined | null = null;
   const files = () => (site === null ? (site = loadSite(services.config.webDir)) : site);
+  let routes: ReturnType<typeof parameterisedRoutes> | undefined;
 
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
-    const path = decodeURIComponent(request.url.split('?', 1)[0]);
+    const raw = request.url.split('?', 1)[0];
+    if (NOT_THE_DASHBOARD.test(raw)) {
+      routes ??= parameterisedRoutes(app);
+      if (routes.some((route) => route.method === request.method && route.pattern.test(raw))) throw new NotFoundError();
+      return reply.callNotFound();
+    }
+    const path = decodeURIComponent(raw);
     const built = files();
-    if (!built || NOT_THE_DASHBOARD.test(path)) return reply.callNotFound();
+    if (!built) return reply.callNotFound();
     const file = built.get(path) ?? (/\.[a-z0-9]+$/i.test(path) ? undefined : built.get('/index.html'));
     if (!file) return reply.callNotFound();
     return send(request, reply, file);
