@@ -9,6 +9,8 @@ const engines = ['embedded', ...(process.env.DATABASE_URL ? ['postgres'] : [])];
 export default defineConfig({
   test: {
     pool: 'forks',
+    // Builds the dashboard for the browser tests when it is missing or stale (see the file).
+    globalSetup: ['test/helpers/web-build.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // The banner bundle is built fresh from banner/ before the tests that serve it.

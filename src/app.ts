@@ -21,7 +21,9 @@ import { storageItemsRoutes } from './modules/storage-items/storage-items.routes
 import { groupsRoutes } from './modules/groups/groups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
+import { passwordResetsRoutes } from './modules/password-resets/password-resets.routes.ts';
 import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { consentsRoutes } from './modules/consents/consents.routes.ts';
 import { widgetRoutes } from './modules/widget/widget.routes.ts';
 import type { Services } from './services.ts';
@@ -133,6 +135,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(healthRoutes, { services });
   const api = { services, prefix: API_PREFIX };
   await app.register(authRoutes, api);
+  await app.register(passwordResetsRoutes, api);
   await app.register(meRoutes, api);
   await app.register(tokensRoutes, api);
   await app.register(groupsRoutes, api);
@@ -151,5 +154,6 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     routePrefix: '/docs',
     configuration: { url: `${API_PREFIX}/openapi.json`, title: 'Consentry API' },
   });
+  await app.register(dashboardRoutes, { services });
   return app;
 }

@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+
 export interface Config {
   port: number;
   host: string;
@@ -28,6 +30,8 @@ export interface Config {
   llmModel: string;
   llmApiKey: string | undefined;
   llmTimeoutMs: number;
+  /** The built dashboard served at `/` (`npm run build` writes it). */
+  webDir: string;
 }
 
 export class ConfigError extends Error {}
@@ -105,5 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
     llmModel: optional(env, 'LLM_MODEL') ?? 'gpt-4o-mini',
     llmApiKey: optional(env, 'LLM_API_KEY'),
     llmTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 15_000, 100, 600_000),
+    // Beside this file's folder in both layouts: src/config.ts (tsx) and dist/server.js (bundled).
+    webDir: optional(env, 'WEB_DIR') ?? fileURLToPath(new URL('../dist/web', import.meta.url)),
   };
 }

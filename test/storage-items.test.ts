@@ -342,6 +342,9 @@ describe('GET /storage-items', () => {
       ['storage_type=cookie', ['delta', 'alpha', 'charlie']],
       ['storage_type=local_storage', ['echo']],
       [`category_id=${marketing}&status=finalised&storage_type=session_storage`, ['bravo']],
+      ['uncategorised=true', ['charlie']],
+      ['uncategorised=true&status=finalised', []],
+      ['uncategorised=false', ['delta', 'alpha', 'echo', 'charlie', 'bravo']],
     ];
     for (const [query, expected] of cases) {
       const res = await list(`?${query}`);

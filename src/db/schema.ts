@@ -206,6 +206,16 @@ export interface AccountConsentCountsTable {
   consents: ColumnType<number, number, number>;
 }
 
+/** A password reset link: only its secret's SHA-256 is kept; `used_at` makes it single-use. */
+export interface PasswordResetsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  expires_at: Date;
+  used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   partners: PartnersTable;
   users: UsersTable;
@@ -221,6 +231,7 @@ export interface Database {
   ai_actions: AiActionsTable;
   account_daily_stats: AccountDailyStatsTable;
   account_consent_counts: AccountConsentCountsTable;
+  password_resets: PasswordResetsTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;
@@ -236,3 +247,4 @@ export type StorageItemRow = Selectable<StorageItemsTable>;
 export type ConsentRow = Selectable<ConsentsTable>;
 export type AccountInvitationRow = Selectable<AccountInvitationsTable>;
 export type AiActionRow = Selectable<AiActionsTable>;
+export type PasswordResetRow = Selectable<PasswordResetsTable>;

@@ -5,6 +5,7 @@ import * as aiFeatures from './2026_11_22_0005_ai_features.ts';
 import * as consentCounters from './2026_11_22_0006_consent_counters.ts';
 import * as bannerSettings from './2026_11_23_1301_banner_settings.ts';
 import * as categoryPublished from './2026_11_23_1303_category_published.ts';
+import * as passwordResets from './2026_11_23_1306_password_resets.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_0006_consent_counters': consentCounters,
   '2026_11_23_1301_banner_settings': bannerSettings,
   '2026_11_23_1303_category_published': categoryPublished,
+  '2026_11_23_1306_password_resets': passwordResets,
 };
 
 export const migrationProvider: MigrationProvider = {

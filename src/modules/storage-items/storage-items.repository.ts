@@ -13,6 +13,7 @@ function filtered(db: Executor, accountId: string, filters: StorageItemFilters) 
   if (filters.category_id !== undefined) query = query.where('category_id', '=', filters.category_id);
   if (filters.status !== undefined) query = query.where('status', '=', filters.status);
   if (filters.storage_type !== undefined) query = query.where('storage_type', '=', filters.storage_type);
+  if (filters.uncategorised === true) query = query.where('category_id', 'is', null);
   return query;
 }
 

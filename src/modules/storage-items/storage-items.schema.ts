@@ -62,8 +62,9 @@ export const StorageItemListQuery = offsetQuery(STORAGE_ITEM_SORTS, {
   category_id: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })),
   status: Type.Optional(StringEnum(STATUSES)),
   storage_type: Type.Optional(StringEnum(STORAGE_TYPES)),
+  uncategorised: Type.Optional(Type.Boolean({ description: 'true: only the items without a category' })),
 });
-export type StorageItemFilters = Pick<Static<typeof StorageItemListQuery>, 'category_id' | 'status' | 'storage_type'>;
+export type StorageItemFilters = Pick<Static<typeof StorageItemListQuery>, 'category_id' | 'status' | 'storage_type' | 'uncategorised'>;
 
 export function toStorageItem(row: StorageItemRow): StorageItem {
   return {

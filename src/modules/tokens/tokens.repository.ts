@@ -70,6 +70,20 @@ export async function revokeTokenById(db: Executor, id: string): Promise<string 
   return row?.token_hash;
 }
 
+/** Revokes every session token of a user (a password reset); returns their hashes. */
+export async function revokeUserSessions(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db
+    .updateTable('api_tokens')
+    .set({ revoked_at: new Date() })
+    .where('user_id', '=', userId)
+    .where('token_type', '=', 'user')
+    .where('kind', '=', 'session')
+    .where('revoked_at', 'is', null)
+    .returning('token_hash')
+    .execute();
+  return rows.map((row) => row.token_hash);
+}
+
 /** Revokes a user's session tokens except one; returns their hashes. */
 export async function revokeOtherSessions(db: Executor, userId: string, keepId: string): Promise<string[]> {
   const rows = await db

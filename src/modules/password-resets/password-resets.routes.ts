@@ -1,0 +1,37 @@
+import type { RoutesPlugin } from '../../http/routes-plugin.ts';
+import { withErrors } from '../../http/schemas.ts';
+import { ResetBody, ResetRequestBody, ResetRequestResponse, ResetResponse } from './password-resets.schema.ts';
+import { RESET_REQUESTED, requestReset, resetPassword } from './password-resets.service.ts';
+
+const tags = ['Authentication'];
+
+/** Password reset by email, for people who cannot sign in: public, and throttled like `POST /auth`. */
+export const passwordResetsRoutes: RoutesPlugin = async (app, { services }) => {
+  app.post('/password/reset', {
+    config: { auth: 'public', throttle: 'auth' },
+    schema: {
+      operationId: 'requestPasswordReset',
+      tags,
+      summary: 'Email a single-use link (valid 1 hour) to reset the password; 202 whether or not the email is known',
+      body: ResetRequestBody,
+      response: withErrors({ 202: ResetRequestResponse }, { 415: true, 422: true }),
+    },
+  }, async (request, reply) => {
+    await requestReset(services, request.log, request.body.email);
+    return reply.code(202).send({ message: RESET_REQUESTED });
+  });
+
+  app.put('/password/reset', {
+    config: { auth: 'public', throttle: 'auth' },
+    schema: {
+      operationId: 'resetPassword',
+      tags,
+      summary: 'Set a new password with the token of a reset link; logs out every session of the user',
+      body: ResetBody,
+      response: withErrors({ 200: ResetResponse }, { 415: true, 422: true }),
+    },
+  }, async (request) => {
+    await resetPassword(services, request.body);
+    return { success: true };
+  });
+};

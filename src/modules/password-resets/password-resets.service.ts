@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { ValidationError } from '../../http/app-errors.ts';
+import { passwordResetEmail } from '../../mail/password-reset-email.ts';
+import type { Services } from '../../services.ts';
+import { revokeUserSessions } from '../tokens/tokens.repository.ts';
+import { hashToken } from '../tokens/token-secret.ts';
+import { hashPassword, MIN_PASSWORD_LENGTH } from '../users/passwords.ts';
+import { findUserByEmail, updatePasswordHash } from '../users/users.repository.ts';
+import { consumeResetLink, findResetLink, replaceResetLink } from './password-resets.repository.ts';
+import type { ResetInput } from './password-resets.schema.ts';
+
+export const RESET_LINK_MS = 60 * 60 * 1000;
+export const RESET_REQUESTED = 'If that email belongs to a user, a link to reset the password has been sent to it';
+export const TOKEN_INVALID = 'Token is invalid or has already been used';
+export const TOKEN_EXPIRED = 'Token has expired; ask for a new link';
+const MASKED_SECRET = '********';
+
+type Deps = Pick<Services, 'db' | 'mailer' | 'config' | 'forgetTokens'>;
+
+/** The page of the dashboard that takes the secret and asks for the new password. */
+export const resetUrl = (publicUrl: string, secret: string) => `${publicUrl}/reset-password/${secret}`;
+
+/**
+ * Makes a single-use link valid for an hour and emails it. The answer is the same whether or not
+ * the email belongs to a user, and the email is sent after the answer, so that neither the body
+ * nor the time of the answer tells who has a login here. The secret is only in the email, never in a log.
+ */
+export async function requestReset(deps: Deps, log: FastifyBaseLogger, email: string): Promise<void> {
+  const user = await findUserByEmail(deps.db, email);
+  if (!user) return;
+  const secret = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + RESET_LINK_MS);
+  await replaceResetLink(deps.db, user.id, hashToken(secret), expiresAt);
+  // Logs travel further than mailboxes: without SMTP the email is logged with its secret masked,
+  // so a reset by email needs SMTP_URL (invitations, which grant less, are logged whole).
+  const link = resetUrl(deps.config.publicUrl, deps.mailer.via === 'smtp' ? secret : MASKED_SECRET);
+  const message = passwordResetEmail({ to: user.email, userName: user.name, resetUrl: link, expiresAt });
+  deps.mailer.send(message, log).catch((error: unknown) => {
+    log.error({ err: error, userId: user.id }, 'could not send the password reset email');
+  });
+}
+
+/**
+ * Sets the new password through a link: the link is used up, and every session of the user is
+ * logged out (whoever knew the old password is signed out too). Named API tokens stay.
+ */
+export async function resetPassword(deps: Deps, input: ResetInput): Promise<void> {
+  const tokenHash = hashToken(input.token);
+  const link = await findResetLink(deps.db, tokenHash);
+  const problems: string[] = [];
+  if (!link || link.used_at) problems.push(TOKEN_INVALID);
+  else if (link.expires_at.getTime() <= Date.now()) problems.push(TOKEN_EXPIRED);
+  if (input.password.length < MIN_PASSWORD_LENGTH) problems.push(`Password is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)`);
+  if (input.password !== input.password_confirmation) problems.push("Password confirmation doesn't match Password");
+  if (problems.length > 0) throw new ValidationError(problems);
+  const passwordHash = await hashPassword(input.password);
+  const revoked = await deps.db.transaction().execute(async (trx) => {
+    const userId = await consumeResetLink(trx, tokenHash, new Date());
+    if (!userId) throw new ValidationError(TOKEN_INVALID);
+    await updatePasswordHash(trx, userId, passwordHash);
+    return revokeUserSessions(trx, userId);
+  });
+  await deps.forgetTokens(revoked);
+}

@@ -1,0 +1,156 @@
+import { useState } from 'preact/hooks';
+import { ApiError, must, type Account, type AiAction, type StorageItem } from '../api/client';
+import { api } from '../session';
+import { Checkbox, ErrorNote, Field, Form, Loading, Notice, Page, Pager, Select, Table, formatDate, useLoad } from '../ui';
+import { STATUS_LABELS, useCategories } from './storage-items';
+
+const LIMIT = 20;
+const ACTION_LABELS: Record<AiAction['action_type'], string> = {
+  auto_categorise: 'Category', autofill: 'Details filled in', auto_approve: 'Approved', translate: 'Translation',
+};
+
+/** What the AI suggested, in words: a category by its name, a status by its label. */
+const describe = (params: Record<string, unknown>, categoryNames: Map<string, string>) =>
+  Object.entries(params)
+    .sort(([a], [b]) => (a === 'status' ? 1 : b === 'status' ? -1 : 0))
+    .map(([key, value]) => {
+      if (key === 'category_id' && typeof value === 'string') return `category: ${categoryNames.get(value) ?? 'a deleted category'}`;
+      if (key === 'status' && typeof value === 'string') return `status: ${STATUS_LABELS[value as keyof typeof STATUS_LABELS] ?? value}`;
+      return `${key.replace(/_/g, ' ')}: ${value ?? 'none'}`;
+    })
+    .join('; ');
+
+function AiSettings({ account, onSaved }: { account: Account; onSaved: () => void }) {
+  const [saved, setSaved] = useState(false);
+  const ai = account.ai_features;
+  return (
+    <Form submit="Save AI settings" label="AI settings" onSubmit={async (data) => {
+      setSaved(false);
+      await must(api.PATCH('/api/v1/accounts/{id}', { params: { path: { id: account.id } }, body: { account: { ai_features: {
+        autofill: data.get('autofill') === 'on', auto_categorise: data.get('auto_categorise') === 'on',
+        auto_approve: data.get('auto_approve') === 'on', auto_approve_threshold: Number(data.get('threshold')) / 100,
+      } } } }));
+      setSaved(true);
+      onSaved();
+    }}>
+      <Checkbox label="Sort new items into categories" name="auto_categorise" defaultChecked={ai.auto_categorise} />
+      <Checkbox label="Fill in descriptions, companies and durations" name="autofill" defaultChecked={ai.autofill} />
+      <Checkbox label="Approve items the AI is sure about" name="auto_approve" defaultChecked={ai.auto_approve} />
+      <Field label="Approve from this confidence (%)" name="threshold" type="number" min={0} max={100} step={1}
+        defaultValue={String(Math.round(ai.auto_approve_threshold * 100))} />
+      {saved && <Notice>AI settings saved.</Notice>}
+    </Form>
+  );
+}
+
+/** A suggested category is a standard name: the account's category of that name, made if missing. */
+async function categoryIdFor(name: string): Promise<string> {
+  const { data } = await must(api.GET('/api/v1/categories', { params: { query: { limit: 100 } } }));
+  const found = data.find((c) => c.slug === name || c.name.toLowerCase() === name.toLowerCase());
+  if (found) return found.id;
+  const created = await must(api.POST('/api/v1/categories', { body: { category: { name: name.charAt(0).toUpperCase() + name.slice(1) } } }));
+  return created.data.id;
+}
+
+export function AiPage({ accountId }: { accountId: string }) {
+  const [page, setPage] = useState(1);
+  const [type, setType] = useState('');
+  const [error, setError] = useState<unknown>();
+  const [done, setDone] = useState<string>();
+  const account = useLoad(() => must(api.GET('/api/v1/accounts/{id}', { params: { path: { id: accountId } } })), [accountId]);
+  const categories = useCategories();
+  const list = useLoad(async () => {
+    const answer = await must(api.GET('/api/v1/ai-actions', { params: { query: {
+      page, limit: LIMIT, order: 'desc', ...(type ? { action_type: type as AiAction['action_type'] } : {}),
+    } } }));
+    const ids = [...new Set(answer.data.filter((a) => a.actionable_type === 'StorageItem').map((a) => a.actionable_id))];
+    const items = new Map<string, StorageItem | null>();
+    await Promise.all(ids.map(async (id) => {
+      try {
+        items.set(id, (await must(api.GET('/api/v1/storage-items/{id}', { params: { path: { id } } }))).data);
+      } catch (caught) {
+        if (!(caught instanceof ApiError && caught.status === 404)) throw caught;
+        items.set(id, null);
+      }
+    }));
+    return { ...answer, items };
+  }, [page, type]);
+  const categoryNames = new Map((categories.data ?? []).map((c) => [c.id, c.name]));
+
+  const act = (label: string, work: () => Promise<unknown>) => async () => {
+    setError(undefined);
+    setDone(undefined);
+    try {
+      await work();
+      setDone(label);
+      list.reload();
+      categories.reload();
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  const accept = (action: AiAction) => act('Suggestion accepted.', async () => {
+    const category_id = await categoryIdFor(String((action.suggested_params as { category?: unknown }).category));
+    await must(api.PUT('/api/v1/storage-items/{id}', { params: { path: { id: action.actionable_id } }, body: { storage_item: { category_id, status: 'in_review' } } }));
+  });
+  const approve = (action: AiAction) => act('Item approved.', () =>
+    must(api.PUT('/api/v1/storage-items/{id}', { params: { path: { id: action.actionable_id } }, body: { storage_item: { status: 'finalised' } } })));
+  const revert = (action: AiAction) => act('Change reverted.', () =>
+    must(api.POST('/api/v1/ai-actions/{id}/revert', { params: { path: { id: action.id } } })));
+
+  return (
+    <Page title="AI suggestions">
+      <p>What the AI decided or suggested for your storage items, how sure it was and what it rests on. Every change can be undone.</p>
+      <div class="filters" role="group" aria-label="Filters">
+        <Select label="Kind" value={type} onChange={(e: Event) => { setType((e.currentTarget as HTMLSelectElement).value); setPage(1); }}
+          options={[['', 'Every kind'], ...Object.entries(ACTION_LABELS)]} />
+      </div>
+      <ErrorNote error={list.error ?? error} />
+      {done && <Notice>{done}</Notice>}
+      {list.loading && !list.data && <Loading what="AI suggestions" />}
+      {list.data && (list.data.data.length === 0 ? <p>The AI has not done anything here yet. Turn it on below, then add storage items.</p> : (
+        <>
+          <Table label="AI suggestions">
+            <thead><tr>
+              <th scope="col">Item</th><th scope="col">Kind</th><th scope="col">Suggestion</th><th scope="col">Confidence</th>
+              <th scope="col">Source</th><th scope="col">State</th><th scope="col">When</th><th scope="col"><span class="visually-hidden">Actions</span></th>
+            </tr></thead>
+            <tbody>
+              {list.data.data.map((action) => {
+                const item = list.data!.items.get(action.actionable_id);
+                const name = action.actionable_type === 'Category'
+                  ? `Category ${categoryNames.get(action.actionable_id) ?? String((action.suggested_params as { name?: unknown }).name ?? '')}`
+                  : item ? item.name : item === null ? 'A deleted item' : '…';
+                return (
+                  <tr key={action.id}>
+                    <th scope="row"><code>{name}</code>{item && <span class={`tag status-${item.status}`}>{STATUS_LABELS[item.status as keyof typeof STATUS_LABELS]}</span>}</th>
+                    <td>{ACTION_LABELS[action.action_type]}</td>
+                    <td class="text">{describe(action.suggested_params as Record<string, unknown>, categoryNames)}</td>
+                    <td>{Math.round(action.confidence * 100)}%</td>
+                    <td class="source">{action.source}</td>
+                    <td>{action.status === 'suggested' ? 'Suggested' : action.status === 'applied' ? 'Applied' : 'Reverted'}</td>
+                    <td>{formatDate(action.created_at)}</td>
+                    <td class="row-actions">
+                      {action.status === 'suggested' && action.action_type === 'auto_categorise' && item &&
+                        <button type="button" onClick={accept(action)} aria-label={`Accept the suggestion for ${name}`}>Accept</button>}
+                      {action.status === 'applied' && item && item.status !== 'finalised' &&
+                        <button type="button" onClick={approve(action)} aria-label={`Approve ${name}`}>Approve</button>}
+                      {action.status === 'applied' &&
+                        <button type="button" class="danger" onClick={revert(action)} aria-label={`Revert this change to ${name}`}>Revert</button>}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </Table>
+          <Pager pagination={list.data.pagination} limit={LIMIT} onPage={setPage} />
+        </>
+      ))}
+      <section class="card">
+        <h2>AI settings</h2>
+        <ErrorNote error={account.error} />
+        {account.data && <AiSettings key={account.data.updated_at} account={account.data} onSaved={account.reload} />}
+      </section>
+    </Page>
+  );
+}

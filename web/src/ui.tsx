@@ -1,0 +1,205 @@
+import type { AnchorHTMLAttributes, ComponentChildren, PartialInputHTMLAttributes, PartialSelectHTMLAttributes, TextareaHTMLAttributes } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, type Pagination } from './api/client';
+import { followLink } from './router';
+
+export function Link(props: AnchorHTMLAttributes & { href: string }) {
+  return <a {...props} onClick={(event) => followLink(event as unknown as MouseEvent, props.href)} />;
+}
+
+/** The words of an error for a person: the API's own sentences, or what went wrong otherwise. */
+export function messagesOf(error: unknown): string[] {
+  if (error instanceof ApiError) return error.messages;
+  if (error instanceof Error) return [error.message];
+  return ['Something went wrong.'];
+}
+
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  const messages = messagesOf(error);
+  return (
+    <div class="note error" role="alert">
+      {messages.length === 1 ? <p>{messages[0]}</p> : <ul>{messages.map((m) => <li key={m}>{m}</li>)}</ul>}
+    </div>
+  );
+}
+
+export function Notice({ children }: { children: ComponentChildren }) {
+  return <div class="note success" role="status">{children}</div>;
+}
+
+/** Data loaded for a page, with its error and a way to load it again after a change. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; loading: boolean; reload: () => void } {
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (data) => live && setState({ data, error: undefined, loading: false }),
+      (error: unknown) => live && setState({ data: undefined, error, loading: false }),
+    );
+    return () => { live = false; };
+  }, [...deps, version]);
+  const reload = useCallback(() => setVersion((n) => n + 1), []);
+  return { ...state, reload };
+}
+
+/** A form that disables itself while it submits and says in words what went wrong. */
+export function Form(props: {
+  onSubmit: (data: FormData, form: HTMLFormElement) => Promise<void> | void;
+  submit: string;
+  children: ComponentChildren;
+  class?: string;
+  label?: string;
+  secondary?: ComponentChildren;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  const onSubmit = async (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    setBusy(true);
+    setError(undefined);
+    try {
+      await props.onSubmit(new FormData(form), form);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class={props.class ?? 'form'} onSubmit={onSubmit} aria-label={props.label} aria-busy={busy}>
+      {props.children}
+      <ErrorNote error={error} />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>{busy ? 'Working…' : props.submit}</button>
+        {props.secondary}
+      </div>
+    </form>
+  );
+}
+
+/** Preact's typings tie an input's ARIA role to its type; these wrappers pass props through unchanged. */
+type Loose = Record<string, unknown>;
+
+let fieldCount = 0;
+const useId = (prefix: string) => useRef(`${prefix}-${++fieldCount}`).current;
+
+type InputProps = Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'label'> & { label: string; hint?: string };
+
+export function Field({ label, hint, ...input }: InputProps) {
+  const id = useId('field');
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...(input as Loose)} />
+      {hint && <p class="hint" id={`${id}-hint`}>{hint}</p>}
+    </div>
+  );
+}
+
+export function TextArea({ label, ...input }: Omit<TextareaHTMLAttributes, 'label'> & { label: string; name: string; defaultValue?: string }) {
+  const id = useId('area');
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <textarea id={id} rows={3} {...input} />
+    </div>
+  );
+}
+
+export function Select(props: Omit<PartialSelectHTMLAttributes<HTMLSelectElement>, 'label'> & {
+  label: string; name?: string; options: [string, string][]; value?: string; defaultValue?: string;
+}) {
+  const { label, options, ...select } = props;
+  const id = useId('select');
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} {...(select as Loose)}>
+        {options.map(([value, text]) => <option key={value} value={value}>{text}</option>)}
+      </select>
+    </div>
+  );
+}
+
+export function Checkbox({ label, ...input }: Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'label'> & { label: string }) {
+  const id = useId('check');
+  return (
+    <div class="field check">
+      <input id={id} type="checkbox" {...(input as Loose)} />
+      <label for={id}>{label}</label>
+    </div>
+  );
+}
+
+/** Copies a text and says so where a screen reader hears it. */
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [done, setDone] = useState<string>('');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setDone('Copied to the clipboard.');
+    } catch {
+      setDone('Copying is not allowed here: select the text and copy it yourself.');
+    }
+  };
+  return (
+    <span class="copy">
+      <button type="button" onClick={copy}>{label}</button>
+      <span role="status" class="copy-status">{done}</span>
+    </span>
+  );
+}
+
+/** Previous and next pages of a list the server pages: nothing more is ever loaded into the page. */
+export function Pager({ pagination, limit, onPage }: { pagination: Pagination; limit: number; onPage: (page: number) => void }) {
+  const pages = Math.max(1, Math.ceil(pagination.count / limit));
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" disabled={pagination.prev === null} onClick={() => onPage(pagination.prev!)}>Previous</button>
+      <span>Page {pagination.page} of {pages} · {pagination.count} in all</span>
+      <button type="button" disabled={pagination.next === null} onClick={() => onPage(pagination.next!)}>Next</button>
+    </nav>
+  );
+}
+
+/** A table that scrolls sideways on a narrow screen, and can be scrolled with the keyboard. */
+export function Table({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
+      <table>
+        <caption class="visually-hidden">{label}</caption>
+        {children}
+      </table>
+    </div>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return <p class="loading" role="status">Loading {what}…</p>;
+}
+
+export const formatDate = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+
+export const text = (data: FormData, name: string) => String(data.get(name) ?? '').trim();
+export const optionalText = (data: FormData, name: string) => text(data, name) || undefined;
+export const optionalNumber = (data: FormData, name: string) => {
+  const value = text(data, name);
+  return value === '' ? null : Number(value);
+};
+
+export function Page({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+  useEffect(() => { document.title = `${title} · Consentry`; }, [title]);
+  return (
+    <>
+      <div class="page-head">
+        <h1 tabIndex={-1} id="page-title">{title}</h1>
+        {actions}
+      </div>
+      {children}
+    </>
+  );
+}
