@@ -9,12 +9,11 @@ const engines = ['embedded', ...(process.env.DATABASE_URL ? ['postgres'] : [])];
 export default defineConfig({
   test: {
     pool: 'forks',
-    // Builds the dashboard for the browser tests when it is missing or stale (see the file).
-    globalSetup: ['test/helpers/web-build.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // The banner bundle is built fresh from banner/ before the tests that serve it.
-    globalSetup: ['test/helpers/banner-bundle.ts'],
+    // The banner bundle is built fresh from banner/ before the tests that serve it, and the
+    // dashboard for the browser tests when it is missing or stale (see the files).
+    globalSetup: ['test/helpers/banner-bundle.ts', 'test/helpers/web-build.ts'],
     projects: engines.map((engine) => ({
       extends: true,
       test: { name: engine, env: { TEST_DB: engine }, include: ['test/**/*.test.ts'] },
