@@ -2,6 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
+import { describeStartupOutage } from './db/outage.ts';
 import { createServices } from './services.ts';
 
 async function main() {
@@ -19,6 +20,7 @@ async function main() {
 
 main().catch((error) => {
   const expected = error instanceof ConfigError || error instanceof DataDirInUseError;
-  console.error(expected ? `consentry: ${error.message}` : error);
+  const outage = describeStartupOutage(error);
+  console.error(expected ? `consentry: ${error.message}` : outage ? `consentry: ${outage}` : error);
   process.exit(1);
 });

@@ -17,12 +17,13 @@ export const healthRoutes: RoutesPlugin = async (app, { services }) => {
     schema: {
       operationId: 'ready',
       tags: ['Operations'],
-      summary: 'The database answers',
+      summary: 'The database answers and holds the schema',
       response: { 200: Status, 503: ErrorList },
     },
   }, async () => {
     try {
-      await sql`select 1`.execute(services.db);
+      // A real table, not `select 1`: a dropped schema or database answers `select 1` just fine.
+      await services.db.selectFrom('accounts').select(sql<number>`1`.as('one')).limit(1).execute();
     } catch {
       throw new UnavailableError('Database unavailable', 5);
     }
