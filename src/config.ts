@@ -96,7 +96,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitWindowS: integer(env, 'RATE_LIMIT_WINDOW_S', 300, 1, 86_400),
     authRateLimitPerMin: integer(env, 'AUTH_RATE_LIMIT_PER_MIN', 10, 1, 1_000_000_000),
     widgetRateLimitPerMin: integer(env, 'WIDGET_RATE_LIMIT_PER_MIN', 120, 1, 1_000_000_000),
-    signupEnabled: boolean(env, 'SIGNUP_ENABLED', true),
+    // Off unless asked for: a self-hosted service gets its first user from the CLI or an invitation.
+    signupEnabled: boolean(env, 'SIGNUP_ENABLED', false),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     consentQueueMax: integer(env, 'CONSENT_QUEUE_MAX', 10_000, 1, 1_000_000),

@@ -164,7 +164,7 @@ async function withTokenIds(tenant: Tenant): Promise<Known> {
 }
 
 beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000' } });
+  t = await startApp({ env: { RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000', SIGNUP_ENABLED: 'true' } });
   own = await withTokenIds(await createTenant(t.services, 'Own'));
   other = await withTokenIds(await createTenant(t.services, 'Other'));
   revoked = await revokedToken(t.app, t.services, own.admin.id);
