@@ -136,6 +136,9 @@ const TABLE: Record<string, Entry> = {
   'DELETE /api/v1/account-invitations/:id': {
     path: (t) => `/api/v1/account-invitations/${t.records.invitation}`, foreign: (o) => `/api/v1/account-invitations/${o.records.invitation}`,
   },
+  'POST /api/v1/account-invitations/:id/resend': {
+    path: (t) => `/api/v1/account-invitations/${t.records.invitation}/resend`, foreign: (o) => `/api/v1/account-invitations/${o.records.invitation}/resend`,
+  },
   'POST /api/v1/account-invitations/accept': { body: { invitation: { token: 'x', password: 'whatever' } } },
   'GET /widget/:account_id/config.json': { path: (t) => `/widget/${t.account.id}/config.json` },
   'POST /widget/:account_id/consents': { path: (t) => `/widget/${t.account.id}/consents`, body: consent },

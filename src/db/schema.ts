@@ -168,7 +168,17 @@ export interface AccountInvitationsTable {
   deleted_at: Date | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
+  /** Null for invitations made before the email's fate was tracked. */
+  email_status: ColumnType<InvitationEmailStatus | null, InvitationEmailStatus | null | undefined, InvitationEmailStatus | null>;
+  /** When the last email was sent: at most one per hour per invitation (so per address and account). */
+  email_sent_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Sends tried for the current link (the first one and the retries). */
+  email_attempts: ColumnType<number, number | undefined, number>;
+  /** When a failed email is tried again. */
+  email_retry_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
+
+export type InvitationEmailStatus = 'sent' | 'failed' | 'not_configured';
 
 export type AiActionType = 'autofill' | 'auto_categorise' | 'auto_approve' | 'translate';
 export type ActionableType = 'Category' | 'StorageItem';
