@@ -14,6 +14,10 @@ export interface Config {
   logLevel: string;
   rateLimitMax: number;
   rateLimitWindowS: number;
+  /** Requests of all the tokens of one user or partner together, per window. */
+  ownerRateLimitMax: number;
+  /** Live named API tokens one user or partner may hold (account tokens count for their maker). */
+  tokensPerOwnerMax: number;
   authRateLimitPerMin: number;
   widgetRateLimitPerMin: number;
   signupEnabled: boolean;
@@ -94,6 +98,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 300, 1, 1_000_000_000),
     rateLimitWindowS: integer(env, 'RATE_LIMIT_WINDOW_S', 300, 1, 86_400),
+    ownerRateLimitMax: integer(env, 'OWNER_RATE_LIMIT_MAX', 3 * integer(env, 'RATE_LIMIT_MAX', 300, 1, 1_000_000_000), 1, 3_000_000_000),
+    tokensPerOwnerMax: integer(env, 'TOKENS_PER_OWNER_MAX', 50, 1, 100_000),
     authRateLimitPerMin: integer(env, 'AUTH_RATE_LIMIT_PER_MIN', 10, 1, 1_000_000_000),
     widgetRateLimitPerMin: integer(env, 'WIDGET_RATE_LIMIT_PER_MIN', 120, 1, 1_000_000_000),
     // Off unless asked for: a self-hosted service gets its first user from the CLI or an invitation.

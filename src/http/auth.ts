@@ -15,7 +15,7 @@ import {
   UnauthorizedError,
 } from './app-errors.ts';
 import { after, settle, type MaybePromise } from './maybe-promise.ts';
-import { consume, type LimiterName } from './rate-limit.ts';
+import { consume, consumeBoth, type LimiterName } from './rate-limit.ts';
 
 /**
  * What a route declares about its callers (`config.auth`):
@@ -48,7 +48,7 @@ declare module 'fastify' {
     auth?: AuthRule;
     admin?: boolean;
     /** An extra per-IP limiter on top of the general one. */
-    throttle?: Exclude<LimiterName, 'general'>;
+    throttle?: Exclude<LimiterName, 'general' | 'owner'>;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -114,8 +114,11 @@ function requireType(rule: AuthRule, principal: Principal): void {
 /** Counts the request: against its token, or its client IP without one; then the route's own throttle. */
 function count(services: Services, request: FastifyRequest, reply: FastifyReply, principal: Principal | null): MaybePromise<void> {
   const { throttle } = request.routeOptions.config;
+  const { general: perToken, owner } = services.limiters;
+  // An account token counts for the user or partner who made it.
+  const ownerKey = principal && (principal.userId ? `u:${principal.userId}` : principal.partnerId ? `p:${principal.partnerId}` : undefined);
   const general = principal
-    ? consume(services.limiters.general, `t:${principal.tokenId}`, reply)
+    ? ownerKey ? consumeBoth(perToken, `t:${principal.tokenId}`, owner, ownerKey, reply) : consume(perToken, `t:${principal.tokenId}`, reply)
     : throttle ? undefined : consume(services.limiters.general, `ip:${request.ip}`, reply);
   if (!throttle) return general;
   return after(general, () => consume(services.limiters[throttle], `ip:${request.ip}`, reply));
