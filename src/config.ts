@@ -18,7 +18,10 @@ export interface Config {
   ownerRateLimitMax: number;
   /** Live named API tokens one user or partner may hold (account tokens count for their maker). */
   tokensPerOwnerMax: number;
+  /** Per client IP and per password route (login, sign-up, password change, invitation acceptance). */
   authRateLimitPerMin: number;
+  /** Logins per email address per hour, from any IP. */
+  loginEmailRateLimitPerHour: number;
   widgetRateLimitPerMin: number;
   signupEnabled: boolean;
   trustProxy: boolean;
@@ -101,6 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
     ownerRateLimitMax: integer(env, 'OWNER_RATE_LIMIT_MAX', 3 * integer(env, 'RATE_LIMIT_MAX', 300, 1, 1_000_000_000), 1, 3_000_000_000),
     tokensPerOwnerMax: integer(env, 'TOKENS_PER_OWNER_MAX', 50, 1, 100_000),
     authRateLimitPerMin: integer(env, 'AUTH_RATE_LIMIT_PER_MIN', 10, 1, 1_000_000_000),
+    loginEmailRateLimitPerHour: integer(env, 'LOGIN_EMAIL_RATE_LIMIT_PER_HOUR', 30, 1, 1_000_000_000),
     widgetRateLimitPerMin: integer(env, 'WIDGET_RATE_LIMIT_PER_MIN', 120, 1, 1_000_000_000),
     // Off unless asked for: a self-hosted service gets its first user from the CLI or an invitation.
     signupEnabled: boolean(env, 'SIGNUP_ENABLED', false),

@@ -15,7 +15,7 @@ import {
   UnauthorizedError,
 } from './app-errors.ts';
 import { after, settle, type MaybePromise } from './maybe-promise.ts';
-import { consume, consumeBoth, type LimiterName } from './rate-limit.ts';
+import { consume, consumeBoth, type ThrottleName } from './rate-limit.ts';
 
 /**
  * What a route declares about its callers (`config.auth`):
@@ -48,7 +48,7 @@ declare module 'fastify' {
     auth?: AuthRule;
     admin?: boolean;
     /** An extra per-IP limiter on top of the general one. */
-    throttle?: Exclude<LimiterName, 'general' | 'owner'>;
+    throttle?: ThrottleName;
   }
   interface FastifyRequest {
     principal: Principal | null;

@@ -6,7 +6,9 @@ import { RateLimitedError } from './app-errors.ts';
 import { after, type MaybePromise } from './maybe-promise.ts';
 import { TtlMap } from './ttl-map.ts';
 
-export type LimiterName = 'general' | 'owner' | 'auth' | 'widget';
+/** The password routes each have their own per-IP budget, so that one onboarding does not exhaust another's. */
+export type ThrottleName = 'login' | 'signup' | 'password' | 'accept' | 'widget';
+export type LimiterName = 'general' | 'owner' | 'loginEmail' | ThrottleName;
 
 /** One request counted against a key's window. */
 export interface Count {
@@ -108,7 +110,12 @@ export function createLimiters(config: Config, redis?: RedisClients): Limiters {
     general: limiter('general', config.rateLimitMax, config.rateLimitWindowS, config, redis),
     // Every token of one user or partner together: minting tokens does not multiply the limit.
     owner: limiter('owner', config.ownerRateLimitMax, config.rateLimitWindowS, config, redis),
-    auth: limiter('auth', config.authRateLimitPerMin, 60, config, redis),
+    login: limiter('login', config.authRateLimitPerMin, 60, config, redis),
+    signup: limiter('signup', config.authRateLimitPerMin, 60, config, redis),
+    password: limiter('password', config.authRateLimitPerMin, 60, config, redis),
+    accept: limiter('accept', config.authRateLimitPerMin, 60, config, redis),
+    // Per email address, whatever the IP: a slow guess at one password from many addresses.
+    loginEmail: limiter('loginEmail', config.loginEmailRateLimitPerHour, 3600, config, redis),
     widget: limiter('widget', config.widgetRateLimitPerMin, 60, config, redis),
   };
 }

@@ -128,7 +128,7 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
   });
 
   app.post('/account-invitations/accept', {
-    config: { auth: 'public', throttle: 'auth' },
+    config: { auth: 'public', throttle: 'accept' },
     schema: {
       operationId: 'acceptAccountInvitation', tags,
       summary: 'Accept an invitation with the secret of its link: joins the account (creating the user if new) and logs in',
