@@ -49,6 +49,8 @@ export interface AccountsTable {
   code_installed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Only the AI settings the account has set; `src/ai/settings.ts` fills in the defaults. */
   ai_features: ColumnType<Record<string, unknown>, string | undefined, string>;
+  /** The widget answers only https pages on the default port (localhost excepted). */
+  https_only: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

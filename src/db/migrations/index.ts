@@ -4,6 +4,7 @@ import * as accountResources from './2026_11_22_0002_account_resources.ts';
 import * as aiFeatures from './2026_11_22_0005_ai_features.ts';
 import * as consentCounters from './2026_11_22_0006_consent_counters.ts';
 import * as invitationEmailStatus from './2026_11_23_1302_invitation_email_status.ts';
+import * as accountHttpsOnly from './2026_11_23_1302_account_https_only.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_0005_ai_features': aiFeatures,
   '2026_11_22_0006_consent_counters': consentCounters,
   '2026_11_23_1302_invitation_email_status': invitationEmailStatus,
+  '2026_11_23_1302_account_https_only': accountHttpsOnly,
 };
 
 export const migrationProvider: MigrationProvider = {
