@@ -8,6 +8,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { registerAuth } from './http/auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBody } from './http/json-body.ts';
+import { registerMetrics } from './http/metrics.ts';
 import { registerResponseHeaders } from './http/response-headers.ts';
 import { addStorableKeyword, forValidation } from './http/validator-schemas.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
@@ -120,6 +121,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     });
   }
+  if (services.metrics) registerMetrics(app, services.metrics, config.metricsToken);
   registerAuth(app, services);
   await app.register(swagger, {
     openapi: {

@@ -35,6 +35,11 @@ export interface Config {
   llmModel: string;
   llmApiKey: string | undefined;
   llmTimeoutMs: number;
+  /** Set: GET /metrics on the API port, for this bearer token only. */
+  metricsToken: string | undefined;
+  /** Set: metrics on a port of their own (METRICS_HOST, loopback by default), without a token. */
+  metricsPort: number | undefined;
+  metricsHost: string;
 }
 
 export class ConfigError extends Error {}
@@ -79,6 +84,13 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+/** A guessable token would expose the metrics: at least 16 characters. */
+function metricsToken(env: Env): string | undefined {
+  const token = optional(env, 'METRICS_TOKEN');
+  if (token !== undefined && token.length < 16) throw new ConfigError('METRICS_TOKEN must have at least 16 characters');
+  return token;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads the environment once; every other module receives the typed result. */
@@ -116,5 +128,8 @@ export function loadConfig(env: Env = process.env): Config {
     llmModel: optional(env, 'LLM_MODEL') ?? 'gpt-4o-mini',
     llmApiKey: optional(env, 'LLM_API_KEY'),
     llmTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 15_000, 100, 600_000),
+    metricsToken: metricsToken(env),
+    metricsPort: optional(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
+    metricsHost: optional(env, 'METRICS_HOST') ?? '127.0.0.1',
   };
 }
