@@ -9,6 +9,7 @@ import { registerAuth } from './http/auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { registerMetrics } from './http/metrics.ts';
+import { registerProxyWarning } from './http/proxy-warning.ts';
 import { registerResponseHeaders } from './http/response-headers.ts';
 import { addStorableKeyword, forValidation } from './http/validator-schemas.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
@@ -121,6 +122,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     });
   }
+  registerProxyWarning(app, config.trustProxy);
   if (services.metrics) registerMetrics(app, services.metrics, config.metricsToken);
   registerAuth(app, services);
   await app.register(swagger, {
