@@ -10,6 +10,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './ht
 import { registerJsonBody } from './http/json-body.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerProxyWarning } from './http/proxy-warning.ts';
+import { registerRequestGuards } from './http/request-guards.ts';
 import { registerResponseHeaders } from './http/response-headers.ts';
 import { addStorableKeyword, forValidation } from './http/validator-schemas.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
@@ -123,6 +124,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     });
   }
   registerProxyWarning(app, config.trustProxy);
+  registerRequestGuards(app);
   if (services.metrics) registerMetrics(app, services.metrics, config.metricsToken);
   registerAuth(app, services);
   await app.register(swagger, {

@@ -91,10 +91,17 @@ function judge(row: ApiTokenRow | undefined): Lookup {
   return { principal: toPrincipal(row) };
 }
 
+/** `?account_id=` as sent (before validation, which runs after this hook). */
+function requestedAccount(request: FastifyRequest): string | undefined {
+  const value = (request.query as Record<string, unknown> | undefined)?.account_id;
+  return value === undefined ? undefined : typeof value === 'string' ? value : '';
+}
+
 async function resolveMembership(services: Services, principal: Principal, request: FastifyRequest): Promise<AccountScope> {
   if (principal.type !== 'user') throw new UnauthorizedError(NEEDS_ACCOUNT);
-  const requested = (request.query as Record<string, unknown> | undefined)?.account_id;
-  if (requested !== undefined && !isId(requested)) throw new UnauthorizedError(NEEDS_ACCOUNT);
+  const sent = requestedAccount(request);
+  if (sent !== undefined && !isId(sent)) throw new UnauthorizedError(NEEDS_ACCOUNT);
+  const requested = sent?.toLowerCase();
   const memberships = await services.memberships.of(principal.userId!, requested);
   const chosen = requested === undefined
     ? (memberships.length === 1 ? memberships[0] : undefined)
@@ -138,7 +145,12 @@ function authorise(services: Services, request: FastifyRequest, found: Lookup): 
     request.scope = scope;
     if (admin && !scope.isAdmin) throw new ForbiddenError(NEEDS_ADMIN);
   };
-  if (principal.type === 'account') return scoped({ accountId: principal.accountId!, isAdmin: true });
+  if (principal.type === 'account') {
+    // An account token acts on its own account: naming another one is a mistake, not to be ignored.
+    const requested = requestedAccount(request);
+    if (requested !== undefined && requested.toLowerCase() !== principal.accountId) throw new UnauthorizedError(NEEDS_ACCOUNT);
+    return scoped({ accountId: principal.accountId!, isAdmin: true });
+  }
   return resolveMembership(services, principal, request).then(scoped);
 }
 
