@@ -27,6 +27,7 @@ import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
 import { consentsRoutes } from './modules/consents/consents.routes.ts';
 import { widgetRoutes } from './modules/widget/widget.routes.ts';
 import type { Services } from './services.ts';
+import packageJson from '../package.json' with { type: 'json' };
 
 export const API_PREFIX = '/api/v1';
 
@@ -132,7 +133,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       openapi: '3.1.0',
       info: {
         title: 'Consentry API',
-        version: '1.2.0',
+        // One version for the package and its API document.
+        version: packageJson.version,
         description: 'Consent management: accounts, categories, storage items, consents and the Partner API.',
       },
       servers: [{ url: config.publicUrl }],
