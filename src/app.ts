@@ -8,6 +8,9 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { registerAuth } from './http/auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBody } from './http/json-body.ts';
+import { registerMetrics } from './http/metrics.ts';
+import { registerProxyWarning } from './http/proxy-warning.ts';
+import { registerRequestGuards } from './http/request-guards.ts';
 import { registerResponseHeaders } from './http/response-headers.ts';
 import { addStorableKeyword, forValidation } from './http/validator-schemas.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
@@ -27,6 +30,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { consentsRoutes } from './modules/consents/consents.routes.ts';
 import { widgetRoutes } from './modules/widget/widget.routes.ts';
 import type { Services } from './services.ts';
+import packageJson from '../package.json' with { type: 'json' };
 
 export const API_PREFIX = '/api/v1';
 
@@ -84,11 +88,16 @@ function trackRoutes(app: FastifyInstance) {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+export interface AppOptions {
+  /** Where the JSON log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
+}
+
 /** A configured Fastify instance, not listening. */
-export async function buildApp(services: Services): Promise<FastifyInstance> {
+export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = services;
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], ...(options.logStream && { stream: options.logStream }) },
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: false,
@@ -118,13 +127,17 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     });
   }
+  registerProxyWarning(app, config.trustProxy);
+  registerRequestGuards(app);
+  if (services.metrics) registerMetrics(app, services.metrics, config.metricsToken);
   registerAuth(app, services);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Consentry API',
-        version: '1.2.0',
+        // One version for the package and its API document.
+        version: packageJson.version,
         description: 'Consent management: accounts, categories, storage items, consents and the Partner API.',
       },
       servers: [{ url: config.publicUrl }],

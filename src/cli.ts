@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import type { Kysely } from 'kysely';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
+import { describeStartupOutage } from './db/outage.ts';
 import { isId } from './db/ids.ts';
 import type { Database, TokenType } from './db/schema.ts';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './modules/users/passwords.ts';
@@ -179,6 +180,7 @@ program.parseAsync(process.argv).catch((error: unknown) => {
   // Commander has already written its own message (or the help) to stderr.
   if (error instanceof CommanderError) process.exit(error.exitCode);
   const known = error instanceof UsageError || error instanceof ConfigError || error instanceof DataDirInUseError;
-  process.stderr.write(`consentry: ${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
+  const outage = describeStartupOutage(error);
+  process.stderr.write(`consentry: ${known ? (error as Error).message : outage ?? String((error as Error)?.stack ?? error)}\n`);
   process.exit(1);
 });

@@ -16,7 +16,14 @@ export interface Config {
   logLevel: string;
   rateLimitMax: number;
   rateLimitWindowS: number;
+  /** Requests of all the tokens of one user or partner together, per window. */
+  ownerRateLimitMax: number;
+  /** Live named API tokens one user or partner may hold (account tokens count for their maker). */
+  tokensPerOwnerMax: number;
+  /** Per client IP and per password route (login, sign-up, password change, invitation acceptance). */
   authRateLimitPerMin: number;
+  /** Logins per email address per hour, from any IP. */
+  loginEmailRateLimitPerHour: number;
   widgetRateLimitPerMin: number;
   signupEnabled: boolean;
   trustProxy: boolean;
@@ -32,6 +39,11 @@ export interface Config {
   llmTimeoutMs: number;
   /** The built dashboard served at `/` (`npm run build` writes it). */
   webDir: string;
+  /** Set: GET /metrics on the API port, for this bearer token only. */
+  metricsToken: string | undefined;
+  /** Set: metrics on a port of their own (METRICS_HOST, loopback by default), without a token. */
+  metricsPort: number | undefined;
+  metricsHost: string;
 }
 
 export class ConfigError extends Error {}
@@ -76,6 +88,13 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+/** A guessable token would expose the metrics: at least 16 characters. */
+function metricsToken(env: Env): string | undefined {
+  const token = optional(env, 'METRICS_TOKEN');
+  if (token !== undefined && token.length < 16) throw new ConfigError('METRICS_TOKEN must have at least 16 characters');
+  return token;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads the environment once; every other module receives the typed result. */
@@ -98,9 +117,13 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 300, 1, 1_000_000_000),
     rateLimitWindowS: integer(env, 'RATE_LIMIT_WINDOW_S', 300, 1, 86_400),
+    ownerRateLimitMax: integer(env, 'OWNER_RATE_LIMIT_MAX', 3 * integer(env, 'RATE_LIMIT_MAX', 300, 1, 1_000_000_000), 1, 3_000_000_000),
+    tokensPerOwnerMax: integer(env, 'TOKENS_PER_OWNER_MAX', 50, 1, 100_000),
     authRateLimitPerMin: integer(env, 'AUTH_RATE_LIMIT_PER_MIN', 10, 1, 1_000_000_000),
+    loginEmailRateLimitPerHour: integer(env, 'LOGIN_EMAIL_RATE_LIMIT_PER_HOUR', 30, 1, 1_000_000_000),
     widgetRateLimitPerMin: integer(env, 'WIDGET_RATE_LIMIT_PER_MIN', 120, 1, 1_000_000_000),
-    signupEnabled: boolean(env, 'SIGNUP_ENABLED', true),
+    // Off unless asked for: a self-hosted service gets its first user from the CLI or an invitation.
+    signupEnabled: boolean(env, 'SIGNUP_ENABLED', false),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     consentQueueMax: integer(env, 'CONSENT_QUEUE_MAX', 10_000, 1, 1_000_000),
@@ -111,5 +134,8 @@ export function loadConfig(env: Env = process.env): Config {
     llmTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 15_000, 100, 600_000),
     // Beside this file's folder in both layouts: src/config.ts (tsx) and dist/server.js (bundled).
     webDir: optional(env, 'WEB_DIR') ?? fileURLToPath(new URL('../dist/web', import.meta.url)),
+    metricsToken: metricsToken(env),
+    metricsPort: optional(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
+    metricsHost: optional(env, 'METRICS_HOST') ?? '127.0.0.1',
   };
 }

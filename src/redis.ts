@@ -11,6 +11,10 @@ export interface RedisClients {
    * and is dropped. While Redis is down this returns at once; ioredis subscribes on connecting.
    */
   subscribed(channel: string): Promise<void>;
+  /** Whether the command connection is ready: while it is not, limits and invalidations are per instance. */
+  readonly up: boolean;
+  /** Called on every change of `up` (the loss and the return of Redis), once per change. */
+  onStateChange(listener: (up: boolean) => void): void;
   close(): Promise<void>;
 }
 
@@ -24,9 +28,25 @@ export async function connectRedis(config: Config): Promise<RedisClients | undef
   // Errors surface on the commands that fail; the limiter falls back to memory meanwhile.
   client.on('error', () => {});
   subscriber.on('error', () => {});
+  let up = client.status === 'ready';
+  const listeners: ((up: boolean) => void)[] = [];
+  const set = (now: boolean) => {
+    if (now === up) return;
+    up = now;
+    for (const listener of listeners) listener(now);
+  };
+  client.on('ready', () => set(true));
+  client.on('close', () => set(false));
+  client.on('end', () => set(false));
   return {
     client,
     subscriber,
+    get up() {
+      return up;
+    },
+    onStateChange(listener) {
+      listeners.push(listener);
+    },
     async subscribed(channel) {
       const ready = new Promise<boolean>((resolve) => {
         if (subscriber.status === 'ready') return resolve(true);

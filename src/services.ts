@@ -11,6 +11,7 @@ import { CategoryCache } from './modules/categories/category-cache.ts';
 import { ConsentWriter } from './modules/consents/consent-writer.ts';
 import { BannerScripts } from './modules/widget/banner-script.ts';
 import { connectRedis, type RedisClients } from './redis.ts';
+import { Metrics } from './http/metrics.ts';
 
 /** Everything long-lived that routes share, built once per process from the configuration. */
 export interface Services {
@@ -37,6 +38,8 @@ export interface Services {
   bannerScripts: BannerScripts;
   /** The AI's background work on storage items (`takeForAi` marks them, `submit` hands them over). */
   ai: AiWorker;
+  /** Prometheus metrics, only when METRICS_TOKEN or METRICS_PORT is set. */
+  metrics: Metrics | undefined;
   /** Forgets revoked tokens here and on every other instance. */
   forgetTokens(hashes: string[]): Promise<void>;
   /** Forgets users' cached memberships (a role changed, a member left) here and on every other instance. */
@@ -59,16 +62,26 @@ export async function createServices(config: Config, options: { migrate?: boolea
   const redis = await connectRedis(config);
   const tokenCache = new TtlMap<string, ApiTokenRow | undefined>(30_000, 50_000);
   const mailer = createMailer(config);
+  let metrics: Metrics | undefined;
   const consentWriter = new ConsentWriter(database, {
     maxBatch: 500,
     maxQueue: config.consentQueueMax,
     // One batch at a time gathers the most rows per COMMIT: measured faster than 2 or 4 on PostgreSQL.
     concurrency: 1,
+    onBatch: (size) => metrics?.consentBatchSize.observe(size),
   });
   const memberships = new MembershipCache(database.kysely);
   const categories = new CategoryCache(database.kysely);
   const bannerScripts = new BannerScripts(database.kysely);
   const ai = createAiWorker(config, database.kysely);
+  if (config.metricsToken || config.metricsPort !== undefined) {
+    metrics = new Metrics({
+      consentQueue: () => consentWriter.pending,
+      aiBacklog: () => ai.backlog,
+      pool: () => database.poolStats(),
+      redisUp: redis ? () => redis.up : undefined,
+    });
+  }
   await ai.resume();
   const channel = `${config.redisPrefix}forget`;
   if (redis) {
@@ -103,6 +116,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     memberships,
     bannerScripts,
     ai,
+    metrics,
     async forgetTokens(hashes) {
       for (const hash of hashes) tokenCache.forget(hash);
       await broadcast('token', hashes);

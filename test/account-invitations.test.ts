@@ -64,6 +64,7 @@ describe('POST /account-invitations', () => {
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
       deleted_at: null,
+      email_status: 'sent',
     });
     const days = (row.expires_at.getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.99);
@@ -93,6 +94,8 @@ describe('POST /account-invitations', () => {
     const email = newEmail('resent');
     const first = await invite(tenant.tokens.admin, { name: 'First', email, role: 'member' });
     const oldSecret = linkSentTo(email);
+    // At most one email an hour per address: this one went out long enough ago.
+    await t.services.db.updateTable('account_invitations').set({ email_sent_at: new Date(Date.now() - 2 * 3600_000) }).where('id', '=', first.body.id).execute();
     const before = await stored(first.body.id);
     const again = await invite(tenant.tokens.account, { name: 'Second', email: email.toUpperCase(), role: 'admin' });
     expect(again.status).toBe(200);
@@ -149,6 +152,7 @@ describe('GET /account-invitations and /account-invitations/{id}', () => {
         created_at: row.created_at.toISOString(),
         updated_at: row.updated_at.toISOString(),
         invited_by: { id: tenant.admin.id, name: tenant.admin.name, email: tenant.admin.email },
+        email_status: 'sent',
       },
     });
   });
@@ -178,7 +182,7 @@ describe('GET /account-invitations and /account-invitations/{id}', () => {
           id: first.id, name: 'One', email: first.email, invite_url: MASKED, roles: { admin: false },
           created_at: first.created_at.toISOString(), updated_at: first.updated_at.toISOString(),
           invited_by: { id: listed.admin.id, name: listed.admin.name, email: listed.admin.email },
-          status: 'open', expires_at: first.expires_at.toISOString(),
+          email_status: 'sent', status: 'open', expires_at: first.expires_at.toISOString(),
         },
         expect.objectContaining({ id: ids[2], status: 'expired' }),
       ],
@@ -234,6 +238,7 @@ describe('PUT /account-invitations/{id}', () => {
         id: row.id, name: 'New name', email: created.body.email, invite_url: MASKED, roles: { admin: false },
         created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString(),
         invited_by: { id: tenant.admin.id, name: tenant.admin.name, email: tenant.admin.email },
+        email_status: 'sent',
       },
     });
     expect(row).toMatchObject({ name: 'New name', email: created.body.email, role: 'member' });
@@ -383,7 +388,9 @@ describe('POST /account-invitations/accept', () => {
     const secret = linkSentTo(email);
     const short = await accept({ invitation: { token: secret, name: 'X', password: 'short' } });
     expect(short).toMatchObject({ status: 422, body: invalid('Password is too short (minimum is 8 characters)') });
-    await t.services.db.updateTable('account_invitations').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', created.body.id).execute();
+    await t.services.db.updateTable('account_invitations')
+      .set({ expires_at: new Date(Date.now() - 1000), email_sent_at: new Date(Date.now() - 8 * 24 * 3600_000) })
+      .where('id', '=', created.body.id).execute();
     const late = await accept({ invitation: { token: secret, name: 'X', password: 'long enough' } });
     expect(late).toMatchObject({ status: 422, body: invalid('Invitation has expired; ask for a new one') });
     expect(await t.services.db.selectFrom('users').select('id').where('email', '=', email).execute()).toEqual([]);
@@ -413,6 +420,7 @@ describe('email delivery', () => {
         token: owner.tokens.admin, body: { name: 'Patient', email: 'patient@example.test', role: 'member' },
       });
       expect(res.status).toBe(201);
+      expect(res.body.email_status).toBe('failed');
       const row = await down.services.db.selectFrom('account_invitations').selectAll().where('id', '=', res.body.id).executeTakeFirst();
       expect(row).toMatchObject({ email: 'patient@example.test', deleted_at: null, accepted_at: null });
     } finally {
@@ -420,7 +428,7 @@ describe('email delivery', () => {
     }
   });
 
-  it('without SMTP writes the whole message, link included, to the log', async () => {
+  it('without SMTP logs an email\'s envelope, never its text', async () => {
     const mailer = createMailer(loadConfig({ PUBLIC_URL: 'https://consent.example.com' }));
     expect(mailer.via).toBe('log');
     const lines: { obj: unknown; msg: string }[] = [];
@@ -428,8 +436,8 @@ describe('email delivery', () => {
     const message = { to: 'a@example.test', subject: 'Hello', text: 'https://consent.example.com/invitations/abc' };
     await mailer.send(message, log);
     expect(lines).toEqual([{
-      obj: { mail: { from: 'Consentry <no-reply@consent.example.com>', ...message } },
-      msg: 'SMTP_URL is not set: email written to the log instead of sent',
+      obj: { mail: { from: 'Consentry <no-reply@consent.example.com>', to: message.to, subject: message.subject } },
+      msg: 'SMTP_URL is not set: email not sent (its text is not logged)',
     }]);
     mailer.close();
   });

@@ -41,6 +41,7 @@ const accountJson = (row: AccountRow, onboarding_status = 'account_created') => 
   onboarding_status,
   ai_features: DEFAULT_AI_FEATURES,
   revision: row.revision,
+  https_only: row.https_only,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
 });
@@ -191,6 +192,7 @@ describe('POST /accounts by a partner', () => {
       onboarding_status: 'account_created',
       ai_features: DEFAULT_AI_FEATURES,
       revision: 1,
+      https_only: true,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
     });

@@ -6,7 +6,7 @@ import { createTenant, createUser, PASSWORD, type Tenant } from './helpers/tenan
 let t: TestApp;
 let tenant: Tenant;
 beforeAll(async () => {
-  t = await startApp({ env: { AUTH_RATE_LIMIT_PER_MIN: '1000' } });
+  t = await startApp({ env: { AUTH_RATE_LIMIT_PER_MIN: '1000', SIGNUP_ENABLED: 'true' } });
   tenant = await createTenant(t.services, 'Auth');
 });
 afterAll(async () => { await t.close(); });
@@ -117,15 +117,18 @@ describe('POST /users', () => {
     expect(res.body.errors).toContainEqual({ error: 'Email is invalid' });
   });
 
-  it('is off when SIGNUP_ENABLED=false', async () => {
-    const closed = await startApp({ env: { SIGNUP_ENABLED: 'false' } });
-    try {
-      const res = await call(closed.app, 'POST', '/api/v1/users', { body: { user: { name: 'A', email: 'a@example.test', password: 'long enough' } } });
-      expect(res).toMatchObject({ status: 403, body: { errors: [{ code: 403, message: 'Sign-up is disabled on this server' }] } });
-    } finally {
-      await closed.close();
-    }
-  });
+  for (const [what, env] of [['by default (SIGNUP_ENABLED unset)', {}], ['when SIGNUP_ENABLED=false', { SIGNUP_ENABLED: 'false' }]] as const) {
+    it(`is off ${what}`, async () => {
+      const closed = await startApp({ env });
+      try {
+        const res = await call(closed.app, 'POST', '/api/v1/users', { body: { user: { name: 'A', email: 'a@example.test', password: 'long enough' } } });
+        expect(res).toMatchObject({ status: 403, body: { errors: [{ code: 403, message: 'Sign-up is disabled on this server' }] } });
+        expect(await closed.services.db.selectFrom('users').select('id').where('email', '=', 'a@example.test').execute()).toEqual([]);
+      } finally {
+        await closed.close();
+      }
+    });
+  }
 });
 
 describe('GET /me', () => {

@@ -189,7 +189,7 @@ describe('limits', () => {
     const constructor = `{"category":{"name":"p","constructor":{"prototype":{"${POLLUTION_KEY}":true}}}}`;
     for (const type of ['application/json', 'text/plain']) {
       const res = await call(app, 'POST', `/widget/${tenant.account.id}/consents`, { body: polluted, headers: { 'content-type': type } });
-      expect(res, type).toMatchObject({ status: 400, body: error(400, 'Request body is not valid JSON') });
+      expect(res, type).toMatchObject({ status: 400, body: error(400, 'Request body keys __proto__ and constructor.prototype are not allowed') });
     }
     expect((await call(app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: constructor })).status).toBe(400);
     expect(Object.prototype.hasOwnProperty.call(Object.prototype, POLLUTION_KEY)).toBe(false);

@@ -141,6 +141,9 @@ const TABLE: Record<string, Entry> = {
   'DELETE /api/v1/account-invitations/:id': {
     path: (t) => `/api/v1/account-invitations/${t.records.invitation}`, foreign: (o) => `/api/v1/account-invitations/${o.records.invitation}`,
   },
+  'POST /api/v1/account-invitations/:id/resend': {
+    path: (t) => `/api/v1/account-invitations/${t.records.invitation}/resend`, foreign: (o) => `/api/v1/account-invitations/${o.records.invitation}/resend`,
+  },
   'POST /api/v1/account-invitations/accept': { body: { invitation: { token: 'x', password: 'whatever' } } },
   'GET /api/v1/banner': {},
   'PATCH /api/v1/banner': { body: { banner: { layout: 'bar' } } },
@@ -173,7 +176,7 @@ async function withTokenIds(tenant: Tenant): Promise<Known> {
 }
 
 beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000' } });
+  t = await startApp({ env: { RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000', SIGNUP_ENABLED: 'true' } });
   own = await withTokenIds(await createTenant(t.services, 'Own'));
   other = await withTokenIds(await createTenant(t.services, 'Other'));
   revoked = await revokedToken(t.app, t.services, own.admin.id);

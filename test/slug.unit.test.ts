@@ -11,7 +11,11 @@ describe('slugify', () => {
     ['Ölçüm', 'olcum'],
     ['123 Go', '123-go'],
     ['!!!', ''],
-    ['日本語', ''],
+    ['Аналитика', 'analitika'],
+    ['分析', 'fen-xi'],
+    ['Ελληνικά', 'ellinika'],
+    ['Straße', 'strasse'],
+    ['🍪', ''],
     ['', ''],
   ])('%j → %j', (name, slug) => {
     expect(slugify(name)).toBe(slug);

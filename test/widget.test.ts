@@ -80,7 +80,7 @@ describe('POST /widget/{account_id}/consents', () => {
     expect((await call(t.app, 'POST', url, { body: consentBody('x'), headers: { origin: 'https://widget.example.com.evil.test' } })).status).toBe(403);
     const big = { consent: { ...consentBody('x').consent, url: `https://widget.example.com/${'a'.repeat(17_000)}` } };
     expect((await call(t.app, 'POST', url, { body: big })).status).toBe(413);
-    const bad = await call(t.app, 'POST', url, { body: { consent: { session_id: 'x', user_preferences: { accept_type: 'all', rejected_categories: [necessary.id] } } } });
+    const bad = await call(t.app, 'POST', url, { body: { consent: { session_id: 'x', user_preferences: { accept_type: 'custom', rejected_categories: [necessary.id] } } } });
     expect(bad).toMatchObject({ status: 422, body: { errors: [{ error: 'Rejected categories cannot include a required category' }] } });
   });
 

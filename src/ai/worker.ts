@@ -46,6 +46,11 @@ export class AiWorker {
     private readonly options: { queueMax: number; text: TextProvider | undefined; log: WorkerLog },
   ) {}
 
+  /** Items queued in memory for the AI (more may wait in the database when the queue overflowed). */
+  get backlog(): number {
+    return this.queue.length;
+  }
+
   /** Queues every item left in `processing`, oldest first, as many as the queue holds. */
   async resume(): Promise<void> {
     const rows = await this.db

@@ -1,42 +1,51 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import fsExt from 'fs-ext';
 
 export class DataDirInUseError extends Error {}
 
-function isAlive(pid: number): boolean {
+/** The pid its holder wrote into the lock file, when it wrote one. */
+function holderOf(lockPath: string): number | undefined {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    const pid = Number(readFileSync(lockPath, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
   }
 }
 
 /**
- * The embedded database belongs to one process at a time. A lock file holding the owner's pid
- * makes a second process (the CLI beside a running server) refuse instead of corrupting the data.
+ * The embedded database belongs to one process at a time. The lock is flock(2) on `consentry.lock`:
+ * the kernel releases it when its holder exits, however it exits, so a lock file left by a killed
+ * server never blocks the next start, whatever process now has the pid written in it. The pid is
+ * written only to name the holder in the refusal.
  */
 export function lockDataDir(dataDir: string): () => void {
   const dir = resolve(dataDir);
   mkdirSync(dir, { recursive: true });
   const lockPath = join(dir, 'consentry.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockPath, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(lockPath, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = Number(readFileSync(lockPath, 'utf8').trim());
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
-        throw new DataDirInUseError(
-          `The embedded database in ${dir} is in use by process ${owner} (a running Consentry server). ` +
-            'Stop that process first, or run both against PostgreSQL by setting DATABASE_URL.',
-        );
-      }
-      rmSync(lockPath, { force: true });
-    }
+  const fd = openSync(lockPath, 'a+');
+  try {
+    fsExt.flockSync(fd, 'exnb');
+  } catch (error) {
+    closeSync(fd);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EAGAIN' && code !== 'EWOULDBLOCK') throw error;
+    const holder = holderOf(lockPath);
+    throw new DataDirInUseError(
+      `The embedded database in ${dir} is in use by ${holder ? `process ${holder}` : 'another process'} (a running Consentry server or CLI). ` +
+        'Stop that process first, or run both against PostgreSQL by setting DATABASE_URL.',
+    );
   }
-  throw new DataDirInUseError(`Could not lock the embedded database in ${dir}`);
+  ftruncateSync(fd, 0);
+  writeSync(fd, String(process.pid), 0);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    ftruncateSync(fd, 0);
+    // Closing the descriptor releases the lock; the file stays, so no other process can lock a
+    // file that is being removed.
+    closeSync(fd);
+  };
 }

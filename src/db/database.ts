@@ -17,6 +17,8 @@ export interface Db {
    * connection (a named prepared statement), not on every call. Its text must not vary.
    */
   executePrepared(name: string, query: CompiledQuery): Promise<void>;
+  /** PostgreSQL's connection pool: connections open, idle, and requests waiting for one. */
+  poolStats(): { total: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ function connectPostgres(config: Config, url: string): Db {
     async executePrepared(name, query) {
       await pool.query({ name, text: query.sql, values: query.parameters as unknown[] });
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => kysely.destroy(),
   };
 }
@@ -57,6 +60,7 @@ function connectEmbedded(config: Config): Db {
     async executePrepared(_name, query) {
       await kysely.executeQuery(query);
     },
+    poolStats: () => undefined,
     close: async () => {
       try {
         await kysely.destroy();

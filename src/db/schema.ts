@@ -53,6 +53,8 @@ export interface AccountsTable {
   banner: ColumnType<Record<string, unknown>, string | undefined, string>;
   /** Goes up when a category is added or removed, or on request: visitors are asked again. */
   revision: ColumnType<number, number | undefined, number>;
+  /** The widget answers only https pages on the default port (localhost excepted). */
+  https_only: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -174,7 +176,17 @@ export interface AccountInvitationsTable {
   deleted_at: Date | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
+  /** Null for invitations made before the email's fate was tracked. */
+  email_status: ColumnType<InvitationEmailStatus | null, InvitationEmailStatus | null | undefined, InvitationEmailStatus | null>;
+  /** When the last email was sent: at most one per hour per invitation (so per address and account). */
+  email_sent_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Sends tried for the current link (the first one and the retries). */
+  email_attempts: ColumnType<number, number | undefined, number>;
+  /** When a failed email is tried again. */
+  email_retry_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
+
+export type InvitationEmailStatus = 'sent' | 'failed' | 'not_configured';
 
 export type AiActionType = 'autofill' | 'auto_categorise' | 'auto_approve' | 'translate';
 export type ActionableType = 'Category' | 'StorageItem';

@@ -15,7 +15,7 @@ import {
   UnauthorizedError,
 } from './app-errors.ts';
 import { after, settle, type MaybePromise } from './maybe-promise.ts';
-import { consume, type LimiterName } from './rate-limit.ts';
+import { consume, consumeBoth, type ThrottleName } from './rate-limit.ts';
 
 /**
  * What a route declares about its callers (`config.auth`):
@@ -48,7 +48,7 @@ declare module 'fastify' {
     auth?: AuthRule;
     admin?: boolean;
     /** An extra per-IP limiter on top of the general one. */
-    throttle?: Exclude<LimiterName, 'general'>;
+    throttle?: ThrottleName;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -91,10 +91,17 @@ function judge(row: ApiTokenRow | undefined): Lookup {
   return { principal: toPrincipal(row) };
 }
 
+/** `?account_id=` as sent (before validation, which runs after this hook). */
+function requestedAccount(request: FastifyRequest): string | undefined {
+  const value = (request.query as Record<string, unknown> | undefined)?.account_id;
+  return value === undefined ? undefined : typeof value === 'string' ? value : '';
+}
+
 async function resolveMembership(services: Services, principal: Principal, request: FastifyRequest): Promise<AccountScope> {
   if (principal.type !== 'user') throw new UnauthorizedError(NEEDS_ACCOUNT);
-  const requested = (request.query as Record<string, unknown> | undefined)?.account_id;
-  if (requested !== undefined && !isId(requested)) throw new UnauthorizedError(NEEDS_ACCOUNT);
+  const sent = requestedAccount(request);
+  if (sent !== undefined && !isId(sent)) throw new UnauthorizedError(NEEDS_ACCOUNT);
+  const requested = sent?.toLowerCase();
   const memberships = await services.memberships.of(principal.userId!, requested);
   const chosen = requested === undefined
     ? (memberships.length === 1 ? memberships[0] : undefined)
@@ -114,8 +121,11 @@ function requireType(rule: AuthRule, principal: Principal): void {
 /** Counts the request: against its token, or its client IP without one; then the route's own throttle. */
 function count(services: Services, request: FastifyRequest, reply: FastifyReply, principal: Principal | null): MaybePromise<void> {
   const { throttle } = request.routeOptions.config;
+  const { general: perToken, owner } = services.limiters;
+  // An account token counts for the user or partner who made it.
+  const ownerKey = principal && (principal.userId ? `u:${principal.userId}` : principal.partnerId ? `p:${principal.partnerId}` : undefined);
   const general = principal
-    ? consume(services.limiters.general, `t:${principal.tokenId}`, reply)
+    ? ownerKey ? consumeBoth(perToken, `t:${principal.tokenId}`, owner, ownerKey, reply) : consume(perToken, `t:${principal.tokenId}`, reply)
     : throttle ? undefined : consume(services.limiters.general, `ip:${request.ip}`, reply);
   if (!throttle) return general;
   return after(general, () => consume(services.limiters[throttle], `ip:${request.ip}`, reply));
@@ -135,7 +145,12 @@ function authorise(services: Services, request: FastifyRequest, found: Lookup): 
     request.scope = scope;
     if (admin && !scope.isAdmin) throw new ForbiddenError(NEEDS_ADMIN);
   };
-  if (principal.type === 'account') return scoped({ accountId: principal.accountId!, isAdmin: true });
+  if (principal.type === 'account') {
+    // An account token acts on its own account: naming another one is a mistake, not to be ignored.
+    const requested = requestedAccount(request);
+    if (requested !== undefined && requested.toLowerCase() !== principal.accountId) throw new UnauthorizedError(NEEDS_ACCOUNT);
+    return scoped({ accountId: principal.accountId!, isAdmin: true });
+  }
   return resolveMembership(services, principal, request).then(scoped);
 }
 

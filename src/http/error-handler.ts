@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/outage.ts';
 import { AppError, ValidationError } from './app-errors.ts';
 import { bodyMessages, queryMessage } from './validation-messages.ts';
 
@@ -12,17 +13,7 @@ declare module 'fastify' {
   }
 }
 
-const DATABASE_DOWN_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND',
-  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300',
-]);
-
-export function isDatabaseUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: string }).code;
-  if (code && DATABASE_DOWN_CODES.has(code)) return true;
-  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|connection error and is not queryable|Client was closed/.test(error.message);
-}
+export { isDatabaseUnavailable };
 
 function send(reply: FastifyReply, status: number, message: string, form: ErrorForm = 'array') {
   const code = status;

@@ -1,5 +1,5 @@
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
-import { BadRequestError } from './app-errors.ts';
+import { AppError, BadRequestError } from './app-errors.ts';
 
 /** No body of this API nests deeper than five levels; far deeper is refused before it is parsed. */
 export const MAX_JSON_DEPTH = 32;
@@ -21,15 +21,41 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-/** Fastify's own JSON parser (keys `__proto__` and `constructor.prototype` refused), after the depth check. */
+/** Whether text that the safe parser refused is JSON all the same: then a forbidden key was the reason. */
+function isPlainJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
+
+/**
+ * Fastify's own JSON parser (keys `__proto__` and `constructor.prototype` refused, and said so),
+ * after the charset and depth checks. JSON is UTF-8: a body declared in another charset is 415.
+ */
 export function jsonBodyParser(app: FastifyInstance): FastifyBodyParser<string> {
   const parse = app.getDefaultJsonParser('error', 'error');
   return (request, body, done) => {
+    const charset = CHARSET.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      done(new AppError(415, 'Content-Type charset must be utf-8'), undefined);
+      return;
+    }
     if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
       done(new BadRequestError(`Request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels)`), undefined);
       return;
     }
-    parse(request, body, done);
+    parse(request, body, (error, value) => {
+      if (error && isPlainJson(body)) {
+        done(new BadRequestError('Request body keys __proto__ and constructor.prototype are not allowed'), undefined);
+        return;
+      }
+      done(error, value);
+    });
   };
 }
 

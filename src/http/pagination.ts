@@ -54,8 +54,13 @@ export function pageWindow(query: { page?: number; per_page?: number }): Window 
   return { limit, offset: ((query.page ?? 1) - 1) * limit };
 }
 
+/**
+ * The page a window starts: `floor(offset/limit)+1` when the offset is a whole number of pages. Past
+ * an offset that is not, the windows before it are counted (a partial one included), so that `prev`
+ * is always `page - 1` and `next` is `page + 1`: `offset=1&limit=3` is page 2, after page 1 (offset 0).
+ */
 function pageOf(offset: number, limit: number): number {
-  return Math.floor(offset / limit) + 1;
+  return Math.ceil(offset / limit) + 1;
 }
 
 /**

@@ -6,7 +6,9 @@ import { RateLimitedError } from './app-errors.ts';
 import { after, type MaybePromise } from './maybe-promise.ts';
 import { TtlMap } from './ttl-map.ts';
 
-export type LimiterName = 'general' | 'auth' | 'widget';
+/** The password routes each have their own per-IP budget, so that one onboarding does not exhaust another's. */
+export type ThrottleName = 'login' | 'signup' | 'password' | 'reset' | 'accept' | 'widget';
+export type LimiterName = 'general' | 'owner' | 'loginEmail' | ThrottleName;
 
 /** One request counted against a key's window. */
 export interface Count {
@@ -106,9 +108,29 @@ function limiter(name: LimiterName, points: number, durationS: number, config: C
 export function createLimiters(config: Config, redis?: RedisClients): Limiters {
   return {
     general: limiter('general', config.rateLimitMax, config.rateLimitWindowS, config, redis),
-    auth: limiter('auth', config.authRateLimitPerMin, 60, config, redis),
+    // Every token of one user or partner together: minting tokens does not multiply the limit.
+    owner: limiter('owner', config.ownerRateLimitMax, config.rateLimitWindowS, config, redis),
+    login: limiter('login', config.authRateLimitPerMin, 60, config, redis),
+    signup: limiter('signup', config.authRateLimitPerMin, 60, config, redis),
+    password: limiter('password', config.authRateLimitPerMin, 60, config, redis),
+    reset: limiter('reset', config.authRateLimitPerMin, 60, config, redis),
+    accept: limiter('accept', config.authRateLimitPerMin, 60, config, redis),
+    // Per email address, whatever the IP: a slow guess at one password from many addresses.
+    loginEmail: limiter('loginEmail', config.loginEmailRateLimitPerHour, 3600, config, redis),
     widget: limiter('widget', config.widgetRateLimitPerMin, 60, config, redis),
   };
+}
+
+/**
+ * Counts one request against both (a token's window and its owner's): the headers show the stricter,
+ * and past either limit the request is refused.
+ */
+export function consumeBoth(first: Limiter, firstKey: string, second: Limiter, secondKey: string, reply: FastifyReply): MaybePromise<void> {
+  return after(first.count(firstKey), (a) => after(second.count(secondKey), (b) => {
+    const [limiter, count] = a.limited || (!b.limited && a.remaining <= b.remaining) ? [first, a] : [second, b];
+    reply.headers({ 'x-ratelimit-limit': limiter.points, 'x-ratelimit-remaining': count.remaining, 'x-ratelimit-reset': count.resetSeconds });
+    if (count.limited) throw new RateLimitedError(count.resetSeconds);
+  }));
 }
 
 /** Counts one request against `key`, sets the `X-RateLimit-*` headers, and throws 429 past the limit. */

@@ -73,6 +73,9 @@ export function queryMessage(error: SchemaError): string {
   if (error.keyword === 'enum' || error.keyword === 'anyOf' || error.keyword === 'const') {
     return `${name} is not one of the allowed values`;
   }
+  if (error.keyword === 'maximum' && schema.maximum !== undefined && schema.maximum >= 1_000_000) {
+    return `${name} is too large (maximum is ${schema.maximum})`;
+  }
   // Bounds that only guard against absurd values (page, offset) are not worth stating.
   if (schema.minimum !== undefined && schema.maximum !== undefined && schema.maximum < 1_000_000) {
     return `${name} must be between ${schema.minimum} and ${schema.maximum}`;

@@ -50,6 +50,7 @@ export interface World {
 export const UNLIMITED = {
   RATE_LIMIT_MAX: '1000000000',
   AUTH_RATE_LIMIT_PER_MIN: '1000000000',
+  LOGIN_EMAIL_RATE_LIMIT_PER_HOUR: '1000000000',
   WIDGET_RATE_LIMIT_PER_MIN: '1000000000',
 };
 
@@ -158,7 +159,8 @@ async function seedSide(t: TestApp, label: string): Promise<Side> {
 
 /** A fresh app with both tenants seeded; `env` adds to the raised limits. */
 export async function buildWorld(env: Record<string, string> = {}): Promise<World> {
-  const t = await startApp({ env: { ...UNLIMITED, ...env } });
+  // Sign-up on, so that the fuzzer reaches POST /users beyond its 403.
+  const t = await startApp({ env: { ...UNLIMITED, SIGNUP_ENABLED: 'true', ...env } });
   const a = await seedSide(t, 'fuzza');
   const b = await seedSide(t, 'fuzzb');
   const outsider = await createTenant(t.services, 'Outsider');

@@ -19,6 +19,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Share this database schema and Redis prefix (a second instance of the same deployment). */
   shareWith?: TestApp;
+  /** Collects the app's log lines (set LOG_LEVEL in env to see them). */
+  logLines?: string[];
 }
 
 /** A whole app on a fresh database: in-memory PGlite, or its own schema on the PostgreSQL server. */
@@ -36,7 +38,8 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = loadConfig(env);
   if (options.shareWith && ENGINE === 'embedded') throw new Error('The embedded database cannot be shared');
   const services = await createServices(config);
-  const app = await buildApp(services);
+  const lines = options.logLines;
+  const app = await buildApp(services, lines ? { logStream: { write: (line: string) => void lines.push(line) } } : {});
   await app.ready();
   return {
     app,

@@ -4,6 +4,8 @@ import * as accountResources from './2026_11_22_0002_account_resources.ts';
 import * as aiFeatures from './2026_11_22_0005_ai_features.ts';
 import * as consentCounters from './2026_11_22_0006_consent_counters.ts';
 import * as bannerSettings from './2026_11_23_1301_banner_settings.ts';
+import * as accountHttpsOnly from './2026_11_23_1302_account_https_only.ts';
+import * as invitationEmailStatus from './2026_11_23_1302_invitation_email_status.ts';
 import * as categoryPublished from './2026_11_23_1303_category_published.ts';
 import * as passwordResets from './2026_11_23_1306_password_resets.ts';
 
@@ -14,6 +16,8 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_0005_ai_features': aiFeatures,
   '2026_11_22_0006_consent_counters': consentCounters,
   '2026_11_23_1301_banner_settings': bannerSettings,
+  '2026_11_23_1302_account_https_only': accountHttpsOnly,
+  '2026_11_23_1302_invitation_email_status': invitationEmailStatus,
   '2026_11_23_1303_category_published': categoryPublished,
   '2026_11_23_1306_password_resets': passwordResets,
 };

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import { newId } from '../../db/ids.ts';
 import type { Executor } from '../../db/kysely.ts';
-import type { AccountInvitationRow, Database, InvitationRole } from '../../db/schema.ts';
+import type { AccountInvitationRow, Database, InvitationEmailStatus, InvitationRole } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 
 /** Neither cancelled nor accepted (an expired one is still open: it can be resent). */
@@ -130,4 +130,45 @@ export async function isMemberByEmail(db: Executor, accountId: string, email: st
 
 export async function accountName(db: Executor, accountId: string): Promise<string | undefined> {
   return (await db.selectFrom('accounts').select('name').where('id', '=', accountId).executeTakeFirst())?.name;
+}
+
+export interface EmailOutcome {
+  email_status: InvitationEmailStatus;
+  email_sent_at?: Date;
+  email_attempts: number;
+  email_retry_at: Date | null;
+}
+
+export async function recordEmail(db: Executor, id: string, outcome: EmailOutcome): Promise<AccountInvitationRow | undefined> {
+  return db.updateTable('account_invitations').set(outcome).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/** Open invitations whose failed email is due for another try. */
+export async function dueEmailRetries(db: Executor, now: Date, limit = 50): Promise<string[]> {
+  const rows = await db
+    .selectFrom('account_invitations')
+    .select('id')
+    .where('email_status', '=', 'failed')
+    .where('email_retry_at', '<=', now)
+    .where(isOpen)
+    .orderBy('email_retry_at')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Takes one due retry: a new secret and validity window, and the retry time moved on (a lease), in
+ * one conditional update, so that of several instances only one gets it.
+ */
+export async function claimEmailRetry(db: Executor, id: string, now: Date, secretHash: string, expiresAt: Date) {
+  return db
+    .updateTable('account_invitations')
+    .set({ secret_hash: secretHash, expires_at: expiresAt, updated_at: now, email_retry_at: new Date(now.getTime() + 10 * 60_000) })
+    .where('id', '=', id)
+    .where('email_status', '=', 'failed')
+    .where('email_retry_at', '<=', now)
+    .where(isOpen)
+    .returningAll()
+    .executeTakeFirst();
 }

@@ -19,8 +19,9 @@ import {
   toInvitationListItem,
   UpdateInvitationBody,
 } from './account-invitations.schema.ts';
-import { inviteToAccount } from './account-invitations.service.ts';
+import { inviteToAccount, resendInvitation } from './account-invitations.service.ts';
 import { acceptInvitation } from './invitation-accept.ts';
+import { startInvitationEmailRetries } from './invitation-mail.ts';
 
 const tags = ['Account invitations'];
 const security = [{ bearer: [] }];
@@ -30,6 +31,8 @@ const One = Type.Object({ data: InvitationSchema });
 
 export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) => {
   const { db, config } = services;
+  const stopRetries = startInvitationEmailRetries(services, app.log);
+  app.addHook('onClose', async () => stopRetries());
 
   /** The update form of an invitation of the account, after a change. */
   async function current(accountId: string, id: string) {
@@ -74,8 +77,22 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
       response: withErrors({ 201: CreatedInvitationSchema, 200: CreatedInvitationSchema }, { 400: 'single', 403: true, 413: true, 415: true }),
     },
   }, async (request, reply) => {
-    const { row, created } = await inviteToAccount(services, request.log, scopeOf(request).accountId, principalOf(request), request.body);
-    return reply.code(created ? 201 : 200).send(toCreatedInvitation(row));
+    const { row, created, inviteUrl } = await inviteToAccount(services, request.log, scopeOf(request).accountId, principalOf(request), request.body);
+    return reply.code(created ? 201 : 200).send(toCreatedInvitation(row, inviteUrl));
+  });
+
+  app.post('/account-invitations/:id/resend', {
+    config: write,
+    schema: {
+      operationId: 'resendAccountInvitation', tags, security,
+      summary: 'Email an open invitation again with a new link (at most once an hour per address; at once after a failed send)',
+      params: IdParams,
+      querystring: AccountQuery,
+      response: withErrors({ 200: CreatedInvitationSchema }, { 403: true, 404: true }),
+    },
+  }, async (request) => {
+    const { row, inviteUrl } = await resendInvitation(services, request.log, scopeOf(request).accountId, request.params.id);
+    return toCreatedInvitation(row, inviteUrl);
   });
 
   app.put('/account-invitations/:id', {
@@ -111,7 +128,7 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
   });
 
   app.post('/account-invitations/accept', {
-    config: { auth: 'public', throttle: 'auth' },
+    config: { auth: 'public', throttle: 'accept' },
     schema: {
       operationId: 'acceptAccountInvitation', tags,
       summary: 'Accept an invitation with the secret of its link: joins the account (creating the user if new) and logs in',

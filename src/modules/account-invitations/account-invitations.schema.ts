@@ -9,6 +9,10 @@ import { invitationState, maskedInviteUrl, INVITATION_STATES } from './invitatio
 
 const Email = Type.String({ format: 'email', maxLength: 254 });
 const Role = StringEnum(['admin', 'member'] as const, { description: 'The role the invitee gets on acceptance' });
+const EmailStatus = Nullable(StringEnum(['sent', 'failed', 'not_configured'] as const, {
+  description: 'What became of the invitation email: sent, failed (retried with backoff; the inviter can resend), '
+    + 'or not_configured (no SMTP: the link was returned to the admin who made the invitation). Null for invitations older than this field.',
+}));
 const Person = Type.Object({ id: Type.String(), name: Type.String(), email: Type.String({ format: 'email' }) });
 
 /** The seed's "response of the update operation": what GET and PUT answer under `data`. */
@@ -24,6 +28,7 @@ const invitationFields = {
   created_at: Timestamp,
   updated_at: Timestamp,
   invited_by: Nullable(Person),
+  email_status: EmailStatus,
 };
 export const InvitationSchema = Type.Object(invitationFields);
 export type Invitation = Static<typeof InvitationSchema>;
@@ -47,6 +52,10 @@ export const CreatedInvitationSchema = Type.Object({
   created_at: Timestamp,
   updated_at: Timestamp,
   deleted_at: Nullable(Timestamp),
+  email_status: EmailStatus,
+  invite_url: Type.Optional(Type.String({
+    description: 'Only when the server has no SMTP: the working link, for the admin who made the invitation to pass on. It is never logged nor shown again.',
+  })),
 });
 export type CreatedInvitation = Static<typeof CreatedInvitationSchema>;
 
@@ -81,6 +90,7 @@ export function toInvitation(row: InvitationView, publicUrl: string): Invitation
     invited_by: row.invited_by_id && row.inviter_name !== null && row.inviter_email !== null
       ? { id: row.invited_by_id, name: row.inviter_name, email: row.inviter_email }
       : null,
+    email_status: row.email_status,
   };
 }
 
@@ -88,7 +98,7 @@ export function toInvitationListItem(row: InvitationView, publicUrl: string): In
   return { ...toInvitation(row, publicUrl), status: invitationState(row), expires_at: row.expires_at.toISOString() };
 }
 
-export function toCreatedInvitation(row: AccountInvitationRow): CreatedInvitation {
+export function toCreatedInvitation(row: AccountInvitationRow, inviteUrl: string | null = null): CreatedInvitation {
   return {
     id: row.id,
     name: row.name,
@@ -99,5 +109,7 @@ export function toCreatedInvitation(row: AccountInvitationRow): CreatedInvitatio
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     deleted_at: row.deleted_at ? row.deleted_at.toISOString() : null,
+    email_status: row.email_status,
+    ...(inviteUrl ? { invite_url: inviteUrl } : {}),
   };
 }

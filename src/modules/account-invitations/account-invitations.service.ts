@@ -2,33 +2,34 @@ import type { FastifyBaseLogger } from 'fastify';
 import { isUniqueViolation } from '../../db/kysely.ts';
 import type { AccountInvitationRow } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
-import { BadRequestError } from '../../http/app-errors.ts';
-import { invitationEmail } from '../../mail/invitation-email.ts';
+import { BadRequestError, NotFoundError, RateLimitedError } from '../../http/app-errors.ts';
 import type { Services } from '../../services.ts';
-import { findUser, normaliseEmail } from '../users/users.repository.ts';
+import { normaliseEmail } from '../users/users.repository.ts';
 import {
-  accountName,
+  findInvitation,
   findOpenInvitationByEmail,
   insertInvitation,
   isMemberByEmail,
   renewInvitation,
 } from './account-invitations.repository.ts';
 import type { CreateInvitationInput } from './account-invitations.schema.ts';
-import { invitationExpiry, inviteUrl, newInvitationSecret, type InvitationSecret } from './invitation-secret.ts';
+import { invitationExpiry, newInvitationSecret } from './invitation-secret.ts';
+import { deliverInvitation, emailWaitSeconds, type Delivered } from './invitation-mail.ts';
 
 export const ALREADY_MEMBER = 'Email is already a member of this account';
 
 type Deps = Pick<Services, 'db' | 'mailer' | 'config'>;
 
-export interface InvitationOutcome {
-  row: AccountInvitationRow;
-  /** False when an open invitation for the email existed and was sent again. */
+export interface InvitationOutcome extends Delivered {
+  /** False when an open invitation for the email existed and was sent again (or left alone). */
   created: boolean;
 }
 
 /**
  * Invites someone to the account, or resends the open invitation for that email (same record, new
- * secret, new 7-day window; its name and role stay as first given). Then emails the link.
+ * secret, new 7-day window; its name and role stay as first given). Then emails the link. An
+ * address that got an email from this account less than an hour ago gets no other: the open
+ * invitation is answered as it is, its emailed link still working.
  */
 export async function inviteToAccount(
   deps: Deps,
@@ -43,16 +44,19 @@ export async function inviteToAccount(
   const email = normaliseEmail(input.email);
   if (await isMemberByEmail(db, accountId, email)) throw new BadRequestError(ALREADY_MEMBER);
 
+  const open = await findOpenInvitationByEmail(db, accountId, email);
+  if (open && deps.config.smtpUrl && emailWaitSeconds(open) > 0) return { row: open, inviteUrl: null, created: false };
+
   const secret = newInvitationSecret();
   const expiresAt = invitationExpiry();
   const resend = async (): Promise<AccountInvitationRow | undefined> => {
-    const open = await findOpenInvitationByEmail(db, accountId, email);
-    return open && renewInvitation(db, open.id, secret.hash, expiresAt);
+    const current = await findOpenInvitationByEmail(db, accountId, email);
+    return current && renewInvitation(db, current.id, secret.hash, expiresAt);
   };
-  let outcome: InvitationOutcome | undefined;
-  const resent = await resend();
-  if (resent) outcome = { row: resent, created: false };
-  else {
+  let row: AccountInvitationRow | undefined;
+  let created = false;
+  if (open) row = await renewInvitation(db, open.id, secret.hash, expiresAt);
+  if (!row) {
     const byUser = principal.type === 'user';
     const values = {
       account_id: accountId, name, email, role: input.role, secret_hash: secret.hash, expires_at: expiresAt,
@@ -60,39 +64,28 @@ export async function inviteToAccount(
       invited_by_id: byUser ? principal.userId : null,
     };
     try {
-      outcome = { row: await insertInvitation(db, values), created: true };
+      row = await insertInvitation(db, values);
+      created = true;
     } catch (error) {
       // Another request invited the same email a moment ago: resend that one.
-      const raced = isUniqueViolation(error) ? await resend() : undefined;
-      if (!raced) throw error;
-      outcome = { row: raced, created: false };
+      row = isUniqueViolation(error) ? await resend() : undefined;
+      if (!row) throw error;
     }
   }
-  await sendInvitation(deps, log, outcome.row, secret);
-  return outcome;
+  return { ...(await deliverInvitation(deps, log, row, secret)), created };
 }
 
 /**
- * A failed email does not lose the invitation: it is stored, the answer is still 201 (or 200), and
- * the failure is logged; creating it again resends it with a new link.
+ * The inviter asks for the email again: a new link, at once after a failed send or without SMTP,
+ * else once the hour since the last email has passed (429 with Retry-After before).
  */
-async function sendInvitation(deps: Deps, log: FastifyBaseLogger, row: AccountInvitationRow, secret: InvitationSecret) {
-  const [account, inviter] = await Promise.all([
-    accountName(deps.db, row.account_id),
-    row.invited_by_id ? findUser(deps.db, row.invited_by_id) : undefined,
-  ]);
-  const message = invitationEmail({
-    to: row.email,
-    inviteeName: row.name,
-    accountName: account ?? 'an account',
-    role: row.role,
-    inviter: inviter ? { name: inviter.name, email: inviter.email } : null,
-    inviteUrl: inviteUrl(deps.config.publicUrl, secret.secret),
-    expiresAt: row.expires_at,
-  });
-  try {
-    await deps.mailer.send(message, log);
-  } catch (error) {
-    log.error({ err: error, invitation_id: row.id }, 'the invitation email could not be sent');
-  }
+export async function resendInvitation(deps: Deps, log: FastifyBaseLogger, accountId: string, id: string): Promise<Delivered> {
+  const current = await findInvitation(deps.db, accountId, id);
+  if (!current || current.deleted_at || current.accepted_at) throw new NotFoundError();
+  const wait = deps.config.smtpUrl ? emailWaitSeconds(current) : 0;
+  if (wait > 0) throw new RateLimitedError(wait);
+  const secret = newInvitationSecret();
+  const row = await renewInvitation(deps.db, id, secret.hash, invitationExpiry());
+  if (!row) throw new NotFoundError();
+  return deliverInvitation(deps, log, row, secret);
 }

@@ -64,6 +64,8 @@ export interface NewAccount {
   group_id: string | null;
   owner_id: string | null;
   default_language: string;
+  /** Unset: true (the database's default for new accounts). */
+  https_only?: boolean;
 }
 
 export async function insertAccount(db: Executor, account: NewAccount): Promise<AccountRow> {

@@ -20,6 +20,7 @@ export const AccountSchema = Type.Object({
   onboarding_status: Status,
   ai_features: AiFeaturesSchema,
   revision: Type.Integer({ description: "The banner's revision: visitors whose choice is older are asked again" }),
+  https_only: Type.Boolean({ description: 'The widget answers only pages served over https on the default port (localhost excepted)' }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -32,6 +33,7 @@ const fields = {
   default_language: Language,
   allowed_domains: Type.Array(Domain, { maxItems: 50 }),
   ai_features: AiFeaturesChanges,
+  https_only: Type.Boolean({ description: 'Only https pages may use the widget; true for new accounts' }),
 };
 
 export const CreateAccountBody = Type.Object({
@@ -41,6 +43,7 @@ export const CreateAccountBody = Type.Object({
     group_id: Type.Optional(fields.group_id),
     default_language: Type.Optional(fields.default_language),
     allowed_domains: Type.Optional(fields.allowed_domains),
+    https_only: Type.Optional(fields.https_only),
   }),
 });
 export const UpdateAccountBody = Type.Object({ account: Type.Partial(Type.Object(fields)) });
@@ -65,6 +68,7 @@ export function toAccount(row: AccountWithStatus): Account {
     onboarding_status: row.onboarding_status,
     ai_features: aiFeaturesOf(row.ai_features),
     revision: row.revision,
+    https_only: row.https_only,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

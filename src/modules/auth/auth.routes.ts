@@ -7,7 +7,9 @@ import { isUniqueViolation } from '../../db/kysely.ts';
 import { revokeOtherSessions, revokeTokenById } from '../tokens/tokens.repository.ts';
 import { issueToken, sessionExpiry } from '../tokens/tokens.service.ts';
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '../users/passwords.ts';
-import { findUser, findUserByEmail, insertUser, updatePasswordHash } from '../users/users.repository.ts';
+import { findUser, findUserByEmail, insertUser, normaliseEmail, updatePasswordHash } from '../users/users.repository.ts';
+import { hashToken } from '../tokens/token-secret.ts';
+import { consume } from '../../http/rate-limit.ts';
 import { toUser } from '../users/users.schema.ts';
 import { LoginBody, LoginResponse, PasswordBody, SignUpBody, SignUpResponse } from './auth.schema.ts';
 
@@ -18,7 +20,7 @@ export const authRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
 
   app.post('/auth', {
-    config: { auth: 'public', throttle: 'auth' },
+    config: { auth: 'public', throttle: 'login' },
     schema: {
       operationId: 'login',
       tags,
@@ -26,8 +28,9 @@ export const authRoutes: RoutesPlugin = async (app, { services }) => {
       body: LoginBody,
       response: withErrors({ 200: LoginResponse }, { 415: true, 422: true }),
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const { email, password } = request.body;
+    await consume(services.limiters.loginEmail, `e:${hashToken(normaliseEmail(email))}`, reply);
     const user = await findUserByEmail(db, email);
     if (!(await verifyPassword(user?.password_hash, password)) || !user) {
       throw new UnauthorizedError('Invalid email or password');
@@ -54,7 +57,7 @@ export const authRoutes: RoutesPlugin = async (app, { services }) => {
   });
 
   app.put('/password', {
-    config: { auth: 'user', throttle: 'auth' },
+    config: { auth: 'user', throttle: 'password' },
     schema: {
       operationId: 'changePassword',
       tags,
@@ -85,7 +88,7 @@ export const authRoutes: RoutesPlugin = async (app, { services }) => {
   });
 
   app.post('/users', {
-    config: { auth: 'public', throttle: 'auth' },
+    config: { auth: 'public', throttle: 'signup' },
     schema: {
       operationId: 'signUp',
       tags,

@@ -56,11 +56,13 @@ export const categoriesRoutes: RoutesPlugin = async (app, { services }) => {
     const name = out.name ?? current?.name ?? '';
     const wantsDefault = !fields.slug && (fields.slug !== undefined || !current);
     if (wantsDefault) out.slug = slugify(name);
+    // A slug made from the name is the name's problem: the client sent no slug to blame.
     if (out.slug === '') {
-      // A blank name is its own problem; a name without letters or digits needs a slug sent.
-      if (name !== '') problems.add('slug', "can't be blank");
+      // A blank name is its own problem.
+      if (name !== '') problems.add('name', 'has no letter or digit to make a slug from; send a slug');
     } else if (out.slug !== undefined && (await slugTaken(db, accountId, out.slug, current?.id))) {
-      problems.add('slug', 'has already been taken');
+      if (wantsDefault) problems.add('name', `has already been taken (its slug ${out.slug} is in use; send another slug)`);
+      else problems.add('slug', 'has already been taken');
     }
     problems.throwIfAny();
     return out;

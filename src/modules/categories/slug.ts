@@ -1,3 +1,5 @@
+import { transliterate } from 'transliteration';
+
 /**
  * Category slugs: the stable, URL-safe handle of a category (`analytics`, `social_media`).
  * Words of lower-case letters and digits, joined by single `-` or `_`, at most 64 characters.
@@ -13,12 +15,13 @@ export function isValidSlug(slug: string): boolean {
 }
 
 /**
- * The default slug of a name: lower-cased, every run of other characters turned into one `-`,
- * trimmed of `-` at both ends and cut to the maximum length. Accents are dropped first so that
- * `Préférences` gives `preferences`, not `pr-f-rences`. A name without any letter or digit gives ''.
+ * The default slug of a name: written in Latin letters (`Аналитика` → `analitika`, `分析` →
+ * `fen-xi`, `Préférences` → `preferences`; the `transliteration` package), lower-cased, every run
+ * of other characters turned into one `-`, trimmed of `-` at both ends and cut to the maximum
+ * length. A name without any letter or digit in any script gives ''.
  */
 export function slugify(name: string): string {
-  const words = name
+  const words = transliterate(name.normalize('NFC'))
     .normalize('NFKD')
     .replace(COMBINING_MARKS, '')
     .toLowerCase()

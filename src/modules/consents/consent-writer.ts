@@ -18,6 +18,8 @@ export interface ConsentWriterOptions {
   maxQueue: number;
   /** Batches committing at once (each on its own connection). */
   concurrency: number;
+  /** Told the size of every batch taken from the queue (metrics). */
+  onBatch?: (size: number) => void;
 }
 
 /**
@@ -59,6 +61,7 @@ export class ConsentWriter {
   private pump(): void {
     while (this.running < this.options.concurrency && this.queue.length > 0) {
       const batch = this.queue.splice(0, this.options.maxBatch);
+      this.options.onBatch?.(batch.length);
       this.running++;
       void this.commit(batch);
     }

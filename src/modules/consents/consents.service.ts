@@ -26,23 +26,46 @@ export function visitorContext(request: FastifyRequest): VisitorContext {
 
 const unique = (ids: string[] | undefined) => [...new Set(ids ?? [])];
 
-/** Checks the categories against the account: they exist, do not overlap, and required ones stay accepted. */
-async function checkPreferences(categories: CategoryCache, accountId: string, input: ConsentInput['user_preferences']): Promise<UserPreferences> {
-  const accepted = unique(input.accepted_categories);
-  const rejected = unique(input.rejected_categories);
-  const problems = new Problems();
+/** Only a page's address: `javascript:`, `data:` and the like are not where a banner was shown. */
+function isWebUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks the categories against the account: they exist, do not overlap, required ones stay
+ * accepted, and the lists agree with `accept_type` (`necessary` accepts only required categories;
+ * `all` rejects none). An `all` consent stores every category of the account as accepted, so the
+ * record itself proves what the visitor agreed to.
+ */
+async function checkPreferences(categories: CategoryCache, accountId: string, input: ConsentInput, problems: Problems): Promise<UserPreferences> {
+  const preferences = input.user_preferences;
+  let accepted = unique(preferences.accepted_categories);
+  const rejected = unique(preferences.rejected_categories);
   const known = await categories.of(accountId, [...accepted, ...rejected]);
   if (accepted.some((id) => !known.has(id))) problems.add('accepted_categories', 'must exist');
   if (rejected.some((id) => !known.has(id))) problems.add('rejected_categories', 'must exist');
   if (rejected.some((id) => accepted.includes(id))) problems.add('rejected_categories', 'cannot include an accepted category');
   if (rejected.some((id) => known.get(id)?.required)) problems.add('rejected_categories', 'cannot include a required category');
+  if (preferences.accept_type === 'necessary' && accepted.some((id) => known.has(id) && !known.get(id)!.required)) {
+    problems.add('accepted_categories', 'can only include required categories when accept_type is necessary');
+  }
+  if (preferences.accept_type === 'all') {
+    if (rejected.length > 0) problems.add('rejected_categories', 'must be empty when accept_type is all');
+    accepted = [...new Set([...accepted, ...known.keys()])];
+  }
+  if (input.url != null && !isWebUrl(input.url)) problems.add('url', 'must be an http or https URL');
   problems.throwIfAny();
   return {
-    accept_type: input.accept_type,
+    accept_type: preferences.accept_type,
     accepted_categories: accepted,
     rejected_categories: rejected,
-    accepted_services: input.accepted_services ?? {},
-    rejected_services: input.rejected_services ?? {},
+    accepted_services: preferences.accepted_services ?? {},
+    rejected_services: preferences.rejected_services ?? {},
   };
 }
 
@@ -65,7 +88,7 @@ export async function recordConsent(
     account_id: accountId,
     session_id: input.session_id,
     user_id: input.user_id ?? null,
-    user_preferences: await checkPreferences(categories, accountId, input.user_preferences),
+    user_preferences: await checkPreferences(categories, accountId, input, new Problems()),
     url: input.url ?? null,
     user_agent: visitor.userAgent,
     ip_address: maskIp(visitor.ip),

@@ -5,8 +5,18 @@ import type { RoutesPlugin } from '../../http/routes-plugin.ts';
 import { ErrorList } from '../../http/schemas.ts';
 
 const Status = Type.Object({ status: Type.String() });
+const Readiness = Type.Object({
+  status: Type.String({ description: '`ok`, or `degraded` (still ready) while Redis is unreachable' }),
+  redis: Type.Optional(Type.String({ description: '`unreachable` while Redis is configured but lost' })),
+});
 
 export const healthRoutes: RoutesPlugin = async (app, { services }) => {
+  // The loss of Redis and its return are logged once each: limits are then counted per instance.
+  services.redis?.onStateChange((up) => {
+    if (up) app.log.info('Redis is reachable again: limits and invalidations are shared across instances');
+    else app.log.warn('Redis is unreachable: rate limits and invalidations are per instance until it returns');
+  });
+
   app.get('/healthz', {
     config: { auth: 'none' },
     schema: { operationId: 'health', tags: ['Operations'], summary: 'The process is up', response: { 200: Status } },
@@ -17,15 +27,17 @@ export const healthRoutes: RoutesPlugin = async (app, { services }) => {
     schema: {
       operationId: 'ready',
       tags: ['Operations'],
-      summary: 'The database answers',
-      response: { 200: Status, 503: ErrorList },
+      summary: 'The database answers and holds the schema; degraded (still 200) while Redis is lost',
+      response: { 200: Readiness, 503: ErrorList },
     },
   }, async () => {
     try {
-      await sql`select 1`.execute(services.db);
+      // A real table, not `select 1`: a dropped schema or database answers `select 1` just fine.
+      await services.db.selectFrom('accounts').select(sql<number>`1`.as('one')).limit(1).execute();
     } catch {
       throw new UnavailableError('Database unavailable', 5);
     }
+    if (services.redis && !services.redis.up) return { status: 'degraded', redis: 'unreachable' };
     return { status: 'ok' };
   });
 };

@@ -5,10 +5,10 @@ import { RESET_REQUESTED, requestReset, resetPassword } from './password-resets.
 
 const tags = ['Authentication'];
 
-/** Password reset by email, for people who cannot sign in: public, and throttled like `POST /auth`. */
+/** Password reset by email, for people who cannot sign in: public, and throttled per IP with a budget of its own. */
 export const passwordResetsRoutes: RoutesPlugin = async (app, { services }) => {
   app.post('/password/reset', {
-    config: { auth: 'public', throttle: 'auth' },
+    config: { auth: 'public', throttle: 'reset' },
     schema: {
       operationId: 'requestPasswordReset',
       tags,
@@ -22,7 +22,7 @@ export const passwordResetsRoutes: RoutesPlugin = async (app, { services }) => {
   });
 
   app.put('/password/reset', {
-    config: { auth: 'public', throttle: 'auth' },
+    config: { auth: 'public', throttle: 'reset' },
     schema: {
       operationId: 'resetPassword',
       tags,

@@ -104,3 +104,16 @@ export async function accountTokenHashes(db: Executor, accountId: string): Promi
   const rows = await db.selectFrom('api_tokens').select('token_hash').where('account_id', '=', accountId).execute();
   return rows.map((row) => row.token_hash);
 }
+
+/** Named tokens (not sessions) of a user or partner that still work: what the cap counts. */
+export async function countLiveNamedTokens(db: Executor, owner: { partnerId: string | null; userId: string | null }): Promise<number> {
+  const row = await db
+    .selectFrom('api_tokens')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where(owner.userId ? 'user_id' : 'partner_id', '=', (owner.userId ?? owner.partnerId)!)
+    .where('kind', '=', 'api')
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())]))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

@@ -5,7 +5,7 @@ import { principalOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
 import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
 import { Problems } from '../../http/validate.ts';
 import { findAccount, findMembership } from '../accounts/accounts.repository.ts';
-import { listTokens, revokeToken, type TokenOwner } from './tokens.repository.ts';
+import { countLiveNamedTokens, listTokens, revokeToken, type TokenOwner } from './tokens.repository.ts';
 import { CreatedTokenResponse, CreateTokenBody, TokenListQuery, toApiToken, ApiTokenSchema } from './tokens.schema.ts';
 import { issueToken } from './tokens.service.ts';
 
@@ -53,6 +53,10 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
     if (accountId === undefined && principal.type === 'partner') problems.add('account_id', "can't be blank");
     if (accountId !== undefined && !(isId(accountId) && (await findAccount(db, principal, accountId)))) {
       problems.add('account', 'must exist');
+    }
+    const cap = services.config.tokensPerOwnerMax;
+    if ((await countLiveNamedTokens(db, principal)) >= cap) {
+      problems.add('api_tokens', `are limited to ${cap} live tokens per user or partner; revoke one first`);
     }
     problems.throwIfAny();
     if (accountId !== undefined && principal.type === 'user') {

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/kysely.ts';
 import { isId } from '../../db/ids.ts';
 import type { MaybePromise } from '../../http/maybe-promise.ts';
 import { TtlMap } from '../../http/ttl-map.ts';
-import { originMatches } from '../accounts/domains.ts';
+import { isLocalHost, originMatches } from '../accounts/domains.ts';
 import { findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
 
 /**
@@ -23,14 +23,21 @@ export class WidgetAccounts {
   }
 }
 
-/** A page may use the banner when its origin is the account's domain, a subdomain of it, or an allowed domain. */
+/**
+ * A page may use the banner when its origin is the account's domain (or its `www.` twin), a
+ * subdomain of it, or an allowed domain; with `https_only`, only over https on the default port
+ * (a local development host excepted).
+ */
 export function originAllowed(account: WidgetAccount, origin: string): boolean {
   let host: string;
+  let url: URL;
   try {
-    host = new URL(origin).hostname.toLowerCase();
+    url = new URL(origin);
+    host = url.hostname.toLowerCase();
   } catch {
     return false;
   }
+  if (account.https_only && !isLocalHost(host) && (url.protocol !== 'https:' || url.port !== '')) return false;
   return (
     originMatches(host, account.domain) ||
     originMatches(host, `*.${account.domain}`) ||

@@ -6,12 +6,13 @@ export interface WidgetAccount {
   domain: string;
   allowed_domains: string[];
   default_language: string;
+  https_only: boolean;
 }
 
 export async function findWidgetAccount(db: Executor, id: string): Promise<WidgetAccount | undefined> {
   return db
     .selectFrom('accounts')
-    .select(['id', 'name', 'domain', 'allowed_domains', 'default_language'])
+    .select(['id', 'name', 'domain', 'allowed_domains', 'default_language', 'https_only'])
     .where('id', '=', id)
     .executeTakeFirst();
 }
