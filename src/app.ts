@@ -22,6 +22,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
 import { consentsRoutes } from './modules/consents/consents.routes.ts';
+import { scansRoutes } from './modules/scans/scans.routes.ts';
 import { widgetRoutes } from './modules/widget/widget.routes.ts';
 import type { Services } from './services.ts';
 
@@ -142,6 +143,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(storageItemsRoutes, api);
   await app.register(consentsRoutes, api);
   await app.register(aiActionsRoutes, api);
+  await app.register(scansRoutes, api);
   await app.register(widgetRoutes, { services });
 
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());

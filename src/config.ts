@@ -28,6 +28,16 @@ export interface Config {
   llmModel: string;
   llmApiKey: string | undefined;
   llmTimeoutMs: number;
+  /** The Chromium the scanner drives. */
+  scanChromiumPath: string;
+  /** Scans may reach loopback, private and link-local addresses (never in production). */
+  scanAllowPrivateNetworks: boolean;
+  /** Scans (browsers) this instance runs at once; 0: it runs none. */
+  scanConcurrency: number;
+  scanDailyLimit: number;
+  scanPageTimeoutMs: number;
+  /** How long a running scan's claim holds without renewal before it counts as abandoned. */
+  scanLeaseS: number;
 }
 
 export class ConfigError extends Error {}
@@ -105,5 +115,11 @@ export function loadConfig(env: Env = process.env): Config {
     llmModel: optional(env, 'LLM_MODEL') ?? 'gpt-4o-mini',
     llmApiKey: optional(env, 'LLM_API_KEY'),
     llmTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 15_000, 100, 600_000),
+    scanChromiumPath: optional(env, 'SCAN_CHROMIUM_PATH') ?? '/usr/bin/chromium',
+    scanAllowPrivateNetworks: boolean(env, 'SCAN_ALLOW_PRIVATE_NETWORKS', false),
+    scanConcurrency: integer(env, 'SCAN_CONCURRENCY', 1, 0, 16),
+    scanDailyLimit: integer(env, 'SCAN_DAILY_LIMIT', 10, 1, 1_000_000),
+    scanPageTimeoutMs: integer(env, 'SCAN_PAGE_TIMEOUT_MS', 15_000, 1_000, 120_000),
+    scanLeaseS: integer(env, 'SCAN_LEASE_S', 30, 3, 3_600),
   };
 }

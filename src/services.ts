@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createAiWorker, type AiWorker } from './ai/worker.ts';
+import { createAiWorker, stderrLog, type AiWorker } from './ai/worker.ts';
 import type { Config } from './config.ts';
 import { createDb, migrate, type Db, type Engine } from './db/database.ts';
 import type { ApiTokenRow, Database } from './db/schema.ts';
@@ -9,6 +9,7 @@ import { createLimiters, type Limiters } from './http/rate-limit.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { CategoryCache } from './modules/categories/category-cache.ts';
 import { ConsentWriter } from './modules/consents/consent-writer.ts';
+import { createScanRunner, type ScanRunner } from './modules/scans/scan-jobs.ts';
 import { connectRedis, type RedisClients } from './redis.ts';
 
 /** Everything long-lived that routes share, built once per process from the configuration. */
@@ -34,6 +35,8 @@ export interface Services {
   memberships: MembershipCache;
   /** The AI's background work on storage items (`takeForAi` marks them, `submit` hands them over). */
   ai: AiWorker;
+  /** The website scans queued in the database, run in a browser, and the scheduled rescans. */
+  scans: ScanRunner;
   /** Forgets revoked tokens here and on every other instance. */
   forgetTokens(hashes: string[]): Promise<void>;
   /** Forgets users' cached memberships (a role changed, a member left) here and on every other instance. */
@@ -64,6 +67,8 @@ export async function createServices(config: Config, options: { migrate?: boolea
   const categories = new CategoryCache(database.kysely);
   const ai = createAiWorker(config, database.kysely);
   await ai.resume();
+  const scans = createScanRunner(database.kysely, database.engine, config, ai, stderrLog(config.logLevel));
+  await scans.start();
   const channel = `${config.redisPrefix}forget`;
   if (redis) {
     await redis.subscribed(channel);
@@ -91,6 +96,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     categories,
     memberships,
     ai,
+    scans,
     async forgetTokens(hashes) {
       for (const hash of hashes) tokenCache.forget(hash);
       await broadcast('token', hashes);
@@ -104,6 +110,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
       await broadcast('categories', accountIds);
     },
     async close() {
+      await scans.close();
       await ai.close();
       await consentWriter.close();
       mailer.close();

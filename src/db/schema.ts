@@ -49,6 +49,35 @@ export interface AccountsTable {
   code_installed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Only the AI settings the account has set; `src/ai/settings.ts` fills in the defaults. */
   ai_features: ColumnType<Record<string, unknown>, string | undefined, string>;
+  scan_schedule: ColumnType<ScanSchedule, ScanSchedule | undefined, ScanSchedule>;
+  /** When the scheduler queues the next scan; null while the schedule is off. */
+  next_scan_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export type ScanSchedule = 'off' | 'weekly' | 'monthly';
+export type ScanStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+
+export interface ScansTable {
+  id: string;
+  account_id: string;
+  status: ColumnType<ScanStatus, ScanStatus | undefined, ScanStatus>;
+  scheduled: ColumnType<boolean, boolean | undefined, boolean>;
+  starting_url: string;
+  max_pages: number;
+  crawl_subdomains: ColumnType<boolean, boolean | undefined, boolean>;
+  pages_scanned: ColumnType<number, number | undefined, number>;
+  storage_items_found: ColumnType<number, number | undefined, number>;
+  new_storage_items: ColumnType<number, number | undefined, number>;
+  report: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  error: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  /** The instance running it, and until when its claim holds unless renewed. */
+  locked_by: string | null;
+  lease_until: Date | null;
+  started_at: Date | null;
+  finished_at: Date | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -215,6 +244,7 @@ export interface Database {
   ai_actions: AiActionsTable;
   account_daily_stats: AccountDailyStatsTable;
   account_consent_counts: AccountConsentCountsTable;
+  scans: ScansTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;
@@ -230,3 +260,4 @@ export type StorageItemRow = Selectable<StorageItemsTable>;
 export type ConsentRow = Selectable<ConsentsTable>;
 export type AccountInvitationRow = Selectable<AccountInvitationsTable>;
 export type AiActionRow = Selectable<AiActionsTable>;
+export type ScanRow = Selectable<ScansTable>;

@@ -46,6 +46,8 @@ export function isPublicAddress(address: string): boolean {
 }
 
 export class RefusedAddressError extends Error {}
+/** The host has no address (a typo, a dead domain, no DNS). */
+export class UnresolvedHostError extends Error {}
 
 /** Decides which resolved addresses a scan may connect to. */
 export type AddressPolicy = (address: string) => boolean;
@@ -60,8 +62,13 @@ export const addressPolicy = (allowPrivateNetworks: boolean): AddressPolicy =>
  */
 export async function resolveAllowed(host: string, policy: AddressPolicy): Promise<{ address: string; family: number }> {
   const bare = host.replace(/^\[|\]$/g, '');
-  const found = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await lookup(bare, { all: true, verbatim: true });
-  if (found.length === 0) throw new RefusedAddressError(`${host} does not resolve`);
+  let found: Array<{ address: string; family: number }>;
+  try {
+    found = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await lookup(bare, { all: true, verbatim: true });
+  } catch {
+    found = [];
+  }
+  if (found.length === 0) throw new UnresolvedHostError(`${host} does not resolve`);
   const refused = found.find((entry) => !policy(entry.address));
   if (refused) throw new RefusedAddressError(`${host} resolves to a private or reserved address (${refused.address})`);
   return found[0];

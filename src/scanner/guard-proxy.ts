@@ -41,7 +41,7 @@ export class GuardProxy {
   }
 
   private refuse(url: string, error: unknown): string {
-    const reason = error instanceof RefusedAddressError ? error.message : `${url} could not be reached`;
+    const reason = error instanceof Error ? error.message : `${url} could not be reached`;
     if (error instanceof RefusedAddressError && this.refusals.length < 1000) this.refusals.push({ url, reason });
     return reason;
   }

@@ -4,6 +4,7 @@ import type { AccountRow } from '../../db/schema.ts';
 import { pageQuery } from '../../http/pagination.ts';
 import { Name, Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
 import { ONBOARDING_STATUSES, type OnboardingStatus } from './onboarding.ts';
+import { SCAN_SCHEDULES } from './scan-schedule.ts';
 
 const Status = StringEnum(ONBOARDING_STATUSES);
 export const Language = Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$', maxLength: 35 });
@@ -19,6 +20,8 @@ export const AccountSchema = Type.Object({
   default_language: Type.String(),
   onboarding_status: Status,
   ai_features: AiFeaturesSchema,
+  scan_schedule: StringEnum(SCAN_SCHEDULES, { description: 'Scheduled rescans of the website: off, weekly or monthly' }),
+  next_scan_at: Nullable(Timestamp),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -31,6 +34,7 @@ const fields = {
   default_language: Language,
   allowed_domains: Type.Array(Domain, { maxItems: 50 }),
   ai_features: AiFeaturesChanges,
+  scan_schedule: StringEnum(SCAN_SCHEDULES),
 };
 
 export const CreateAccountBody = Type.Object({
@@ -63,6 +67,8 @@ export function toAccount(row: AccountWithStatus): Account {
     default_language: row.default_language,
     onboarding_status: row.onboarding_status,
     ai_features: aiFeaturesOf(row.ai_features),
+    scan_schedule: row.scan_schedule,
+    next_scan_at: row.next_scan_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
