@@ -63,13 +63,18 @@ const SKIPPED_EXTENSIONS = /\.(pdf|zip|gz|tgz|rar|7z|exe|dmg|iso|jpe?g|png|gif|w
 const QUIET_MS = 300;
 const SETTLE_MAX_MS = 5_000;
 
-/** `expires` (seconds since the epoch, -1 for session cookies) as a duration people read. */
+/**
+ * `expires` (seconds since the epoch, -1 for session cookies) as a duration people read, in the
+ * largest unit it rounds to (Max-Age=3600, read a moment later, is `1 hour`).
+ */
 export function durationOf(expires: number, now = Date.now()): string {
   if (expires < 0) return 'session';
   const seconds = Math.max(0, expires - now / 1000);
   const plural = (count: number, unit: string) => `${count} ${unit}${count === 1 ? '' : 's'}`;
-  if (seconds < 3600) return plural(Math.max(1, Math.round(seconds / 60)), 'minute');
-  if (seconds < 86_400) return plural(Math.round(seconds / 3600), 'hour');
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return plural(Math.max(1, minutes), 'minute');
+  const hours = Math.round(seconds / 3600);
+  if (hours < 24) return plural(hours, 'hour');
   const days = Math.round(seconds / 86_400);
   return days % 365 === 0 ? plural(days / 365, 'year') : plural(days, 'day');
 }
@@ -270,7 +275,7 @@ class Crawl {
     this.checkCancelled();
     this.pages.push({ url, status, time_ms: Date.now() - started, pass: this.pass, error });
     if (status === null) return [];
-    await this.collect(page, page.url());
+    await this.collect(page, url);
     try {
       const hrefs = await page.evaluate(() => Array.from(document.querySelectorAll('a[href]'), (a) => (a as HTMLAnchorElement).href));
       return hrefs.map((href) => pageUrl(href)).filter((href): href is string => href !== undefined);

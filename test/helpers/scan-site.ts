@@ -51,7 +51,8 @@ export async function startScanSite(options: ScanSiteOptions = {}): Promise<Scan
     if (req.url === '/tracker.js') {
       res.setHeader('set-cookie', 'tp_script=1; Path=/; Max-Age=2592000; SameSite=None; Secure');
       res.setHeader('content-type', 'text/javascript');
-      res.end('window.trackerLoaded = true;');
+      // Like an ad pixel: a first-party cookie written by a third party's script.
+      res.end(`document.cookie = '_fbp=fb.1.1700000000000.123; Path=/; Max-Age=${90 * 86_400}; SameSite=Lax';`);
     } else if (req.url === '/frame.html') {
       res.setHeader('set-cookie', [
         'tp_frame=1; Path=/; Max-Age=86400; SameSite=None; Secure',
