@@ -6,8 +6,8 @@ import type { Config } from '../../config.ts';
 import type { Engine } from '../../db/database.ts';
 import type { Database, ScanRow } from '../../db/schema.ts';
 import { ValidationError } from '../../http/app-errors.ts';
-import { addressPolicy, type AddressPolicy } from '../../scanner/address-guard.ts';
-import { crawl, CrawlError } from '../../scanner/crawl.ts';
+import { CrawlError } from '../../scanner/crawl.ts';
+import { crawlInThread } from '../../scanner/crawl-thread.ts';
 import { takeDueScanSchedules } from '../accounts/scan-schedule.ts';
 import { recordScannedItems } from '../storage-items/scanned-items.service.ts';
 import { claimNextScan, finishScan, recoverAbandonedScans, releaseScan, renewLease } from './scans.repository.ts';
@@ -19,14 +19,9 @@ export const MAX_ATTEMPTS = 3;
 const POLL_MS = 2_000;
 const SCHEDULE_MS = 60_000;
 
-export interface ScanRunnerOptions {
-  /** Decides which addresses the browser may reach; from SCAN_ALLOW_PRIVATE_NETWORKS unless a test says. */
-  policy?: AddressPolicy;
-}
-
 /**
  * Runs the scans queued in the database: at most `SCAN_CONCURRENCY` at once on this instance, each
- * in a browser of its own. The database is the queue (see the migration): a scan is claimed with a
+ * in a browser of its own driven from a worker thread (the API's event loop only writes the results). The database is the queue (see the migration): a scan is claimed with a
  * lease this instance renews after every page and on a timer; a scan whose lease ran out belonged to
  * a dead instance and is queued again (started over) or, after MAX_ATTEMPTS, failed with the reason.
  * The embedded database has a single process, so at start every running scan it holds is an orphan.
@@ -36,7 +31,6 @@ export class ScanRunner {
   private readonly instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly running = new Map<string, AbortController>();
   private readonly tasks = new Set<Promise<void>>();
-  private readonly policy: AddressPolicy;
   private timers: NodeJS.Timeout[] = [];
   private polling: Promise<void> | undefined;
   private pollAgain = false;
@@ -48,10 +42,7 @@ export class ScanRunner {
     private readonly config: Config,
     private readonly ai: AiWorker,
     private readonly log: WorkerLog,
-    options: ScanRunnerOptions = {},
-  ) {
-    this.policy = options.policy ?? addressPolicy(config.scanAllowPrivateNetworks);
-  }
+  ) {}
 
   async start(): Promise<void> {
     await this.recover(this.engine === 'embedded');
@@ -148,16 +139,14 @@ export class ScanRunner {
       renew().catch((err: unknown) => this.log.error({ err, scanId: scan.id }, 'scan lease could not be renewed'));
     }, (config.scanLeaseS * 1000) / 3);
     try {
-      const result = await crawl({
+      const result = await crawlInThread({
         chromiumPath: config.scanChromiumPath,
         startingUrl: scan.starting_url,
         maxPages: scan.max_pages,
         crawlSubdomains: scan.crawl_subdomains,
-        policy: this.policy,
+        allowPrivateNetworks: config.scanAllowPrivateNetworks,
         pageTimeoutMs: config.scanPageTimeoutMs,
-        signal: controller.signal,
-        onPage: (pages) => renew(pages),
-      });
+      }, { signal: controller.signal, onPage: (pages) => renew(pages) });
       if (controller.signal.aborted) throw new CrawlError('The scan was cancelled');
       const recorded = await recordScannedItems(db, scan.account_id, result.items, new Date());
       for (const row of recorded.created) this.ai.submit(row);
@@ -189,6 +178,6 @@ export class ScanRunner {
   }
 }
 
-export function createScanRunner(db: Kysely<Database>, engine: Engine, config: Config, ai: AiWorker, log: WorkerLog, options?: ScanRunnerOptions) {
-  return new ScanRunner(db, engine, config, ai, log, options);
+export function createScanRunner(db: Kysely<Database>, engine: Engine, config: Config, ai: AiWorker, log: WorkerLog) {
+  return new ScanRunner(db, engine, config, ai, log);
 }
