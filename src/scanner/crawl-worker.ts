@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { addressPolicy } from './address-guard.ts';
 import { crawl, CrawlError } from './crawl.ts';
@@ -8,6 +9,12 @@ import type { CrawlRequest, FromCrawl, ToCrawl } from './crawl-thread.ts';
  * bytes never pass through the event loop that answers the API.
  */
 const request = workerData as CrawlRequest;
+try {
+  // On Linux this lowers only the calling thread (and what it spawns), not the API's threads.
+  setPriority(10);
+} catch {
+  // not permitted here: the thread keeps the process's priority
+}
 const port = parentPort!;
 const controller = new AbortController();
 const send = (message: FromCrawl) => port.postMessage(message);
