@@ -115,7 +115,7 @@ async function main() {
     clearInterval(sampler);
     const total = (performance.now() - started) / 1000;
     const own = (Date.parse(scan.finished_at) - Date.parse(scan.started_at)) / 1000;
-    console.log(`scan: ${scan.status}, ${scan.pages_scanned} pages (${scan.report.pages.length} visits, both passes), ${scan.storage_items_found} items`);
+    console.log(`scan: ${scan.status}, ${scan.pages_scanned} pages (${scan.report.pages.length} visits over both passes), ${scan.storage_items_found} items`);
     console.log(`scan time: ${total.toFixed(1)} s from POST to completed (${own.toFixed(1)} s from started_at to finished_at)`);
     console.log(`browser peak: ${peak.pss} MiB PSS, ${peak.rss} MiB RSS summed over ${peak.processes} Chromium processes`);
     console.log(`server peak RSS (VmHWM): ${server.peakRssMiB()} MiB`);

@@ -110,7 +110,7 @@ describeBrowser(`scans (${ENGINE})`, () => {
     expect(scan.pages_scanned).toBe(8);
     expect(site.hits.offSite).toEqual([]);
     expect(scan.report.consent_banner).toBe(true);
-    expect(scan.report.pages.filter((p: { pass: string }) => p.pass === 'after_consent').length).toBe(9);
+    expect(scan.report.pages.filter((p: { pass: string }) => p.pass === 'after_consent').length).toBe(8);
     expect(scan.report.refused).toEqual([]);
 
     const home = `${site.url}/`;

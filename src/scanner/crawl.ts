@@ -1,8 +1,6 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Cookie, type Page } from 'playwright-core';
+import type { BrowserContext, Cookie, Page } from 'playwright-core';
 import type { AddressPolicy } from './address-guard.ts';
+import { launchScanBrowser } from './browser.ts';
 import { GuardProxy, type Refusal } from './guard-proxy.ts';
 import { INSTRUMENT_SCRIPT, READ_FRAME_SCRIPT, type FrameReading } from './instrument.ts';
 
@@ -112,69 +110,6 @@ export function sitemapLocations(xml: string): string[] {
   );
 }
 
-/** Headless Chromium for a machine without a desktop; no background traffic of its own. */
-const CHROMIUM_ARGS = [
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  // WebRTC may not open UDP outside the proxy: every connection passes the address guard.
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-  // Chromium refuses to run as root with its sandbox on (containers).
-  ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-];
-
-/**
- * A fresh profile per scan. A browser context of its own would be an incognito profile, which
- * blocks third-party cookies and storage; a visitor's ordinary browser accepts them, and a scan
- * must see what visitors get, so the profile says so.
- */
-function freshProfile(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'consentry-scan-'));
-  mkdirSync(join(dir, 'Default'));
-  writeFileSync(join(dir, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: 0, block_third_party_cookies: false } }));
-  return dir;
-}
-
-/** Below the API in the scheduler's eyes: on a busy machine the browser waits, not the requests. */
-const BROWSER_NICENESS = 10;
-
-/**
- * Lowers the priority of the Chromium processes this process started (Linux), and of no other.
- * Done right after the launch, while the browser and its zygotes are the only ones: the renderers
- * they fork later inherit it.
- */
-function lowerBrowserPriority() {
-  const children = new Map<number, number[]>();
-  try {
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-      } catch {
-        // gone meanwhile
-      }
-    }
-  } catch {
-    return;
-  }
-  const lower = (pid: number) => {
-    for (const child of children.get(pid) ?? []) {
-      try {
-        if (readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('chromium')) setPriority(child, BROWSER_NICENESS);
-      } catch {
-        // gone meanwhile
-      }
-      lower(child);
-    }
-  };
-  lower(process.pid);
-}
-
 /**
  * One scan, in a browser of its own (closed afterwards, so an idle server holds no browser) whose
  * every request goes through the guard proxy: the site crawled from its starting URL and sitemap
@@ -184,26 +119,17 @@ function lowerBrowserPriority() {
  */
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   const proxy = await GuardProxy.start(options.policy);
-  const profile = freshProfile();
-  let context: BrowserContext | undefined;
-  const onAbort = () => void context?.close().catch(() => {});
+  let browser: Awaited<ReturnType<typeof launchScanBrowser>> | undefined;
+  const onAbort = () => void browser?.context.close().catch(() => {});
   options.signal.addEventListener('abort', onAbort);
   try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: options.chromiumPath,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      proxy: { server: proxy.url },
-      serviceWorkers: 'block',
-    });
-    lowerBrowserPriority();
+    browser = await launchScanBrowser(options.chromiumPath, proxy.url);
     if (options.signal.aborted) throw new CrawlError('The scan was cancelled');
-    return await new Crawl(context, proxy, options).run();
+    return await new Crawl(browser.context, proxy, options).run();
   } finally {
     options.signal.removeEventListener('abort', onAbort);
-    await context?.close().catch(() => {});
+    await browser?.close();
     await proxy.close();
-    rmSync(profile, { recursive: true, force: true });
   }
 }
 
@@ -366,16 +292,15 @@ class Crawl {
   private async acceptAll(page: Page, start: string) {
     this.checkCancelled();
     const started = Date.now();
-    let error: string | null = null;
     try {
       await page.getByRole('button', { name: 'Accept all', exact: true }).first().click({ timeout: this.options.pageTimeoutMs });
       await this.settle();
-      await this.collect(page, page.url());
+      await this.collect(page, start);
     } catch (err) {
       this.checkCancelled();
-      error = `"Accept all" could not be clicked: ${(err instanceof Error ? err.message.split('\n')[0] : String(err)).slice(0, 200)}`;
+      const reason = (err instanceof Error ? err.message.split('\n')[0] : String(err)).slice(0, 200);
+      this.pages.push({ url: start, status: null, time_ms: Date.now() - started, pass: 'after_consent', error: `"Accept all" could not be clicked: ${reason}` });
     }
-    this.pages.push({ url: start, status: null, time_ms: Date.now() - started, pass: 'after_consent', error: error ?? 'clicked "Accept all"' });
   }
 
   private async noteSetCookies(url: string, headers: () => Promise<Array<{ name: string; value: string }>>) {
