@@ -66,6 +66,28 @@ function lowerBrowserPriority() {
   lower(process.pid);
 }
 
+export const PROFILE_REMOVAL_RETRY_MS = 1_000;
+
+/**
+ * Removes a profile, and again a little later: Chromium's helper processes may still write to it
+ * for a moment after the browser has closed.
+ */
+function removeProfile(profile: string) {
+  const remove = () => rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+  try {
+    remove();
+  } catch {
+    // retried below
+  }
+  setTimeout(() => {
+    try {
+      remove();
+    } catch {
+      // best effort: a profile left behind holds nothing but what the scanned site stored
+    }
+  }, PROFILE_REMOVAL_RETRY_MS).unref();
+}
+
 /**
  * A Chromium for one scan, every request of which goes through `proxyUrl`, on a fresh profile that
  * `close` removes with the browser.
@@ -85,11 +107,11 @@ export async function launchScanBrowser(chromiumPath: string, proxyUrl: string):
       context,
       async close() {
         await context.close().catch(() => {});
-        rmSync(profile, { recursive: true, force: true });
+        removeProfile(profile);
       },
     };
   } catch (error) {
-    rmSync(profile, { recursive: true, force: true });
+    removeProfile(profile);
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { addressPolicy } from './address-guard.ts';
+import { PROFILE_REMOVAL_RETRY_MS } from './browser.ts';
 import { crawl, CrawlError } from './crawl.ts';
 import type { CrawlRequest, FromCrawl, ToCrawl } from './crawl-thread.ts';
 
@@ -34,4 +35,6 @@ crawl({
     const message = error instanceof Error ? error.message : String(error);
     send({ type: 'failed', message, expected: error instanceof CrawlError });
   })
+  // The thread stays a moment longer, for the second removal of the browser's profile.
+  .then(() => new Promise((resolve) => setTimeout(resolve, PROFILE_REMOVAL_RETRY_MS + 200)))
   .finally(() => port.close());
