@@ -28,6 +28,7 @@ import { passwordResetsRoutes } from './modules/password-resets/password-resets.
 import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { consentsRoutes } from './modules/consents/consents.routes.ts';
+import { scansRoutes } from './modules/scans/scans.routes.ts';
 import { widgetRoutes } from './modules/widget/widget.routes.ts';
 import type { Services } from './services.ts';
 import packageJson from '../package.json' with { type: 'json' };
@@ -160,6 +161,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(consentsRoutes, api);
   await app.register(aiActionsRoutes, api);
   await app.register(bannerRoutes, api);
+  await app.register(scansRoutes, api);
   await app.register(widgetRoutes, { services });
 
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());

@@ -44,6 +44,16 @@ export interface Config {
   /** Set: metrics on a port of their own (METRICS_HOST, loopback by default), without a token. */
   metricsPort: number | undefined;
   metricsHost: string;
+  /** The Chromium the scanner drives. */
+  scanChromiumPath: string;
+  /** Scans may reach loopback, private and link-local addresses (never in production). */
+  scanAllowPrivateNetworks: boolean;
+  /** Scans (browsers) this instance runs at once; 0: it runs none. */
+  scanConcurrency: number;
+  scanDailyLimit: number;
+  scanPageTimeoutMs: number;
+  /** How long a running scan's claim holds without renewal before it counts as abandoned. */
+  scanLeaseS: number;
 }
 
 export class ConfigError extends Error {}
@@ -137,5 +147,11 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: metricsToken(env),
     metricsPort: optional(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
     metricsHost: optional(env, 'METRICS_HOST') ?? '127.0.0.1',
+    scanChromiumPath: optional(env, 'SCAN_CHROMIUM_PATH') ?? '/usr/bin/chromium',
+    scanAllowPrivateNetworks: boolean(env, 'SCAN_ALLOW_PRIVATE_NETWORKS', false),
+    scanConcurrency: integer(env, 'SCAN_CONCURRENCY', 1, 0, 16),
+    scanDailyLimit: integer(env, 'SCAN_DAILY_LIMIT', 10, 1, 1_000_000),
+    scanPageTimeoutMs: integer(env, 'SCAN_PAGE_TIMEOUT_MS', 15_000, 1_000, 120_000),
+    scanLeaseS: integer(env, 'SCAN_LEASE_S', 30, 3, 3_600),
   };
 }

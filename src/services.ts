@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createAiWorker, type AiWorker } from './ai/worker.ts';
+import { createAiWorker, stderrLog, type AiWorker } from './ai/worker.ts';
 import type { Config } from './config.ts';
 import { createDb, migrate, type Db, type Engine } from './db/database.ts';
 import type { ApiTokenRow, Database } from './db/schema.ts';
@@ -10,6 +10,7 @@ import { createMailer, type Mailer } from './mail/mailer.ts';
 import { CategoryCache } from './modules/categories/category-cache.ts';
 import { ConsentWriter } from './modules/consents/consent-writer.ts';
 import { BannerScripts } from './modules/widget/banner-script.ts';
+import { createScanRunner, type ScanRunner } from './modules/scans/scan-jobs.ts';
 import { connectRedis, type RedisClients } from './redis.ts';
 import { Metrics } from './http/metrics.ts';
 
@@ -40,6 +41,8 @@ export interface Services {
   ai: AiWorker;
   /** Prometheus metrics, only when METRICS_TOKEN or METRICS_PORT is set. */
   metrics: Metrics | undefined;
+  /** The website scans queued in the database, run in a browser, and the scheduled rescans. */
+  scans: ScanRunner;
   /** Forgets revoked tokens here and on every other instance. */
   forgetTokens(hashes: string[]): Promise<void>;
   /** Forgets users' cached memberships (a role changed, a member left) here and on every other instance. */
@@ -83,6 +86,8 @@ export async function createServices(config: Config, options: { migrate?: boolea
     });
   }
   await ai.resume();
+  const scans = createScanRunner(database.kysely, database.engine, config, ai, stderrLog(config.logLevel));
+  await scans.start();
   const channel = `${config.redisPrefix}forget`;
   if (redis) {
     await redis.subscribed(channel);
@@ -117,6 +122,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     bannerScripts,
     ai,
     metrics,
+    scans,
     async forgetTokens(hashes) {
       for (const hash of hashes) tokenCache.forget(hash);
       await broadcast('token', hashes);
@@ -137,6 +143,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
       await broadcast('banner', accountIds);
     },
     async close() {
+      await scans.close();
       await ai.close();
       await consentWriter.close();
       mailer.close();

@@ -42,6 +42,8 @@ const accountJson = (row: AccountRow, onboarding_status = 'account_created') => 
   ai_features: DEFAULT_AI_FEATURES,
   revision: row.revision,
   https_only: row.https_only,
+  scan_schedule: 'off',
+  next_scan_at: null,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
 });
@@ -193,6 +195,8 @@ describe('POST /accounts by a partner', () => {
       ai_features: DEFAULT_AI_FEATURES,
       revision: 1,
       https_only: true,
+      scan_schedule: 'off',
+      next_scan_at: null,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
     });

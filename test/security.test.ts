@@ -32,6 +32,9 @@ async function seedRecords(tenant: Tenant): Promise<Record<string, string>> {
   await db.insertInto('categories').values({ id: category, account_id: tenant.account.id, name: 'C', slug: 'c', default_language: 'en' }).execute();
   const storageItem = newId();
   await db.insertInto('storage_items').values({ id: storageItem, account_id: tenant.account.id, category_id: category, name: 's' }).execute();
+  const scan = newId();
+  // Finished: the runner never takes it up, so no browser starts.
+  await db.insertInto('scans').values({ id: scan, account_id: tenant.account.id, status: 'completed', starting_url: `https://${tenant.account.domain}/`, max_pages: 5 }).execute();
   const accountUser = (await db.selectFrom('account_users').select('id')
     .where('account_id', '=', tenant.account.id).where('user_id', '=', tenant.member.id).executeTakeFirstOrThrow()).id;
   const invitation = newId();
@@ -39,7 +42,7 @@ async function seedRecords(tenant: Tenant): Promise<Record<string, string>> {
     id: invitation, account_id: tenant.account.id, name: 'I', email: `${invitation}@example.test`, role: 'member',
     secret_hash: invitation, invited_by_type: 'API', invited_by_id: null, expires_at: new Date(Date.now() + 86_400_000),
   }).execute();
-  return { consent, aiAction, category, storageItem, accountUser, invitation };
+  return { consent, aiAction, category, storageItem, accountUser, invitation, scan };
 }
 
 interface Entry {
@@ -118,6 +121,11 @@ const TABLE: Record<string, Entry> = {
   'DELETE /api/v1/storage-items/:id': {
     path: (t) => `/api/v1/storage-items/${t.records.storageItem}`, foreign: (o) => `/api/v1/storage-items/${o.records.storageItem}`,
   },
+  'GET /api/v1/scans': {},
+  // Off the account's domain (422): the table never queues a scan, so no browser starts.
+  'POST /api/v1/scans': { body: { scan: { starting_url: 'https://elsewhere.invalid/' } } },
+  'GET /api/v1/scans/:id': { path: (t) => `/api/v1/scans/${t.records.scan}`, foreign: (o) => `/api/v1/scans/${o.records.scan}` },
+  'DELETE /api/v1/scans/:id': { path: (t) => `/api/v1/scans/${t.records.scan}`, foreign: (o) => `/api/v1/scans/${o.records.scan}` },
   'GET /api/v1/account-users': {},
   'GET /api/v1/account-users/:id': {
     path: (t) => `/api/v1/account-users/${t.records.accountUser}`, foreign: (o) => `/api/v1/account-users/${o.records.accountUser}`,

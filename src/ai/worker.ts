@@ -15,7 +15,7 @@ interface Job {
 }
 
 /** Errors as one JSON line on stderr, as the server logs them; nothing while logging is silenced. */
-function stderrLog(level: string): WorkerLog {
+export function stderrLog(level: string): WorkerLog {
   return {
     error(details, message) {
       if (level === 'silent' || level === 'fatal') return;

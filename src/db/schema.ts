@@ -55,6 +55,35 @@ export interface AccountsTable {
   revision: ColumnType<number, number | undefined, number>;
   /** The widget answers only https pages on the default port (localhost excepted). */
   https_only: ColumnType<boolean, boolean | undefined, boolean>;
+  scan_schedule: ColumnType<ScanSchedule, ScanSchedule | undefined, ScanSchedule>;
+  /** When the scheduler queues the next scan; null while the schedule is off. */
+  next_scan_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export type ScanSchedule = 'off' | 'weekly' | 'monthly';
+export type ScanStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+
+export interface ScansTable {
+  id: string;
+  account_id: string;
+  status: ColumnType<ScanStatus, ScanStatus | undefined, ScanStatus>;
+  scheduled: ColumnType<boolean, boolean | undefined, boolean>;
+  starting_url: string;
+  max_pages: number;
+  crawl_subdomains: ColumnType<boolean, boolean | undefined, boolean>;
+  pages_scanned: ColumnType<number, number | undefined, number>;
+  storage_items_found: ColumnType<number, number | undefined, number>;
+  new_storage_items: ColumnType<number, number | undefined, number>;
+  report: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  error: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  /** The instance running it, and until when its claim holds unless renewed. */
+  locked_by: string | null;
+  lease_until: Date | null;
+  started_at: Date | null;
+  finished_at: Date | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -244,6 +273,7 @@ export interface Database {
   account_daily_stats: AccountDailyStatsTable;
   account_consent_counts: AccountConsentCountsTable;
   password_resets: PasswordResetsTable;
+  scans: ScansTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;
@@ -260,3 +290,4 @@ export type ConsentRow = Selectable<ConsentsTable>;
 export type AccountInvitationRow = Selectable<AccountInvitationsTable>;
 export type AiActionRow = Selectable<AiActionsTable>;
 export type PasswordResetRow = Selectable<PasswordResetsTable>;
+export type ScanRow = Selectable<ScansTable>;

@@ -16,7 +16,7 @@ export const EVERYONE: Who[] = ['partner', 'admin', 'member', 'account'];
 /** Path segments of the API, each naming the records its `:id` refers to. */
 export type Resource =
   | 'api-tokens' | 'groups' | 'accounts' | 'account-users' | 'account-invitations'
-  | 'categories' | 'storage-items' | 'consents' | 'ai-actions';
+  | 'categories' | 'storage-items' | 'consents' | 'ai-actions' | 'scans';
 
 export interface Side {
   tenant: Tenant;
@@ -117,6 +117,26 @@ async function seedSide(t: TestApp, label: string): Promise<Side> {
     }).execute();
     aiActions.push(id);
   }
+  // Finished scans (the runner takes only queued ones, so no browser starts), named by the marker.
+  const scans: string[] = [];
+  for (const page of ['home', 'spare']) {
+    const id = newId();
+    await db.insertInto('scans').values({
+      id, account_id: tenant.account.id, status: 'completed', starting_url: `https://${tenant.account.domain}/${marker}-${page}`, max_pages: 5,
+      pages_scanned: 1, storage_items_found: 1, finished_at: new Date(),
+      report: JSON.stringify({
+        pages: [{ url: `https://${tenant.account.domain}/${marker}-${page}`, status: 200, time_ms: 10, pass: 'before_consent', error: null }],
+        storage_items: [{
+          name: `${marker}_cookie`, domain: tenant.account.domain, storage_type: 'cookie', storage_item_id: storageItems[0],
+          first_seen_url: `https://${tenant.account.domain}/`, expires_at: null, duration: 'session', path: '/', secure: false,
+          http_only: false, same_site: 'Lax', partitioned: false, set_before_consent: true, set_by: null,
+        }],
+        refused: [],
+        consent_banner: false,
+      }),
+    }).execute();
+    scans.push(id);
+  }
   const spareTokens: string[] = [];
   for (const owner of [{ type: 'partner' as const, partnerId: tenant.partner.id }, { type: 'user' as const, userId: tenant.admin.id }]) {
     const { row } = await issueToken(db, { ...owner, kind: 'api', name: named('spare token') });
@@ -136,6 +156,7 @@ async function seedSide(t: TestApp, label: string): Promise<Side> {
     'storage-items': storageItems.slice(0, 2),
     consents,
     'ai-actions': [aiActions[0]],
+    scans: [scans[0]],
   };
   const spare: Record<Resource, string[]> = {
     'api-tokens': spareTokens,
@@ -147,6 +168,7 @@ async function seedSide(t: TestApp, label: string): Promise<Side> {
     'storage-items': [storageItems[2]],
     consents,
     'ai-actions': [aiActions[1]],
+    scans: [scans[1]],
   };
   const allIds = [
     ...new Set([
@@ -199,7 +221,7 @@ export async function snapshotOf(world: World, side: Side): Promise<string> {
   const accountIds = (await db.selectFrom('accounts').select('id')
     .where((eb) => eb.or([eb('id', '=', tenant.account.id), eb('group_id', 'in', side.main.groups.concat(side.spare.groups))]))
     .execute()).map((row) => row.id);
-  const inAccounts = async (table: 'account_users' | 'account_invitations' | 'categories' | 'storage_items' | 'ai_actions') =>
+  const inAccounts = async (table: 'account_users' | 'account_invitations' | 'categories' | 'storage_items' | 'ai_actions' | 'scans') =>
     db.selectFrom(table).selectAll().where('account_id', 'in', accountIds).orderBy('id').execute();
   return JSON.stringify({
     groups: await db.selectFrom('groups').selectAll().where('partner_id', '=', tenant.partner.id).orderBy('id').execute(),
@@ -210,6 +232,7 @@ export async function snapshotOf(world: World, side: Side): Promise<string> {
     categories: await inAccounts('categories'),
     storageItems: await inAccounts('storage_items'),
     aiActions: await inAccounts('ai_actions'),
+    scans: await inAccounts('scans'),
     tokens: await db.selectFrom('api_tokens').select(['id', 'revoked_at', 'expires_at', 'name', 'account_id'])
       .where((eb) => eb.or([eb('partner_id', '=', tenant.partner.id), eb('user_id', 'in', [tenant.admin.id, tenant.member.id])]))
       .orderBy('id').execute(),

@@ -2,11 +2,12 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { AiFeaturesChange } from '../../ai/settings.ts';
 import { newId } from '../../db/ids.ts';
 import { toJson, type Executor } from '../../db/kysely.ts';
-import type { AccountRow, AccountUserRow, Database } from '../../db/schema.ts';
+import type { AccountRow, AccountUserRow, Database, ScanSchedule } from '../../db/schema.ts';
 import type { Window } from '../../http/pagination.ts';
 import type { Principal } from '../../http/auth.ts';
 import type { AccountWithStatus } from './accounts.schema.ts';
 import { onboardingStatus, type OnboardingStatus } from './onboarding.ts';
+import { scheduleChange } from './scan-schedule.ts';
 
 /** The accounts a token reaches: its partner's groups', its user's memberships, or itself. */
 function reachableBy(principal: Principal) {
@@ -77,14 +78,19 @@ export async function insertAccount(db: Executor, account: NewAccount): Promise<
 }
 
 /** `ai_features` merges into the stored settings: only the settings sent change. */
-export async function updateAccount(db: Executor, id: string, fields: Partial<NewAccount> & { ai_features?: AiFeaturesChange }): Promise<void> {
-  const { allowed_domains, ai_features, ...rest } = fields;
+export async function updateAccount(
+  db: Executor,
+  id: string,
+  fields: Partial<NewAccount> & { ai_features?: AiFeaturesChange; scan_schedule?: ScanSchedule },
+): Promise<void> {
+  const { allowed_domains, ai_features, scan_schedule, ...rest } = fields;
   await db
     .updateTable('accounts')
     .set({
       ...rest,
       ...(allowed_domains && { allowed_domains: toJson(allowed_domains) }),
       ...(ai_features && { ai_features: sql<string>`ai_features || ${toJson(ai_features)}::jsonb` }),
+      ...(scan_schedule && scheduleChange(scan_schedule)),
       updated_at: new Date(),
     })
     .where('id', '=', id)

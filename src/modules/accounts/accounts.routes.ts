@@ -45,9 +45,12 @@ async function clean(
   principal: Principal,
   fields: AccountFields,
   currentGroupId: string | null,
-): Promise<Partial<NewAccount> & Pick<AccountFields, 'ai_features'>> {
+): Promise<Partial<NewAccount> & Pick<AccountFields, 'ai_features' | 'scan_schedule'>> {
   const problems = new Problems();
-  const out: Partial<NewAccount> & Pick<AccountFields, 'ai_features'> = { ai_features: fields.ai_features };
+  const out: Partial<NewAccount> & Pick<AccountFields, 'ai_features' | 'scan_schedule'> = {
+    ai_features: fields.ai_features,
+    scan_schedule: fields.scan_schedule,
+  };
   if (fields.name !== undefined) out.name = problems.required('name', fields.name);
   if (fields.domain !== undefined) {
     const domain = normaliseDomain(fields.domain);

@@ -4,6 +4,7 @@ import type { AccountRow } from '../../db/schema.ts';
 import { pageQuery } from '../../http/pagination.ts';
 import { Name, Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
 import { ONBOARDING_STATUSES, type OnboardingStatus } from './onboarding.ts';
+import { SCAN_SCHEDULES } from './scan-schedule.ts';
 
 const Status = StringEnum(ONBOARDING_STATUSES);
 export const Language = Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$', maxLength: 35 });
@@ -21,6 +22,8 @@ export const AccountSchema = Type.Object({
   ai_features: AiFeaturesSchema,
   revision: Type.Integer({ description: "The banner's revision: visitors whose choice is older are asked again" }),
   https_only: Type.Boolean({ description: 'The widget answers only pages served over https on the default port (localhost excepted)' }),
+  scan_schedule: StringEnum(SCAN_SCHEDULES, { description: 'Scheduled rescans of the website: off, weekly or monthly' }),
+  next_scan_at: Nullable(Timestamp),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -34,6 +37,7 @@ const fields = {
   allowed_domains: Type.Array(Domain, { maxItems: 50 }),
   ai_features: AiFeaturesChanges,
   https_only: Type.Boolean({ description: 'Only https pages may use the widget; true for new accounts' }),
+  scan_schedule: StringEnum(SCAN_SCHEDULES),
 };
 
 export const CreateAccountBody = Type.Object({
@@ -69,6 +73,8 @@ export function toAccount(row: AccountWithStatus): Account {
     ai_features: aiFeaturesOf(row.ai_features),
     revision: row.revision,
     https_only: row.https_only,
+    scan_schedule: row.scan_schedule,
+    next_scan_at: row.next_scan_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -60,3 +60,34 @@ export async function deleteStorageItem(db: Executor, accountId: string, id: str
   const result = await db.deleteFrom('storage_items').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
+
+/** The account's items a scan may meet again: those of the names found, and every wildcard. */
+export async function listScanCandidates(db: Executor, accountId: string, names: string[]): Promise<StorageItemRow[]> {
+  return db
+    .selectFrom('storage_items')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where((eb) => eb.or([eb('is_wildcard_cookie', '=', true), ...(names.length > 0 ? [eb('name', 'in', names)] : [])]))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** A scan saw these items: only when they were last seen changes, which is no edit (`updated_at` stays). */
+export async function markItemsSeen(db: Executor, accountId: string, ids: string[], seenAt: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('storage_items').set({ last_seen_at: seenAt }).where('account_id', '=', accountId).where('id', 'in', ids).execute();
+}
+
+/** The category of each of these items that is not required (what a visitor may refuse). */
+export async function listRefusableCategories(db: Executor, accountId: string, itemIds: string[]) {
+  if (itemIds.length === 0) return [];
+  return db
+    .selectFrom('storage_items')
+    .innerJoin('categories', 'categories.id', 'storage_items.category_id')
+    .select(['storage_items.id as item_id', 'categories.id as category_id', 'categories.name as category'])
+    .where('storage_items.account_id', '=', accountId)
+    .where('storage_items.id', 'in', itemIds)
+    .where('categories.required', '=', false)
+    .execute();
+}

@@ -1,0 +1,141 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/kysely.ts';
+import type { ScanRow, ScanStatus, ScansTable } from '../../db/schema.ts';
+import type { Insertable } from 'kysely';
+import type { Sort, Window } from '../../http/pagination.ts';
+
+const leaseEnd = (seconds: number) => sql<Date>`now() + make_interval(secs => ${seconds})`;
+
+export async function insertScan(db: Executor, scan: Insertable<ScansTable>): Promise<ScanRow> {
+  return db.insertInto('scans').values(scan).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function listScans(db: Executor, accountId: string, filters: { status?: ScanStatus }, sort: Sort<'created_at'>, window: Window) {
+  let scoped = db.selectFrom('scans').where('account_id', '=', accountId);
+  if (filters.status) scoped = scoped.where('status', '=', filters.status);
+  const [rows, total] = await Promise.all([
+    scoped.selectAll().orderBy(sort.sort, sort.order).orderBy('id', sort.order).limit(window.limit).offset(window.offset).execute(),
+    scoped.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: Number(total.count) };
+}
+
+export async function findScan(db: Executor, accountId: string, id: string): Promise<ScanRow | undefined> {
+  return db.selectFrom('scans').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findActiveScan(db: Executor, accountId: string): Promise<ScanRow | undefined> {
+  return db.selectFrom('scans').selectAll().where('account_id', '=', accountId).where('status', 'in', ['queued', 'in_progress']).executeTakeFirst();
+}
+
+export async function countScansSince(db: Executor, accountId: string, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('scans')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('account_id', '=', accountId)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Cancels a queued or running scan; undefined when it is neither (any more). */
+export async function cancelScan(db: Executor, accountId: string, id: string): Promise<ScanRow | undefined> {
+  return db
+    .updateTable('scans')
+    .set({ status: 'cancelled', finished_at: new Date(), locked_by: null, lease_until: null, updated_at: new Date() })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'in_progress'])
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * Takes the oldest queued scan for this instance. SKIP LOCKED lets several instances claim at once
+ * on PostgreSQL without waiting on each other or taking the same scan twice.
+ */
+export async function claimNextScan(db: Executor, instanceId: string, leaseS: number): Promise<ScanRow | undefined> {
+  const next = db.selectFrom('scans').select('id').where('status', '=', 'queued').orderBy('created_at').orderBy('id').limit(1).forUpdate().skipLocked();
+  return db
+    .updateTable('scans')
+    .set({
+      status: 'in_progress',
+      locked_by: instanceId,
+      lease_until: leaseEnd(leaseS),
+      attempts: sql`attempts + 1`,
+      pages_scanned: 0,
+      started_at: sql`coalesce(started_at, now())`,
+      updated_at: new Date(),
+    })
+    .where('id', '=', next)
+    .where('status', '=', 'queued')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Renews the claim (and the progress shown); false when the scan is no longer this instance's (cancelled). */
+export async function renewLease(db: Executor, id: string, instanceId: string, leaseS: number, pagesScanned?: number): Promise<boolean> {
+  const result = await db
+    .updateTable('scans')
+    .set({ lease_until: leaseEnd(leaseS), ...(pagesScanned !== undefined && { pages_scanned: pagesScanned, updated_at: new Date() }) })
+    .where('id', '=', id)
+    .where('status', '=', 'in_progress')
+    .where('locked_by', '=', instanceId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export interface ScanOutcome {
+  status: 'completed' | 'failed';
+  pages_scanned?: number;
+  storage_items_found?: number;
+  new_storage_items?: number;
+  report?: string | null;
+  error?: string | null;
+}
+
+/** Ends a scan this instance still holds; false when it was cancelled meanwhile. */
+export async function finishScan(db: Executor, id: string, instanceId: string, outcome: ScanOutcome): Promise<boolean> {
+  const result = await db
+    .updateTable('scans')
+    .set({ ...outcome, finished_at: new Date(), locked_by: null, lease_until: null, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('status', '=', 'in_progress')
+    .where('locked_by', '=', instanceId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Gives a scan back to the queue on a graceful stop; the interrupted try does not count. */
+export async function releaseScan(db: Executor, id: string, instanceId: string): Promise<void> {
+  await db
+    .updateTable('scans')
+    .set({ status: 'queued', locked_by: null, lease_until: null, pages_scanned: 0, attempts: sql`greatest(attempts - 1, 0)`, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('status', '=', 'in_progress')
+    .where('locked_by', '=', instanceId)
+    .execute();
+}
+
+/**
+ * Scans whose instance died: those whose lease ran out (or, with `all`, every running one: the
+ * embedded database has one process, so a running scan it finds at start is an orphan). Each is
+ * queued again, or failed once it was tried `maxAttempts` times.
+ */
+export async function recoverAbandonedScans(db: Executor, options: { all: boolean; maxAttempts: number; reason: string }) {
+  return db
+    .updateTable('scans')
+    .set({
+      status: sql`case when attempts >= ${options.maxAttempts} then 'failed' else 'queued' end`,
+      error: sql`case when attempts >= ${options.maxAttempts} then ${options.reason} else null end`,
+      finished_at: sql`case when attempts >= ${options.maxAttempts} then now() else null end`,
+      pages_scanned: sql`case when attempts >= ${options.maxAttempts} then pages_scanned else 0 end`,
+      locked_by: null,
+      lease_until: null,
+      updated_at: new Date(),
+    })
+    .where('status', '=', 'in_progress')
+    .$if(!options.all, (query) => query.where('lease_until', '<', sql<Date>`now()`))
+    .returning(['id', 'status'])
+    .execute();
+}

@@ -1,0 +1,75 @@
+import { Type } from 'typebox';
+import { NotFoundError } from '../../http/app-errors.ts';
+import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import { IdParams, withErrors } from '../../http/schemas.ts';
+import { findScan, listScans } from './scans.repository.ts';
+import { CreateScanBody, ScanListQuery, ScanSchema, toScan } from './scans.schema.ts';
+import { cancelQueuedOrRunning, queueScan, violationsOf } from './scans.service.ts';
+
+const tags = ['Scans'];
+const security = [{ bearer: [] }];
+const read = { auth: 'account' } as const;
+const write = { auth: 'account', admin: true } as const;
+const Wrapped = Type.Object({ data: ScanSchema });
+
+export const scansRoutes: RoutesPlugin = async (app, { services }) => {
+  const { db, config } = services;
+
+  app.get('/scans', {
+    config: read,
+    schema: {
+      operationId: 'listScans', tags, security, summary: "The account's website scans, with their reports",
+      querystring: ScanListQuery,
+      response: withErrors({ 200: listOf(ScanSchema) }, { 400: 'array' }),
+    },
+  }, async (request) => {
+    const { accountId } = scopeOf(request);
+    const window = offsetWindow(request.query);
+    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
+    const { rows, count } = await listScans(db, accountId, request.query, sort, window);
+    const violations = await violationsOf(db, accountId, rows);
+    return { pagination: paginate(request, window, count), data: rows.map((row) => toScan(row, violations.get(row.id))) };
+  });
+
+  app.post('/scans', {
+    config: write,
+    schema: {
+      operationId: 'createScan', tags, security,
+      summary: "Queue a scan of the account's website: every cookie and storage key, and what is set before consent",
+      body: CreateScanBody,
+      response: withErrors({ 201: Wrapped }, { 403: true, 413: true, 415: true, 422: true }),
+    },
+  }, async (request, reply) => {
+    const row = await queueScan(db, config, scopeOf(request).accountId, request.body.scan);
+    services.scans.wake();
+    return reply.code(201).send({ data: toScan(row) });
+  });
+
+  app.get('/scans/:id', {
+    config: read,
+    schema: {
+      operationId: 'getScan', tags, security, summary: 'One scan: its progress, then its report',
+      params: IdParams,
+      response: withErrors({ 200: Wrapped }, { 404: true }),
+    },
+  }, async (request) => {
+    const { accountId } = scopeOf(request);
+    const row = await findScan(db, accountId, request.params.id);
+    if (!row) throw new NotFoundError();
+    const violations = await violationsOf(db, accountId, [row]);
+    return { data: toScan(row, violations.get(row.id)) };
+  });
+
+  app.delete('/scans/:id', {
+    config: write,
+    schema: {
+      operationId: 'cancelScan', tags, security, summary: 'Cancel a queued or running scan',
+      params: IdParams,
+      response: withErrors({ 200: Wrapped }, { 403: true, 404: true, 422: true }),
+    },
+  }, async (request) => {
+    const row = await cancelQueuedOrRunning(db, scopeOf(request).accountId, request.params.id);
+    return { data: toScan(row) };
+  });
+};

@@ -1,0 +1,109 @@
+import { Type, type Static } from 'typebox';
+import type { ScanRow } from '../../db/schema.ts';
+import { offsetQuery } from '../../http/pagination.ts';
+import { Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
+
+export const SCAN_STATUSES = ['queued', 'in_progress', 'completed', 'failed', 'cancelled'] as const;
+export const SCAN_SCHEDULES = ['off', 'weekly', 'monthly'] as const;
+const StorageType = StringEnum(['cookie', 'local_storage', 'session_storage'] as const);
+
+const PageVisitSchema = Type.Object({
+  url: Type.String(),
+  status: Nullable(Type.Integer({ description: 'HTTP status of the page; null when it did not load' })),
+  time_ms: Type.Integer(),
+  pass: StringEnum(['before_consent', 'after_consent'] as const, { description: 'Before any consent, or after "Accept all" in the site\'s banner' }),
+  error: Nullable(Type.String()),
+});
+
+const FoundItemSchema = Type.Object({
+  name: Type.String(),
+  domain: Type.String(),
+  storage_type: StorageType,
+  storage_item_id: Nullable(Type.String({ description: 'The storage item of the account it is (a wildcard when one covers it)' })),
+  first_seen_url: Type.String(),
+  expires_at: Nullable(Type.String({ description: 'Cookies: when it expires; null for session cookies and storage keys' })),
+  duration: Type.String(),
+  path: Type.String(),
+  secure: Type.Boolean(),
+  http_only: Type.Boolean(),
+  same_site: Nullable(StringEnum(['Lax', 'Strict', 'None'] as const)),
+  partitioned: Type.Boolean(),
+  set_before_consent: Type.Boolean({ description: 'Set before the visitor consented to anything' }),
+  set_by: Nullable(Type.String({ description: 'The script, page or frame that set it, when the browser tells' })),
+});
+
+const ViolationSchema = Type.Object({
+  name: Type.String(),
+  domain: Type.String(),
+  storage_type: StorageType,
+  storage_item_id: Type.String(),
+  category_id: Type.String(),
+  category: Type.String({ description: 'Name of the category, which visitors may refuse' }),
+  first_seen_url: Type.String(),
+}, { description: 'An item of a category that is not required, set before consent' });
+
+export const ScanReportSchema = Type.Object({
+  pages: Type.Array(PageVisitSchema),
+  storage_items: Type.Array(FoundItemSchema),
+  violations: Type.Array(ViolationSchema, { description: 'Read from the categories the items have now' }),
+  refused: Type.Array(Type.Object({ url: Type.String(), reason: Type.String() }), {
+    description: 'Requests the scan refused to make: private, loopback, link-local or metadata addresses',
+  }),
+  consent_banner: Type.Boolean({ description: 'The site runs its Consentry banner; the second pass accepted everything through it' }),
+});
+export type ScanReport = Static<typeof ScanReportSchema>;
+export type StoredReport = Omit<ScanReport, 'violations'>;
+export type Violation = ScanReport['violations'][number];
+
+export const ScanSchema = Type.Object({
+  id: Type.String(),
+  status: StringEnum(SCAN_STATUSES),
+  scheduled: Type.Boolean({ description: 'Queued by the account\'s scan_schedule rather than by a request' }),
+  starting_url: Type.String(),
+  max_pages: Type.Integer(),
+  crawl_subdomains: Type.Boolean(),
+  pages_scanned: Type.Integer(),
+  storage_items_found: Type.Integer(),
+  new_storage_items: Type.Integer(),
+  started_at: Nullable(Timestamp),
+  finished_at: Nullable(Timestamp),
+  error: Nullable(Type.String()),
+  report: Nullable(ScanReportSchema),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Scan = Static<typeof ScanSchema>;
+
+export const CreateScanBody = Type.Object({
+  scan: Type.Object({
+    starting_url: Text(2048, { description: 'An http(s) page of the account\'s domain or allowed domains' }),
+    max_pages: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+    crawl_subdomains: Type.Optional(Type.Boolean({ default: false })),
+  }),
+});
+export type ScanFields = Static<typeof CreateScanBody>['scan'];
+
+export const ScanListQuery = offsetQuery(['created_at'] as const, {
+  status: Type.Optional(StringEnum(SCAN_STATUSES)),
+});
+
+export function toScan(row: ScanRow, violations: Violation[] = []): Scan {
+  const stored = row.report as StoredReport | null;
+  return {
+    id: row.id,
+    status: row.status,
+    scheduled: row.scheduled,
+    starting_url: row.starting_url,
+    max_pages: row.max_pages,
+    crawl_subdomains: row.crawl_subdomains,
+    pages_scanned: row.pages_scanned,
+    storage_items_found: row.storage_items_found,
+    new_storage_items: row.new_storage_items,
+    started_at: row.started_at?.toISOString() ?? null,
+    finished_at: row.finished_at?.toISOString() ?? null,
+    error: row.error,
+    report: stored ? { ...stored, violations } : null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,110 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.ts';
+import { newId } from '../../db/ids.ts';
+import { isUniqueViolation, toJson } from '../../db/kysely.ts';
+import type { Database, ScanRow } from '../../db/schema.ts';
+import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
+import { addressPolicy, resolveAllowed, RefusedAddressError, UnresolvedHostError } from '../../scanner/address-guard.ts';
+import { normaliseDomain, originMatches } from '../accounts/domains.ts';
+import { findScanHosts } from '../accounts/scan-schedule.ts';
+import { refusableCategoriesOf } from '../storage-items/scanned-items.service.ts';
+import { cancelScan, countScansSince, findActiveScan, findScan, insertScan } from './scans.repository.ts';
+import type { ScanFields, StoredReport, Violation } from './scans.schema.ts';
+
+export const ALREADY_SCANNING = 'Account already has a scan queued or running';
+const DAY_MS = 86_400_000;
+
+/** Whether a host is the account's domain, one of its subdomains, or one of its allowed domains. */
+export function hostBelongs(host: string, account: { domain: string; allowed_domains: string[] }): boolean {
+  const domain = account.domain.replace(/^\*\./, '');
+  return originMatches(host, domain) || originMatches(host, `*.${domain}`) || account.allowed_domains.some((d) => originMatches(host, d));
+}
+
+/**
+ * Queues a scan after the checks: an http(s) URL of the account's sites, whose host is public
+ * (unless the operator allows private networks), no other scan queued or running, and the daily
+ * limit not reached.
+ */
+export async function queueScan(db: Kysely<Database>, config: Config, accountId: string, fields: ScanFields, scheduled = false): Promise<ScanRow> {
+  const account = await findScanHosts(db, accountId);
+  if (!account) throw new NotFoundError();
+  let url: URL | undefined;
+  try {
+    url = new URL(fields.starting_url.trim());
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
+    throw new ValidationError('Starting url is invalid');
+  }
+  const host = normaliseDomain(url.hostname.replace(/^\[|\]$/g, ''));
+  if (!host || !hostBelongs(host, account)) {
+    throw new ValidationError("Starting url must be on the account's domain or allowed domains");
+  }
+  if (!scheduled) {
+    if (await findActiveScan(db, accountId)) throw new ValidationError(ALREADY_SCANNING);
+    const today = await countScansSince(db, accountId, new Date(Date.now() - DAY_MS));
+    if (today >= config.scanDailyLimit) throw new ValidationError(`Account has reached its limit of ${config.scanDailyLimit} scans a day`);
+  }
+  try {
+    await resolveAllowed(url.hostname, addressPolicy(config.scanAllowPrivateNetworks));
+  } catch (error) {
+    if (error instanceof RefusedAddressError || error instanceof UnresolvedHostError) throw new ValidationError(`Starting url is not allowed: ${error.message}`);
+    throw error;
+  }
+  url.hash = '';
+  try {
+    return await insertScan(db, {
+      id: newId(),
+      account_id: accountId,
+      scheduled,
+      starting_url: url.href,
+      max_pages: fields.max_pages ?? 50,
+      crawl_subdomains: fields.crawl_subdomains ?? false,
+    });
+  } catch (error) {
+    // Another request queued one between the check and the insert.
+    if (isUniqueViolation(error)) throw new ValidationError(ALREADY_SCANNING);
+    throw error;
+  }
+}
+
+export async function cancelQueuedOrRunning(db: Kysely<Database>, accountId: string, id: string): Promise<ScanRow> {
+  const cancelled = await cancelScan(db, accountId, id);
+  if (cancelled) return cancelled;
+  const scan = await findScan(db, accountId, id);
+  if (!scan) throw new NotFoundError();
+  throw new ValidationError(`Scan has already ${scan.status === 'cancelled' ? 'been cancelled' : 'finished'}`);
+}
+
+/**
+ * The violations of each scan's report: items set before consent whose category, as it is now,
+ * is not required. Read when shown, so that a category given later (by a person or the AI) counts.
+ */
+export async function violationsOf(db: Kysely<Database>, accountId: string, rows: ScanRow[]): Promise<Map<string, Violation[]>> {
+  const reports = rows.map((row) => [row.id, row.report as StoredReport | null] as const);
+  const itemIds = reports.flatMap(([, report]) =>
+    (report?.storage_items ?? []).filter((item) => item.set_before_consent && item.storage_item_id).map((item) => item.storage_item_id!),
+  );
+  const categories = await refusableCategoriesOf(db, accountId, itemIds);
+  const out = new Map<string, Violation[]>();
+  for (const [id, report] of reports) {
+    const violations: Violation[] = [];
+    for (const item of report?.storage_items ?? []) {
+      const category = item.set_before_consent && item.storage_item_id ? categories.get(item.storage_item_id) : undefined;
+      if (!category) continue;
+      violations.push({
+        name: item.name,
+        domain: item.domain,
+        storage_type: item.storage_type,
+        storage_item_id: item.storage_item_id!,
+        ...category,
+        first_seen_url: item.first_seen_url,
+      });
+    }
+    out.set(id, violations);
+  }
+  return out;
+}
+
+export const reportJson = (report: StoredReport): string => toJson(report);

@@ -1,0 +1,110 @@
+/**
+ * A server killed with SIGKILL in the middle of a scan leaves no scan stuck `in_progress`: the
+ * restarted server takes the abandoned scan back (at once on the embedded database, which one
+ * process owns; once its lease has run out on PostgreSQL) and runs it again to the end.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { createDb, migrate } from '../../src/db/database.ts';
+import { seedDemo } from '../../src/demo.ts';
+import { ENGINE } from '../helpers/app.ts';
+import { describeBrowser } from '../helpers/browser.ts';
+import { startScanSite, type ScanSite } from '../helpers/scan-site.ts';
+import { startServer } from '../helpers/server-process.ts';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'consentry-scan-crash-'));
+const schema = `scan_crash_${randomBytes(5).toString('hex')}`;
+const env: Record<string, string> = ENGINE === 'postgres'
+  ? { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema }
+  : { DATABASE_URL: '', DATA_DIR: dataDir };
+Object.assign(env, { SCAN_ALLOW_PRIVATE_NETWORKS: 'true', SCAN_LEASE_S: '3', RATE_LIMIT_MAX: '100000' });
+
+const database = () => createDb(loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' }));
+let site: ScanSite | undefined;
+
+afterAll(async () => {
+  await site?.close();
+  if (ENGINE === 'postgres') {
+    const db = database();
+    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
+    await db.close();
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function scanOf(url: string, token: string, id: string) {
+  const res = await fetch(`${url}/api/v1/scans/${id}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: { status: string; pages_scanned: number; error: string | null; new_storage_items: number } }).data;
+}
+
+async function until<T>(what: () => Promise<T | false>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await what();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describeBrowser(`a scan through a crash (${ENGINE})`, () => {
+  it('is taken back and finished by the restarted server, never left in_progress', async () => {
+    site = await startScanSite({ extraPages: 10 });
+    site.delayMs = 300;
+    const seeding = database();
+    await migrate(seeding, env.DATABASE_SCHEMA);
+    const demo = await seedDemo(seeding.kysely);
+    await seeding.kysely.updateTable('accounts').set({ domain: '127.0.0.1' }).where('id', '=', demo.account.id).execute();
+    await seeding.close();
+    const token = demo.tokens.account;
+
+    let server = await startServer(env);
+    const created = await fetch(`${server.url}/api/v1/scans`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ scan: { starting_url: `${site.url}/`, max_pages: 30 } }),
+    });
+    expect(created.status).toBe(201);
+    const id = ((await created.json()) as { data: { id: string } }).data.id;
+    await until(async () => {
+      const scan = await scanOf(server.url, token, id);
+      return scan.status === 'in_progress' && scan.pages_scanned >= 2;
+    }, 30_000);
+    await server.kill('SIGKILL');
+
+    const check = database();
+    try {
+      const orphan = await check.kysely.selectFrom('scans').select(['status', 'attempts']).where('id', '=', id).executeTakeFirstOrThrow();
+      expect(orphan).toEqual({ status: 'in_progress', attempts: 1 });
+    } finally {
+      await check.close();
+    }
+
+    site.delayMs = 0;
+    server = await startServer(env);
+    try {
+      const scan = await until(async () => {
+        const current = await scanOf(server.url, token, id);
+        return ['completed', 'failed', 'cancelled'].includes(current.status) && current;
+      }, 90_000);
+      expect(scan).toMatchObject({ status: 'completed', error: null, pages_scanned: 18 });
+    } finally {
+      await server.kill('SIGTERM');
+    }
+    const after = database();
+    try {
+      const row = await after.kysely.selectFrom('scans').select(['status', 'attempts', 'locked_by']).where('id', '=', id).executeTakeFirstOrThrow();
+      expect(row).toEqual({ status: 'completed', attempts: 2, locked_by: null });
+      const items = await after.kysely.selectFrom('storage_items').select('name').where('account_id', '=', demo.account.id).where('created_by', '=', 'scan').execute();
+      expect(items.map((item) => item.name)).toContain('hidden_cookie');
+    } finally {
+      await after.close();
+    }
+  }, 180_000);
+});
