@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { createDb, migrate } from '../src/db/database.ts';
 import { newId } from '../src/db/ids.ts';
-import { seedConsents } from '../src/db/seed-consents.ts';
+import { seedConsents } from '../src/modules/consents/consent-seed.ts';
 import { seedDemo } from '../src/demo.ts';
 import { perRequest, sampleCpu, type CpuSample } from './cpu.ts';
 import { serverArgs, startChild, type Child } from './processes.ts';

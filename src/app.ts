@@ -22,6 +22,8 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
 import { consentsRoutes } from './modules/consents/consents.routes.ts';
+import { consentsProofRoutes } from './modules/consents/consents-proof.routes.ts';
+import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { widgetRoutes } from './modules/widget/widget.routes.ts';
 import type { Services } from './services.ts';
 
@@ -141,6 +143,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(categoriesRoutes, api);
   await app.register(storageItemsRoutes, api);
   await app.register(consentsRoutes, api);
+  await app.register(consentsProofRoutes, api);
+  await app.register(statsRoutes, api);
   await app.register(aiActionsRoutes, api);
   await app.register(widgetRoutes, { services });
 

@@ -9,6 +9,8 @@ import { createLimiters, type Limiters } from './http/rate-limit.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { CategoryCache } from './modules/categories/category-cache.ts';
 import { ConsentWriter } from './modules/consents/consent-writer.ts';
+import { RetentionJob } from './modules/consents/consent-retention.ts';
+import { VisitCounter } from './modules/stats/visit-counter.ts';
 import { connectRedis, type RedisClients } from './redis.ts';
 
 /** Everything long-lived that routes share, built once per process from the configuration. */
@@ -29,6 +31,10 @@ export interface Services {
   mailer: Mailer;
   /** Group commit of consents. */
   consentWriter: ConsentWriter;
+  /** Pageviews and visitors, counted in memory and written in batches. */
+  visits: VisitCounter;
+  /** Removes consents past their account's retention, in the background. */
+  retention: RetentionJob;
   /** Each account's categories, for reads and consent checks without a round trip. */
   categories: CategoryCache;
   memberships: MembershipCache;
@@ -54,12 +60,14 @@ export async function createServices(config: Config, options: { migrate?: boolea
   const redis = await connectRedis(config);
   const tokenCache = new TtlMap<string, ApiTokenRow | undefined>(30_000, 50_000);
   const mailer = createMailer(config);
+  const visits = new VisitCounter(database.kysely, { flushIntervalMs: config.visitFlushIntervalMs, maxSessions: 50_000 });
   const consentWriter = new ConsentWriter(database, {
     maxBatch: 500,
     maxQueue: config.consentQueueMax,
     // One batch at a time gathers the most rows per COMMIT: measured faster than 2 or 4 on PostgreSQL.
     concurrency: 1,
-  });
+  }, visits);
+  const retention = new RetentionJob(database.kysely, config.retentionIntervalS);
   const memberships = new MembershipCache(database.kysely);
   const categories = new CategoryCache(database.kysely);
   const ai = createAiWorker(config, database.kysely);
@@ -88,6 +96,8 @@ export async function createServices(config: Config, options: { migrate?: boolea
     redis,
     mailer,
     consentWriter,
+    visits,
+    retention,
     categories,
     memberships,
     ai,
@@ -106,6 +116,8 @@ export async function createServices(config: Config, options: { migrate?: boolea
     async close() {
       await ai.close();
       await consentWriter.close();
+      await retention.close();
+      await visits.close();
       mailer.close();
       await redis?.close();
       await database.close();

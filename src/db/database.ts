@@ -16,7 +16,7 @@ export interface Db {
    * Runs a statement of a hot path under a name: on PostgreSQL it is parsed and planned once per
    * connection (a named prepared statement), not on every call. Its text must not vary.
    */
-  executePrepared(name: string, query: CompiledQuery): Promise<void>;
+  executePrepared<R = unknown>(name: string, query: CompiledQuery): Promise<R[]>;
   close(): Promise<void>;
 }
 
@@ -39,8 +39,8 @@ function connectPostgres(config: Config, url: string): Db {
   return {
     kysely,
     engine: 'postgres',
-    async executePrepared(name, query) {
-      await pool.query({ name, text: query.sql, values: query.parameters as unknown[] });
+    async executePrepared<R>(name: string, query: CompiledQuery) {
+      return (await pool.query({ name, text: query.sql, values: query.parameters as unknown[] })).rows as R[];
     },
     close: () => kysely.destroy(),
   };
@@ -54,8 +54,8 @@ function connectEmbedded(config: Config): Db {
   return {
     kysely,
     engine: 'embedded',
-    async executePrepared(_name, query) {
-      await kysely.executeQuery(query);
+    async executePrepared<R>(_name: string, query: CompiledQuery) {
+      return (await kysely.executeQuery(query)).rows as R[];
     },
     close: async () => {
       try {

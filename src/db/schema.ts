@@ -49,6 +49,8 @@ export interface AccountsTable {
   code_installed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Only the AI settings the account has set; `src/ai/settings.ts` fills in the defaults. */
   ai_features: ColumnType<Record<string, unknown>, string | undefined, string>;
+  /** Consents older than this many days are removed by the retention job (30..3650). */
+  consent_retention_days: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -149,6 +151,15 @@ export interface ConsentsTable {
   ip_address: string | null;
   gpc: boolean;
   created_at: CreatedAt;
+  /** The consent's place in its account's hash chain (1, 2, …); negative for a row written around the writer. */
+  chain_seq: ColumnType<number, number | undefined, never>;
+  /** SHA-256 (hex) of the previous link and this consent; null for consents older than the chain. */
+  hash: string | null;
+  /** SHA-256 (hex) of the salted personal fields: what the chain covers of them, so they can be erased. */
+  personal_hash: string | null;
+  /** Random salt of personal_hash; dropped by erasure, so that the hash no longer tells anything. */
+  personal_salt: string | null;
+  erased_at: Date | null;
 }
 
 export type InvitationRole = 'admin' | 'member';
@@ -200,6 +211,60 @@ export interface AccountConsentCountsTable {
   consents: ColumnType<number, number, number>;
 }
 
+export interface ConsentChainHeadsTable {
+  account_id: string;
+  seq: number;
+  hash: string;
+}
+
+export interface ConsentChainAnchorsTable {
+  account_id: string;
+  seq: number;
+  hash: string;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** Consents per account and UTC day, and the chain's last link of that day (the daily checkpoint). */
+export interface ConsentDailyStatsTable {
+  account_id: string;
+  day: ColumnType<Date, string, string>;
+  consents: number;
+  accept_all: number;
+  accept_custom: number;
+  accept_necessary: number;
+  gpc: number;
+  head_seq: number;
+  head_id: string | null;
+  head_hash: string | null;
+}
+
+export interface ConsentDailyCategoriesTable {
+  account_id: string;
+  day: ColumnType<Date, string, string>;
+  category_id: string;
+  accepted: number;
+  rejected: number;
+}
+
+/** A HyperLogLog of the distinct visitors of an account on a UTC day. */
+export interface AccountDailySketchesTable {
+  account_id: string;
+  day: ColumnType<Date, string, string>;
+  registers: Uint8Array;
+}
+
+export interface ConsentErasuresTable {
+  id: string;
+  account_id: string;
+  subject_type: 'user_id' | 'session_id';
+  /** SHA-256 of the erased identifier: the log tells what was erased without keeping it. */
+  subject_hash: string;
+  consents: number;
+  erased_by_type: string;
+  erased_by_id: string | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   partners: PartnersTable;
   users: UsersTable;
@@ -215,6 +280,12 @@ export interface Database {
   ai_actions: AiActionsTable;
   account_daily_stats: AccountDailyStatsTable;
   account_consent_counts: AccountConsentCountsTable;
+  consent_chain_heads: ConsentChainHeadsTable;
+  consent_chain_anchors: ConsentChainAnchorsTable;
+  consent_daily_stats: ConsentDailyStatsTable;
+  consent_daily_categories: ConsentDailyCategoriesTable;
+  account_daily_sketches: AccountDailySketchesTable;
+  consent_erasures: ConsentErasuresTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;
@@ -230,3 +301,4 @@ export type StorageItemRow = Selectable<StorageItemsTable>;
 export type ConsentRow = Selectable<ConsentsTable>;
 export type AccountInvitationRow = Selectable<AccountInvitationsTable>;
 export type AiActionRow = Selectable<AiActionsTable>;
+export type ConsentErasureRow = Selectable<ConsentErasuresTable>;
