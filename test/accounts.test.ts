@@ -40,6 +40,7 @@ const accountJson = (row: AccountRow, onboarding_status = 'account_created') => 
   default_language: row.default_language,
   onboarding_status,
   ai_features: DEFAULT_AI_FEATURES,
+  consent_retention_days: row.consent_retention_days,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
 });
@@ -189,6 +190,7 @@ describe('POST /accounts by a partner', () => {
       default_language: 'de',
       onboarding_status: 'account_created',
       ai_features: DEFAULT_AI_FEATURES,
+      consent_retention_days: 730,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
     });

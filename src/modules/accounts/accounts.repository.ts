@@ -64,6 +64,7 @@ export interface NewAccount {
   group_id: string | null;
   owner_id: string | null;
   default_language: string;
+  consent_retention_days?: number;
 }
 
 export async function insertAccount(db: Executor, account: NewAccount): Promise<AccountRow> {

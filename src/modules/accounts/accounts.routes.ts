@@ -61,6 +61,7 @@ async function clean(
     out.allowed_domains = [...new Set(domains.filter((domain): domain is string => !!domain))];
   }
   if (fields.default_language !== undefined) out.default_language = fields.default_language;
+  if (fields.consent_retention_days !== undefined) out.consent_retention_days = fields.consent_retention_days;
   if (fields.group_id !== undefined) {
     const groupId = fields.group_id;
     const allowed = principal.type === 'partner'
@@ -134,6 +135,7 @@ export const accountsRoutes: RoutesPlugin = async (app, { services }) => {
         group_id: fields.group_id ?? null,
         owner_id: principal.userId,
         default_language: fields.default_language ?? 'en',
+        consent_retention_days: fields.consent_retention_days,
       });
       if (principal.userId) await insertMembership(trx, row.id, principal.userId, true);
       return row.id;

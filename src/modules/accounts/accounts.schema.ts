@@ -19,6 +19,7 @@ export const AccountSchema = Type.Object({
   default_language: Type.String(),
   onboarding_status: Status,
   ai_features: AiFeaturesSchema,
+  consent_retention_days: Type.Integer({ description: 'Consents older than this are removed (30..3650 days)' }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -31,6 +32,7 @@ const fields = {
   default_language: Language,
   allowed_domains: Type.Array(Domain, { maxItems: 50 }),
   ai_features: AiFeaturesChanges,
+  consent_retention_days: Type.Integer({ minimum: 30, maximum: 3650, description: 'Days consents are kept (default 730)' }),
 };
 
 export const CreateAccountBody = Type.Object({
@@ -40,6 +42,7 @@ export const CreateAccountBody = Type.Object({
     group_id: Type.Optional(fields.group_id),
     default_language: Type.Optional(fields.default_language),
     allowed_domains: Type.Optional(fields.allowed_domains),
+    consent_retention_days: Type.Optional(fields.consent_retention_days),
   }),
 });
 export const UpdateAccountBody = Type.Object({ account: Type.Partial(Type.Object(fields)) });
@@ -63,6 +66,7 @@ export function toAccount(row: AccountWithStatus): Account {
     default_language: row.default_language,
     onboarding_status: row.onboarding_status,
     ai_features: aiFeaturesOf(row.ai_features),
+    consent_retention_days: row.consent_retention_days,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -185,8 +185,9 @@ export class ConsentWriter {
     const daily = dailyRollup(rows);
     const choices = categoryRollup(rows);
     const fresh = accounts.filter((id) => !this.installed.has(id));
-    const statement = sql<{ account_id: string }>`with expected(account_id, seq, new_seq, new_hash) as (
-        select * from unnest(${accounts}::uuid[], ${expected.map((h) => h.seq)}::bigint[], ${heads.map((h) => h.seq)}::bigint[], ${heads.map((h) => h.hash)}::text[])
+    const statement = sql<{ account_id: string }>`with expected(account_id, seq, hash, new_seq, new_hash) as (
+        select * from unnest(${accounts}::uuid[], ${expected.map((h) => h.seq)}::bigint[], ${expected.map((h) => h.hash)}::text[],
+          ${heads.map((h) => h.seq)}::bigint[], ${heads.map((h) => h.hash)}::text[])
       ), advanced as (
         insert into consent_chain_heads as head (account_id, seq, hash)
         select account_id, new_seq, new_hash from expected where seq = 0 order by account_id
@@ -194,7 +195,8 @@ export class ConsentWriter {
         returning account_id
       ), moved as (
         update consent_chain_heads as head set seq = expected.new_seq, hash = expected.new_hash
-        from expected where head.account_id = expected.account_id and expected.seq > 0 and head.seq = expected.seq
+        from expected where head.account_id = expected.account_id and expected.seq > 0
+          and head.seq = expected.seq and head.hash = expected.hash
         returning head.account_id
       ), stored(account_id) as (
         select account_id from advanced union all select account_id from moved
