@@ -36,9 +36,11 @@ export function visitCounting(day: string, tallies: VisitTally[]): RawBuilder<un
       where v.last_seen_at is null or (v.last_seen_at at time zone 'UTC')::date < ${day}::date
       group by visit.account_id
     ), seen as (
-      insert into account_visitors (account_id, session_id, last_seen_at)
-      select account_id, session_id, now() from visit
-      on conflict (account_id, session_id) do update set last_seen_at = excluded.last_seen_at
+      -- A visit is dated by the day it was counted on (now, when it is today): a flush of an
+      -- earlier day's counts must not make its sessions look seen later.
+      insert into account_visitors as v (account_id, session_id, last_seen_at)
+      select account_id, session_id, least(now(), ((${day}::date + 1)::timestamp at time zone 'UTC') - interval '1 millisecond') from visit
+      on conflict (account_id, session_id) do update set last_seen_at = greatest(v.last_seen_at, excluded.last_seen_at)
     ), views(account_id, pageviews) as (
       select * from unnest(${ordered.map((t) => t.accountId)}::uuid[], ${ordered.map((t) => t.pageviews)}::int[])
     ), daily as (

@@ -45,16 +45,17 @@ interface Tally {
   pageviews: number;
   dailyVisitors: number;
   categories: Map<string, { accepted: number; rejected: number }>;
-  sketch: HyperLogLog | undefined;
+  /** Per account: sessions belong to one site, so a group's visitors are the sum of its accounts'. */
+  sketches: Map<string, HyperLogLog>;
 }
 
-const emptyTally = (): Tally => ({ consents: 0, all: 0, custom: 0, necessary: 0, gpc: 0, pageviews: 0, dailyVisitors: 0, categories: new Map(), sketch: undefined });
+const emptyTally = (): Tally => ({ consents: 0, all: 0, custom: 0, necessary: 0, gpc: 0, pageviews: 0, dailyVisitors: 0, categories: new Map(), sketches: new Map() });
 
 const rate = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
 
 function figures(tally: Tally, names: Map<string, { slug: string; name: string }>, oneDay: boolean): StatsFigures {
   // One day's visitors are exact (one row per session and day); longer spans are the union of sketches.
-  const visitors = oneDay ? tally.dailyVisitors : (tally.sketch?.count() ?? 0);
+  const visitors = oneDay ? tally.dailyVisitors : [...tally.sketches.values()].reduce((sum, sketch) => sum + sketch.count(), 0);
   return {
     consents: tally.consents,
     accept_types: { all: tally.all, custom: tally.custom, necessary: tally.necessary },
@@ -135,7 +136,11 @@ export async function accountStats(
     }
   }
   for (const row of sketches) {
-    for (const t of targets(row.day, row.account_id)) (t.sketch ??= new HyperLogLog()).merge(row.registers);
+    for (const t of targets(row.day, row.account_id)) {
+      const sketch = t.sketches.get(row.account_id);
+      if (sketch) sketch.merge(row.registers);
+      else t.sketches.set(row.account_id, new HyperLogLog(row.registers));
+    }
   }
   return result(new Map(names.map((n) => [n.id, n])));
 
