@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/db/ids.ts';
 import { ConsentWriter } from '../src/modules/consents/consent-writer.ts';
+import { exportConsents } from '../src/modules/consents/consents-proof.service.ts';
 import type { NewConsent } from '../src/modules/consents/consents.repository.ts';
 import { call, ENGINE, startApp, type TestApp } from './helpers/app.ts';
 import { createTenant, type Tenant } from './helpers/tenants.ts';
@@ -197,6 +198,14 @@ describe('GET /consents/export', () => {
     expect(lines).toHaveLength(1 + 31 + 1); // the quoted session holds a line break
     expect(csv.body).toContain('"tricky,""quoted""\nline"');
     expect(lines[1].startsWith(`${exported[0].id},${exported[0].created_at},s-0,user-7,all,`)).toBe(true);
+
+    // Pages of 7 rows: the cursor carries on from each page's last row, with no overlap and no gap.
+    let paged = '';
+    for await (const chunk of exportConsents(t.services.db, tenant.account.id, {}, 'ndjson', 7)) paged += chunk;
+    expect(ndjson(paged)).toEqual(exported);
+    let pagedCsv = '';
+    for await (const chunk of exportConsents(t.services.db, tenant.account.id, {}, 'csv', 4)) pagedCsv += chunk;
+    expect(pagedCsv).toBe(csv.body);
 
     const bad = await call(t.app, 'GET', '/api/v1/consents/export', { token: tenant.tokens.account, query: { format: 'xml' } });
     expect(bad.status).toBe(400);

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/kysely.ts';
 import type { ConsentRow } from '../../db/schema.ts';
 import { GENESIS } from './consent-chain.ts';
@@ -35,22 +35,70 @@ export async function chainPage(db: Executor, accountId: string, afterSeq: numbe
     .orderBy('chain_seq').limit(limit).execute();
 }
 
-/** The next `limit` consents matching the list's filters after (createdAt, id), oldest first. */
+const iso = (column: string) => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** One CSV field: empty for null; quoted when it holds a comma, a quote or a line break; a leading formula sign defused. */
+function csvField(value: RawBuilder<unknown>): RawBuilder<string> {
+  const text = sql`(${value})::text`;
+  const guarded = sql`(case when ${text} ~ '^[-=+@\t\r]' then '''' || ${text} else ${text} end)`;
+  return sql<string>`(case when ${text} is null then '' when ${guarded} ~ '[",\r\n]' then '"' || replace(${guarded}, '"', '""') || '"' else ${guarded} end)`;
+}
+
+const categoryList = (field: string) => sql`array_to_string(array(select jsonb_array_elements_text(user_preferences->${field})), ' ')`;
+
+/** A consent as one exported line, built by PostgreSQL: the driver and the event loop only pass text on. */
+function exportLine(format: 'csv' | 'ndjson'): RawBuilder<string> {
+  if (format === 'ndjson') {
+    return sql<string>`json_build_object('id', id, 'created_at', ${iso('created_at')}, 'session_id', session_id, 'user_id', user_id,
+      'user_preferences', user_preferences, 'url', url, 'user_agent', user_agent, 'ip_address', ip_address, 'gpc', gpc,
+      'chain_seq', chain_seq, 'hash', hash, 'personal_hash', personal_hash, 'erased_at', ${iso('erased_at')})::text || E'\n'`;
+  }
+  const fields = [
+    sql`id`, iso('created_at'), sql`session_id`, sql`user_id`, sql`user_preferences->>'accept_type'`,
+    categoryList('accepted_categories'), categoryList('rejected_categories'),
+    sql`user_preferences->'accepted_services'`, sql`user_preferences->'rejected_services'`, sql`url`, sql`user_agent`, sql`ip_address`,
+    sql`gpc`, sql`chain_seq`, sql`hash`, sql`personal_hash`, iso('erased_at'),
+  ].map(csvField);
+  return sql<string>`concat_ws(',', ${sql.join(fields)}) || E'\n'`;
+}
+
+export interface ExportCursor {
+  /** The last row's time as PostgreSQL wrote it (full precision) and its id. */
+  created_at: string;
+  id: string;
+}
+
+/**
+ * The next `limit` consents matching the list's filters after the cursor, oldest first, as one text
+ * of lines, with the cursor of the last one (undefined when there were none).
+ */
 export async function exportPage(
   db: Executor,
   accountId: string,
   filters: ConsentFilters,
-  after: { created_at: Date; id: string } | undefined,
+  after: ExportCursor | undefined,
   limit: number,
-): Promise<ConsentRow[]> {
-  let query = filtered(db, accountId, filters).selectAll();
+  format: 'csv' | 'ndjson',
+): Promise<{ text: string; rows: number; last: ExportCursor | undefined }> {
+  let page = filtered(db, accountId, filters)
+    .select((eb) => [exportLine(format).as('line'), 'created_at', 'id', eb.cast<string>('created_at', 'text').as('created_text')]);
   if (after) {
-    query = query.where((eb) => eb.or([
-      eb('created_at', '>', after.created_at),
-      eb.and([eb('created_at', '=', after.created_at), eb('id', '>', after.id)]),
-    ]));
+    // A row comparison, so that the page starts inside the (account_id, created_at, id) index.
+    page = page.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(sql<Date>`${after.created_at}::timestamptz`, after.id)));
   }
-  return query.orderBy('created_at').orderBy('id').limit(limit).execute();
+  const row = await db.selectFrom(page.orderBy('created_at').orderBy('id').limit(limit).as('page'))
+    .select([
+      sql<string | null>`string_agg(line, '' order by created_at, id)`.as('text'),
+      sql<number>`count(*)::int`.as('rows'),
+      sql<string | null>`(array_agg(created_text order by created_at desc, id desc))[1]`.as('last_created'),
+      sql<string | null>`(array_agg(id order by created_at desc, id desc))[1]`.as('last_id'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    text: row.text ?? '',
+    rows: Number(row.rows),
+    last: row.last_created && row.last_id ? { created_at: row.last_created, id: row.last_id } : undefined,
+  };
 }
 
 /** A visitor's own consent: the id and the session both match. */
