@@ -53,12 +53,16 @@ function exportLine(format: 'csv' | 'ndjson'): RawBuilder<string> {
       'user_preferences', user_preferences, 'url', url, 'user_agent', user_agent, 'ip_address', ip_address, 'gpc', gpc,
       'chain_seq', chain_seq, 'hash', hash, 'personal_hash', personal_hash, 'erased_at', ${iso('erased_at')})::text || E'\n'`;
   }
+  // Only the fields a visitor or a client wrote can hold a comma, a quote or a formula sign; the
+  // others (ids, times, hashes, numbers, the accept type, the category ids) are written as they are.
+  const plain = (value: RawBuilder<unknown>) => sql`coalesce((${value})::text, '')`;
   const fields = [
-    sql`id`, iso('created_at'), sql`session_id`, sql`user_id`, sql`user_preferences->>'accept_type'`,
-    categoryList('accepted_categories'), categoryList('rejected_categories'),
-    sql`user_preferences->'accepted_services'`, sql`user_preferences->'rejected_services'`, sql`url`, sql`user_agent`, sql`ip_address`,
-    sql`gpc`, sql`chain_seq`, sql`hash`, sql`personal_hash`, iso('erased_at'),
-  ].map(csvField);
+    plain(sql`id`), plain(iso('created_at')), csvField(sql`session_id`), csvField(sql`user_id`), plain(sql`user_preferences->>'accept_type'`),
+    plain(categoryList('accepted_categories')), plain(categoryList('rejected_categories')),
+    csvField(sql`user_preferences->'accepted_services'`), csvField(sql`user_preferences->'rejected_services'`), csvField(sql`url`),
+    csvField(sql`user_agent`), plain(sql`ip_address`), plain(sql`gpc`), plain(sql`chain_seq`), plain(sql`hash`), plain(sql`personal_hash`),
+    plain(iso('erased_at')),
+  ];
   return sql<string>`concat_ws(',', ${sql.join(fields)}) || E'\n'`;
 }
 
