@@ -137,6 +137,8 @@ export async function accountStats(
   }
   for (const row of sketches) {
     for (const t of targets(row.day, row.account_id)) {
+      // A one-day bucket shows the exact daily count: its sketch would never be read.
+      if (interval === 'day' && t !== total && t !== previous && t !== accounts.get(row.account_id)) continue;
       const sketch = t.sketches.get(row.account_id);
       if (sketch) sketch.merge(row.registers);
       else t.sketches.set(row.account_id, new HyperLogLog(row.registers));
