@@ -4,6 +4,8 @@ import { createHash } from 'node:crypto';
 export const HLL_PRECISION = 11;
 const REGISTERS = 1 << HLL_PRECISION;
 const ALPHA = 0.7213 / (1 + 1.079 / REGISTERS);
+/** 2^-rank for every rank a register can hold. */
+const INVERSE_POWERS = Float64Array.from({ length: 65 }, (_, rank) => 2 ** -rank);
 
 /**
  * A HyperLogLog counter of distinct strings (Flajolet et al., 2007) with linear counting below
@@ -15,7 +17,7 @@ export class HyperLogLog {
 
   constructor(registers?: Uint8Array) {
     if (registers && registers.length !== REGISTERS) throw new Error(`a sketch has ${REGISTERS} registers`);
-    this.registers = registers ? Uint8Array.from(registers) : new Uint8Array(REGISTERS);
+    this.registers = registers ? new Uint8Array(registers) : new Uint8Array(REGISTERS);
   }
 
   add(value: string): void {
@@ -39,7 +41,7 @@ export class HyperLogLog {
     let sum = 0;
     let zeros = 0;
     for (let i = 0; i < REGISTERS; i++) {
-      sum += 2 ** -this.registers[i];
+      sum += INVERSE_POWERS[this.registers[i]];
       if (this.registers[i] === 0) zeros++;
     }
     const raw = (ALPHA * REGISTERS * REGISTERS) / sum;

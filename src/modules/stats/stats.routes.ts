@@ -51,7 +51,7 @@ export const statsRoutes: RoutesPlugin = async (app, { services }) => {
     if (!(await groupExists(db, partnerId, request.params.id))) throw new NotFoundError();
     const { from, to, interval } = rangeOf(request.query);
     const accounts = await groupAccounts(db, partnerId, request.params.id);
-    const { perAccount, ...stats } = await accountStats(db, accounts.map((a) => a.id), from, to, interval);
+    const { perAccount, ...stats } = await accountStats(db, accounts.map((a) => a.id), from, to, interval, { perAccount: true });
     return {
       ...stats,
       accounts: accounts.map((account) => {

@@ -83,7 +83,7 @@ const change = (now: number | null, before: number | null) =>
  * rollups only: the cost grows with the days asked for, not with the consents.
  */
 export async function accountStats(
-  db: Executor, accountIds: string[], from: string, to: string, interval: Interval,
+  db: Executor, accountIds: string[], from: string, to: string, interval: Interval, options: { perAccount?: boolean } = {},
 ): Promise<Stats & { perAccount: Map<string, StatsFigures> }> {
   const length = daysBetween(from, to);
   const previousFrom = addDays(from, -length);
@@ -92,7 +92,8 @@ export async function accountStats(
   const tallies = list.map(emptyTally);
   const total = emptyTally();
   const previous = emptyTally();
-  const accounts = new Map(accountIds.map((id) => [id, emptyTally()]));
+  /** Each account's own totals, for a group's answer. */
+  const accounts = new Map(options.perAccount ? accountIds.map((id) => [id, emptyTally()]) : []);
   const index = new Map<string, number>();
   for (const [i, bucket] of list.entries()) for (let day = bucket.start; day <= bucket.end; day = addDays(day, 1)) index.set(day, i);
   /** The tallies a day counts in: its bucket's and the total's, or the previous period's. */
