@@ -209,7 +209,7 @@ describe('GET /consents/export', () => {
 
     const bad = await call(t.app, 'GET', '/api/v1/consents/export', { token: tenant.tokens.account, query: { format: 'xml' } });
     expect(bad.status).toBe(400);
-    expect(bad.body).toEqual({ error: { code: 400, message: expect.any(String) } });
+    expect(bad.body).toEqual({ errors: [{ code: 400, message: expect.any(String) }] });
   });
 });
 

@@ -49,7 +49,7 @@ export const consentsProofRoutes: RoutesPlugin = async (app, { services }) => {
   });
 
   app.get('/consents/export', {
-    config: { auth: 'account', errorForm: 'single' },
+    config: { auth: 'account' },
     schema: {
       operationId: 'exportConsents', tags, security,
       summary: 'Every matching consent with its hash, oldest first, streamed as CSV or NDJSON',
@@ -59,7 +59,7 @@ export const consentsProofRoutes: RoutesPlugin = async (app, { services }) => {
           description: 'One consent per line (CSV with a header line, or one JSON object per line)',
           content: { 'text/csv': { schema: Type.String() }, 'application/x-ndjson': { schema: Type.String() } },
         },
-      }, { 400: 'single' }),
+      }, { 400: 'array' }),
     },
   }, async (request, reply) => {
     const format = request.query.format ?? 'ndjson';

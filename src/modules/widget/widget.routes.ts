@@ -11,7 +11,7 @@ import { ReceiptParams, ReceiptQuery, ReceiptSchema, toReceipt } from '../consen
 import { CreateConsentBody } from '../consents/consents.schema.ts';
 import { recordConsent, visitorContext } from '../consents/consents.service.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
-import { bannerContent, type WidgetAccount } from './widget.repository.ts';
+import { bannerContent, findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
 import { RecordedConsent, WidgetConfig, WidgetConfigQuery, WidgetParams } from './widget.schema.ts';
 
 declare module 'fastify' {
@@ -79,7 +79,9 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, async (request, reply) => {
     const account = admitted(request);
-    const categories = await bannerContent(db, account.id);
+    // The account is read again (the cached one may have been deleted since): a read, not a write.
+    const [categories, current] = await Promise.all([bannerContent(db, account.id), findWidgetAccount(db, account.id)]);
+    if (!current) throw new NotFoundError();
     // Counted in memory, written in batches: a banner load costs no database write.
     services.visits.count(account.id, request.query.session_id);
     reply.header('cache-control', 'no-store');
