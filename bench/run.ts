@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { createDb, migrate } from '../src/db/database.ts';
 import { newId } from '../src/db/ids.ts';
-import { seedConsents } from '../src/db/seed-consents.ts';
+import { seedConsents } from '../src/modules/consents/consent-seed.ts';
 import { seedDemo } from '../src/demo.ts';
 import { perRequest, sampleCpu, type CpuSample } from './cpu.ts';
 import { serverArgs, startChild, type Child } from './processes.ts';
@@ -152,6 +152,15 @@ const SCENARIOS: Scenario[] = [
     request: (f) => ({ url: `${f.url}/widget/${f.accountId}.js`, headers: { 'accept-encoding': 'gzip, deflate, br', 'if-none-match': f.scriptEtag } }),
   },
   {
+    name: 'GET /stats, a year by day (1 connection)',
+    connections: 1,
+    request: (f) => {
+      const to = new Date().toISOString().slice(0, 10);
+      const from = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
+      return { url: `${f.url}/api/v1/stats?from=${from}&to=${to}&interval=day`, headers: auth(f) };
+    },
+  },
+  {
     name: 'authenticated GET /categories/{id}',
     connections: CONNECTIONS,
     request: (f) => ({ url: `${f.url}/api/v1/categories/${f.categoryId}`, headers: auth(f) }),
@@ -169,7 +178,8 @@ async function seed(env: Record<string, string>, consents: number) {
     const demo = await seedDemo(db.kysely);
     const categoryId = demo.categories[0].id;
     const started = performance.now();
-    await seedConsents(db.kysely, demo.account.id, consents);
+    // A year of daily data, so that the statistics row reads a year of rollups.
+    await seedConsents(db.kysely, demo.account.id, consents, 365);
     const seedSeconds = (performance.now() - started) / 1000;
     return { accountId: demo.account.id, accountToken: demo.tokens.account, categoryId, seedSeconds };
   } finally {

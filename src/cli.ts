@@ -159,21 +159,44 @@ program
   .command('consents')
   .requiredOption('--account <id>', 'the account that receives them')
   .option('--count <n>', 'how many consents', '1000000')
-  .description('Bulk-create consents inside the database (1,000,000 take well under a minute on PostgreSQL)')
-  .action((options: { account: string; count: string }) => {
+  .option('--days <n>', 'spread over this many days up to now', '30')
+  .description('Bulk-create chained consents with their rollups (1,000,000 take about a minute on PostgreSQL)')
+  .action((options: { account: string; count: string; days: string }) => {
     const count = Number(options.count);
     if (!Number.isInteger(count) || count < 1 || count > 100_000_000) {
       throw new UsageError('--count must be a whole number between 1 and 100000000');
     }
+    const days = Number(options.days);
+    if (!Number.isInteger(days) || days < 1 || days > 3650) throw new UsageError('--days must be a whole number between 1 and 3650');
     if (!isId(options.account)) throw new UsageError(`no account with id ${options.account}`);
     return withDatabase(async (db) => {
       const account = await db.selectFrom('accounts').select('id').where('id', '=', options.account).executeTakeFirst();
       if (!account) throw new UsageError(`no account with id ${options.account}`);
-      const { seedConsents } = await import('./db/seed-consents.ts');
+      const { seedConsents } = await import('./modules/consents/consent-seed.ts');
       const started = performance.now();
-      await seedConsents(db, account.id, count);
+      await seedConsents(db, account.id, count, days);
       return { account_id: account.id, consents: count, seconds: Math.round((performance.now() - started) / 100) / 10 };
     });
+  });
+
+program
+  .command('consents')
+  .description('Consents')
+  .command('verify')
+  .description('Recompute an account\'s consent hash chain; prints {valid, checked, first_bad_id} and exits 2 when it is broken')
+  .requiredOption('--account <id>', 'the account whose chain to verify')
+  .action(async (options: { account: string }) => {
+    if (!isId(options.account)) throw new UsageError(`no account with id ${options.account}`);
+    let broken = false;
+    await withDatabase(async (db) => {
+      const account = await db.selectFrom('accounts').select('id').where('id', '=', options.account).executeTakeFirst();
+      if (!account) throw new UsageError(`no account with id ${options.account}`);
+      const { verifyChain } = await import('./modules/consents/consents-proof.service.ts');
+      const result = await verifyChain(db, account.id);
+      broken = !result.valid;
+      return { account_id: account.id, ...result };
+    });
+    if (broken) process.exitCode = 2;
   });
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -32,6 +32,10 @@ export interface Config {
   consentQueueMax: number;
   /** Storage items waiting for the AI in memory; past it they wait in the database (`processing`). */
   aiQueueMax: number;
+  /** How often pageviews and visitors counted in memory are written to the database. */
+  visitFlushIntervalMs: number;
+  /** How often the retention job removes consents older than their account's retention; 0: never. */
+  retentionIntervalS: number;
   /** OpenAI-compatible endpoint of a language model for descriptions and translations; unset: offline. */
   llmUrl: string | undefined;
   llmModel: string;
@@ -138,6 +142,8 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     consentQueueMax: integer(env, 'CONSENT_QUEUE_MAX', 10_000, 1, 1_000_000),
     aiQueueMax: integer(env, 'AI_QUEUE_MAX', 10_000, 1, 1_000_000),
+    visitFlushIntervalMs: integer(env, 'VISIT_FLUSH_INTERVAL_MS', 5_000, 100, 600_000),
+    retentionIntervalS: integer(env, 'CONSENT_RETENTION_INTERVAL_S', 3_600, 0, 604_800),
     llmUrl: url(env, 'LLM_URL', ['http:', 'https:']),
     llmModel: optional(env, 'LLM_MODEL') ?? 'gpt-4o-mini',
     llmApiKey: optional(env, 'LLM_API_KEY'),

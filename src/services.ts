@@ -11,6 +11,8 @@ import { CategoryCache } from './modules/categories/category-cache.ts';
 import { ConsentWriter } from './modules/consents/consent-writer.ts';
 import { BannerScripts } from './modules/widget/banner-script.ts';
 import { createScanRunner, type ScanRunner } from './modules/scans/scan-jobs.ts';
+import { RetentionJob } from './modules/consents/consent-retention.ts';
+import { VisitCounter } from './modules/stats/visit-counter.ts';
 import { connectRedis, type RedisClients } from './redis.ts';
 import { Metrics } from './http/metrics.ts';
 
@@ -32,6 +34,10 @@ export interface Services {
   mailer: Mailer;
   /** Group commit of consents. */
   consentWriter: ConsentWriter;
+  /** Pageviews and visitors, counted in memory and written in batches. */
+  visits: VisitCounter;
+  /** Removes consents past their account's retention, in the background. */
+  retention: RetentionJob;
   /** Each account's categories, for reads and consent checks without a round trip. */
   categories: CategoryCache;
   memberships: MembershipCache;
@@ -66,13 +72,15 @@ export async function createServices(config: Config, options: { migrate?: boolea
   const tokenCache = new TtlMap<string, ApiTokenRow | undefined>(30_000, 50_000);
   const mailer = createMailer(config);
   let metrics: Metrics | undefined;
+  const visits = new VisitCounter(database.kysely, { flushIntervalMs: config.visitFlushIntervalMs, maxSessions: 50_000 });
   const consentWriter = new ConsentWriter(database, {
     maxBatch: 500,
     maxQueue: config.consentQueueMax,
     // One batch at a time gathers the most rows per COMMIT: measured faster than 2 or 4 on PostgreSQL.
     concurrency: 1,
     onBatch: (size) => metrics?.consentBatchSize.observe(size),
-  });
+  }, visits);
+  const retention = new RetentionJob(database.kysely, config.retentionIntervalS);
   const memberships = new MembershipCache(database.kysely);
   const categories = new CategoryCache(database.kysely);
   const bannerScripts = new BannerScripts(database.kysely);
@@ -117,6 +125,8 @@ export async function createServices(config: Config, options: { migrate?: boolea
     redis,
     mailer,
     consentWriter,
+    visits,
+    retention,
     categories,
     memberships,
     bannerScripts,
@@ -146,6 +156,8 @@ export async function createServices(config: Config, options: { migrate?: boolea
       await scans.close();
       await ai.close();
       await consentWriter.close();
+      await retention.close();
+      await visits.close();
       mailer.close();
       await redis?.close();
       await database.close();

@@ -44,6 +44,7 @@ const accountJson = (row: AccountRow, onboarding_status = 'account_created') => 
   https_only: row.https_only,
   scan_schedule: 'off',
   next_scan_at: null,
+  consent_retention_days: row.consent_retention_days,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
 });
@@ -197,6 +198,7 @@ describe('POST /accounts by a partner', () => {
       https_only: true,
       scan_schedule: 'off',
       next_scan_at: null,
+      consent_retention_days: 730,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
     });

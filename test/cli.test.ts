@@ -203,6 +203,14 @@ describe('operator CLI', { timeout: 90_000 }, () => {
     made.seeded = 2500;
   });
 
+  it('consents verify checks the seeded chain, and refuses an unknown account', async () => {
+    const out = await cliJson(['consents', 'verify', '--account', made.demo.account.id]);
+    expect(out).toEqual({ account_id: made.demo.account.id, valid: true, checked: 2500, first_bad_id: null });
+    const unknown = await cli(['consents', 'verify', '--account', randomUUID()]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no account with id');
+  });
+
   it('tokens create prints a token of the type asked for', async () => {
     const [partner, user, account] = await eachInTurn([
       () => cliJson(['tokens', 'create', '--partner', made.partner.id, '--name', 'deploy bot']),

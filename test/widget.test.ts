@@ -107,11 +107,14 @@ describe('POST /widget/{account_id}/consents', () => {
 });
 
 describe('visits', () => {
-  it('counts pageviews and distinct visitors per day', async () => {
+  it('counts pageviews and distinct visitors per day in memory, and writes them in a batch', async () => {
     const fresh = await createTenant(t.services, 'Counted');
     for (const session of ['a', 'b', 'a', undefined]) {
       await call(t.app, 'GET', `/widget/${fresh.account.id}/config.json`, { query: session ? { session_id: session } : {} });
     }
+    const unwritten = await t.services.db.selectFrom('account_daily_stats').selectAll().where('account_id', '=', fresh.account.id).execute();
+    expect(unwritten).toEqual([]);
+    await t.services.visits.flush();
     const stats = await t.services.db.selectFrom('account_daily_stats').selectAll().where('account_id', '=', fresh.account.id).execute();
     expect(stats).toHaveLength(1);
     expect(stats[0]).toMatchObject({ pageviews: 4, visitors: 2 });

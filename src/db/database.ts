@@ -16,7 +16,7 @@ export interface Db {
    * Runs a statement of a hot path under a name: on PostgreSQL it is parsed and planned once per
    * connection (a named prepared statement), not on every call. Its text must not vary.
    */
-  executePrepared(name: string, query: CompiledQuery): Promise<void>;
+  executePrepared<R = unknown>(name: string, query: CompiledQuery): Promise<R[]>;
   /** PostgreSQL's connection pool: connections open, idle, and requests waiting for one. */
   poolStats(): { total: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
@@ -41,8 +41,8 @@ function connectPostgres(config: Config, url: string): Db {
   return {
     kysely,
     engine: 'postgres',
-    async executePrepared(name, query) {
-      await pool.query({ name, text: query.sql, values: query.parameters as unknown[] });
+    async executePrepared<R>(name: string, query: CompiledQuery) {
+      return (await pool.query({ name, text: query.sql, values: query.parameters as unknown[] })).rows as R[];
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => kysely.destroy(),
@@ -57,8 +57,8 @@ function connectEmbedded(config: Config): Db {
   return {
     kysely,
     engine: 'embedded',
-    async executePrepared(_name, query) {
-      await kysely.executeQuery(query);
+    async executePrepared<R>(_name: string, query: CompiledQuery) {
+      return (await kysely.executeQuery(query)).rows as R[];
     },
     poolStats: () => undefined,
     close: async () => {

@@ -55,6 +55,8 @@ export interface AccountsTable {
   revision: ColumnType<number, number | undefined, number>;
   /** The widget answers only https pages on the default port (localhost excepted). */
   https_only: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Consents older than this many days are removed by the retention job (30..3650). */
+  consent_retention_days: ColumnType<number, number | undefined, number>;
   scan_schedule: ColumnType<ScanSchedule, ScanSchedule | undefined, ScanSchedule>;
   /** When the scheduler queues the next scan; null while the schedule is off. */
   next_scan_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
@@ -186,6 +188,15 @@ export interface ConsentsTable {
   ip_address: string | null;
   gpc: boolean;
   created_at: CreatedAt;
+  /** The consent's place in its account's hash chain (1, 2, …); negative for a row written around the writer. */
+  chain_seq: ColumnType<number, number | undefined, never>;
+  /** SHA-256 (hex) of the previous link and this consent; null for consents older than the chain. */
+  hash: string | null;
+  /** SHA-256 (hex) of the salted personal fields: what the chain covers of them, so they can be erased. */
+  personal_hash: string | null;
+  /** Random salt of personal_hash; dropped by erasure, so that the hash no longer tells anything. */
+  personal_salt: string | null;
+  erased_at: Date | null;
 }
 
 export type InvitationRole = 'admin' | 'member';
@@ -257,6 +268,60 @@ export interface PasswordResetsTable {
   created_at: CreatedAt;
 }
 
+export interface ConsentChainHeadsTable {
+  account_id: string;
+  seq: number;
+  hash: string;
+}
+
+export interface ConsentChainAnchorsTable {
+  account_id: string;
+  seq: number;
+  hash: string;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** Consents per account and UTC day, and the chain's last link of that day (the daily checkpoint). */
+export interface ConsentDailyStatsTable {
+  account_id: string;
+  day: ColumnType<Date, string, string>;
+  consents: number;
+  accept_all: number;
+  accept_custom: number;
+  accept_necessary: number;
+  gpc: number;
+  head_seq: number;
+  head_id: string | null;
+  head_hash: string | null;
+}
+
+export interface ConsentDailyCategoriesTable {
+  account_id: string;
+  day: ColumnType<Date, string, string>;
+  category_id: string;
+  accepted: number;
+  rejected: number;
+}
+
+/** A HyperLogLog of the distinct visitors of an account on a UTC day. */
+export interface AccountDailySketchesTable {
+  account_id: string;
+  day: ColumnType<Date, string, string>;
+  registers: Uint8Array;
+}
+
+export interface ConsentErasuresTable {
+  id: string;
+  account_id: string;
+  subject_type: 'user_id' | 'session_id';
+  /** SHA-256 of the erased identifier: the log tells what was erased without keeping it. */
+  subject_hash: string;
+  consents: number;
+  erased_by_type: string;
+  erased_by_id: string | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   partners: PartnersTable;
   users: UsersTable;
@@ -274,6 +339,12 @@ export interface Database {
   account_consent_counts: AccountConsentCountsTable;
   password_resets: PasswordResetsTable;
   scans: ScansTable;
+  consent_chain_heads: ConsentChainHeadsTable;
+  consent_chain_anchors: ConsentChainAnchorsTable;
+  consent_daily_stats: ConsentDailyStatsTable;
+  consent_daily_categories: ConsentDailyCategoriesTable;
+  account_daily_sketches: AccountDailySketchesTable;
+  consent_erasures: ConsentErasuresTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;
@@ -291,3 +362,4 @@ export type AccountInvitationRow = Selectable<AccountInvitationsTable>;
 export type AiActionRow = Selectable<AiActionsTable>;
 export type PasswordResetRow = Selectable<PasswordResetsTable>;
 export type ScanRow = Selectable<ScansTable>;
+export type ConsentErasureRow = Selectable<ConsentErasuresTable>;

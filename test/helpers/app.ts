@@ -78,7 +78,8 @@ export async function call<T = any>(app: FastifyInstance, method: string, url: s
   }
   const response = await app.inject({ method: method as 'GET', url, headers, payload, query: options.query });
   let body: unknown = response.body;
-  if ((response.headers['content-type'] ?? '').toString().includes('json') && response.body !== '') {
+  // JSON bodies only: application/json or +json, not a stream of JSON lines (application/x-ndjson).
+  if (/^application\/([\w.-]+\+)?json\b/.test((response.headers['content-type'] ?? '').toString()) && response.body !== '') {
     body = JSON.parse(response.body);
   }
   return { status: response.statusCode, body: body as T, headers: response.headers };

@@ -8,6 +8,7 @@ import * as accountHttpsOnly from './2026_11_23_1302_account_https_only.ts';
 import * as invitationEmailStatus from './2026_11_23_1302_invitation_email_status.ts';
 import * as categoryPublished from './2026_11_23_1303_category_published.ts';
 import * as scans from './2026_11_23_1304_scans.ts';
+import * as proofOfConsent from './2026_11_23_1305_proof_of_consent.ts';
 import * as passwordResets from './2026_11_23_1306_password_resets.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_1302_invitation_email_status': invitationEmailStatus,
   '2026_11_23_1303_category_published': categoryPublished,
   '2026_11_23_1304_scans': scans,
+  '2026_11_23_1305_proof_of_consent': proofOfConsent,
   '2026_11_23_1306_password_resets': passwordResets,
 };
 

@@ -67,6 +67,7 @@ export interface NewAccount {
   default_language: string;
   /** Unset: true (the database's default for new accounts). */
   https_only?: boolean;
+  consent_retention_days?: number;
 }
 
 export async function insertAccount(db: Executor, account: NewAccount): Promise<AccountRow> {

@@ -65,6 +65,7 @@ async function clean(
   }
   if (fields.default_language !== undefined) out.default_language = fields.default_language;
   if (fields.https_only !== undefined) out.https_only = fields.https_only;
+  if (fields.consent_retention_days !== undefined) out.consent_retention_days = fields.consent_retention_days;
   if (fields.group_id !== undefined) {
     const groupId = fields.group_id;
     const allowed = principal.type === 'partner'
@@ -139,6 +140,7 @@ export const accountsRoutes: RoutesPlugin = async (app, { services }) => {
         owner_id: principal.userId,
         default_language: fields.default_language ?? 'en',
         https_only: fields.https_only ?? true,
+        consent_retention_days: fields.consent_retention_days,
       });
       if (principal.userId) await insertMembership(trx, row.id, principal.userId, true);
       return row.id;

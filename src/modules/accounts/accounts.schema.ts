@@ -24,6 +24,7 @@ export const AccountSchema = Type.Object({
   https_only: Type.Boolean({ description: 'The widget answers only pages served over https on the default port (localhost excepted)' }),
   scan_schedule: StringEnum(SCAN_SCHEDULES, { description: 'Scheduled rescans of the website: off, weekly or monthly' }),
   next_scan_at: Nullable(Timestamp),
+  consent_retention_days: Type.Integer({ description: 'Consents older than this are removed (30..3650 days)' }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -38,6 +39,7 @@ const fields = {
   ai_features: AiFeaturesChanges,
   https_only: Type.Boolean({ description: 'Only https pages may use the widget; true for new accounts' }),
   scan_schedule: StringEnum(SCAN_SCHEDULES),
+  consent_retention_days: Type.Integer({ minimum: 30, maximum: 3650, description: 'Days consents are kept (default 730)' }),
 };
 
 export const CreateAccountBody = Type.Object({
@@ -48,6 +50,7 @@ export const CreateAccountBody = Type.Object({
     default_language: Type.Optional(fields.default_language),
     allowed_domains: Type.Optional(fields.allowed_domains),
     https_only: Type.Optional(fields.https_only),
+    consent_retention_days: Type.Optional(fields.consent_retention_days),
   }),
 });
 export const UpdateAccountBody = Type.Object({ account: Type.Partial(Type.Object(fields)) });
@@ -75,6 +78,7 @@ export function toAccount(row: AccountWithStatus): Account {
     https_only: row.https_only,
     scan_schedule: row.scan_schedule,
     next_scan_at: row.next_scan_at?.toISOString() ?? null,
+    consent_retention_days: row.consent_retention_days,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

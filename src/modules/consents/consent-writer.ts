@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { UnavailableError } from '../../http/app-errors.ts';
 import { isDatabaseUnavailable } from '../../http/error-handler.ts';
-import { visitCounting } from '../accounts/onboarding-facts.ts';
+import { utcDay } from '../stats/visit-counter.ts';
+import { chain, GENESIS } from './consent-chain.ts';
 import type { NewConsent } from './consents.repository.ts';
 
 interface Pending {
@@ -22,6 +23,22 @@ export interface ConsentWriterOptions {
   onBatch?: (size: number) => void;
 }
 
+/** The last link of an account's chain. */
+interface Head {
+  seq: number;
+  hash: string;
+}
+
+/** Where committed consents are counted as a pageview and a visitor. */
+export interface VisitSink {
+  count(accountId: string, sessionId?: string, at?: Date): void;
+}
+
+/** Accounts whose chain head is remembered; past this the memory is cleared (and heads read again). */
+const MAX_HEADS = 100_000;
+/** Rounds of a batch whose chain heads other writers keep moving before it gives up. */
+const MAX_CHAIN_ROUNDS = 20;
+
 /**
  * Group commit for consents. Requests that arrive together share one multi-row INSERT and one
  * COMMIT, together with the account counters and visit statistics they update; each request is
@@ -37,10 +54,16 @@ export class ConsentWriter {
   private idle: (() => void) | undefined;
   /** Accounts whose `code_installed_at` is known to be set: no need to write it again. */
   private readonly installed = new Set<string>();
+  /**
+   * Each account's chain head as this writer last stored it (or is storing it). The database's head
+   * row decides: a batch whose expected head is stale (another instance wrote) is chained again.
+   */
+  private readonly heads = new Map<string, Head>();
 
   constructor(
     private readonly db: Pick<Db, 'kysely' | 'executePrepared'>,
     private readonly options: ConsentWriterOptions,
+    private readonly visits?: VisitSink,
   ) {}
 
   write(consent: NewConsent): Promise<void> {
@@ -82,7 +105,7 @@ export class ConsentWriter {
     this.pump();
     await new Promise((resolve) => setImmediate(resolve));
     try {
-      if (!failure) for (const item of batch) item.resolve();
+      if (!failure) for (const item of batch) this.stored(item);
       else if (batch.length === 1 || isDatabaseUnavailable(failure.error)) for (const item of batch) item.reject(failure.error);
       else await this.oneByOne(batch);
     } finally {
@@ -96,40 +119,145 @@ export class ConsentWriter {
     for (const item of batch) {
       try {
         await this.insert([item.consent]);
-        item.resolve();
+        this.stored(item);
       } catch (error) {
         item.reject(error);
       }
     }
   }
 
+  /** A committed consent counts a pageview and a visitor; its caller is answered. */
+  private stored(item: Pending): void {
+    this.visits?.count(item.consent.account_id, item.consent.session_id, item.consent.created_at);
+    item.resolve();
+  }
+
   /**
-   * One statement, so one round trip and one implicit transaction: the rows (passed as arrays, so
-   * the statement's text, and its plan, is the same for every batch size: prepared once per
-   * connection), the account counters, the visit statistics and the first-install fact.
+   * Chains the consents after their accounts' heads and stores them. A round is one statement;
+   * only when another writer moved an account's head meanwhile are that account's consents
+   * chained again on the head it reads back, and stored in another round.
    */
   private async insert(consents: NewConsent[]): Promise<void> {
-    const fresh = [...new Set(consents.map((c) => c.account_id))].filter((id) => !this.installed.has(id));
-    const counts = perAccount(consents);
-    const statement = sql`with ${visitCounting(consents.map((c) => ({ accountId: c.account_id, sessionId: c.session_id })))},
-      inserted as (
-        insert into consents (id, account_id, session_id, user_id, user_preferences, url, user_agent, ip_address, gpc, created_at)
+    let remaining = consents;
+    for (let round = 0; remaining.length > 0; round++) {
+      if (round === MAX_CHAIN_ROUNDS) throw new UnavailableError('The consent chain is too busy, please retry', 1);
+      await this.loadHeads(remaining, round > 0);
+      const advanced = await this.insertRound(remaining);
+      remaining = remaining.filter((c) => !advanced.has(c.account_id));
+    }
+  }
+
+  /** Reads the heads this writer does not know (or all of them again, after a lost race). */
+  private async loadHeads(consents: NewConsent[], reload: boolean): Promise<void> {
+    const accounts = [...new Set(consents.map((c) => c.account_id))].filter((id) => reload || !this.heads.has(id));
+    if (accounts.length === 0) return;
+    if (this.heads.size + accounts.length > MAX_HEADS) this.heads.clear();
+    const rows = await this.db.kysely.selectFrom('consent_chain_heads').select(['account_id', 'seq', 'hash'])
+      .where('account_id', 'in', accounts).execute();
+    for (const id of accounts) this.heads.set(id, { seq: 0, hash: GENESIS });
+    for (const row of rows) this.heads.set(row.account_id, { seq: Number(row.seq), hash: row.hash });
+  }
+
+  /**
+   * One statement, so one round trip and one implicit transaction: the chain heads advanced by
+   * compare-and-set, the rows of the accounts whose head advanced (passed as arrays, so that the
+   * statement's text, and its plan, is the same for every batch size: prepared once per
+   * connection), the account counters, the daily rollups and checkpoints, the per-category
+   * choices and the first-install fact. Answers the accounts whose rows were stored.
+   */
+  private async insertRound(consents: NewConsent[]): Promise<Set<string>> {
+    const byAccount = new Map<string, NewConsent[]>();
+    for (const c of consents) {
+      const list = byAccount.get(c.account_id);
+      if (list) list.push(c);
+      else byAccount.set(c.account_id, [c]);
+    }
+    const accounts = [...byAccount.keys()].sort();
+    const expected = accounts.map((id) => this.heads.get(id)!);
+    const rows: (NewConsent & { seq: number; hash: string; personal_hash: string; personal_salt: string })[] = [];
+    const heads: Head[] = [];
+    for (const [i, id] of accounts.entries()) {
+      const list = byAccount.get(id)!;
+      const links = chain(expected[i], list);
+      list.forEach((c, j) => rows.push({ ...c, ...links[j] }));
+      const last = links.at(-1)!;
+      heads.push({ seq: last.seq, hash: last.hash });
+      // The next batch chains on this one at once; if this one is not stored, its round reloads the head.
+      this.heads.set(id, { seq: last.seq, hash: last.hash });
+    }
+    const daily = dailyRollup(rows);
+    const choices = categoryRollup(rows);
+    const fresh = accounts.filter((id) => !this.installed.has(id));
+    const statement = sql<{ account_id: string }>`with expected(account_id, seq, hash, new_seq, new_hash) as (
+        select * from unnest(${accounts}::uuid[], ${expected.map((h) => h.seq)}::bigint[], ${expected.map((h) => h.hash)}::text[],
+          ${heads.map((h) => h.seq)}::bigint[], ${heads.map((h) => h.hash)}::text[])
+      ), advanced as (
+        insert into consent_chain_heads as head (account_id, seq, hash)
+        select account_id, new_seq, new_hash from expected where seq = 0 order by account_id
+        on conflict (account_id) do nothing
+        returning account_id
+      ), moved as (
+        update consent_chain_heads as head set seq = expected.new_seq, hash = expected.new_hash
+        from expected where head.account_id = expected.account_id and expected.seq > 0
+          and head.seq = expected.seq and head.hash = expected.hash
+        returning head.account_id
+      ), stored(account_id) as (
+        select account_id from advanced union all select account_id from moved
+      ), inserted as (
+        insert into consents (id, account_id, session_id, user_id, user_preferences, url, user_agent, ip_address, gpc, created_at,
+          chain_seq, hash, personal_hash, personal_salt)
         select * from unnest(
-          ${consents.map((c) => c.id)}::uuid[], ${consents.map((c) => c.account_id)}::uuid[],
-          ${consents.map((c) => c.session_id)}::text[], ${consents.map((c) => c.user_id)}::text[],
-          ${consents.map((c) => JSON.stringify(c.user_preferences))}::jsonb[], ${consents.map((c) => c.url)}::text[],
-          ${consents.map((c) => c.user_agent)}::text[], ${consents.map((c) => c.ip_address)}::text[],
-          ${consents.map((c) => c.gpc)}::boolean[], ${consents.map((c) => c.created_at.toISOString())}::timestamptz[])
+          ${rows.map((c) => c.id)}::uuid[], ${rows.map((c) => c.account_id)}::uuid[],
+          ${rows.map((c) => c.session_id)}::text[], ${rows.map((c) => c.user_id)}::text[],
+          ${rows.map((c) => JSON.stringify(c.user_preferences))}::jsonb[], ${rows.map((c) => c.url)}::text[],
+          ${rows.map((c) => c.user_agent)}::text[], ${rows.map((c) => c.ip_address)}::text[],
+          ${rows.map((c) => c.gpc)}::boolean[], ${rows.map((c) => c.created_at.toISOString())}::timestamptz[],
+          ${rows.map((c) => c.seq)}::bigint[], ${rows.map((c) => c.hash)}::text[],
+          ${rows.map((c) => c.personal_hash)}::text[], ${rows.map((c) => c.personal_salt)}::text[]
+        ) as row(id, account_id) where row.account_id in (select account_id from stored)
+        returning account_id
       ), counted as (
         insert into account_consent_counts (account_id, consents)
-        select * from unnest(${counts.map(([id]) => id)}::uuid[], ${counts.map(([, n]) => n)}::bigint[])
+        select account_id, count(*) from inserted group by account_id order by account_id
         on conflict (account_id) do update set consents = account_consent_counts.consents + excluded.consents
+      ), daily as (
+        insert into consent_daily_stats as d (account_id, day, consents, accept_all, accept_custom, accept_necessary, gpc, head_seq, head_id, head_hash)
+        select * from unnest(
+          ${daily.map((d) => d.account_id)}::uuid[], ${daily.map((d) => d.day)}::date[], ${daily.map((d) => d.consents)}::int[],
+          ${daily.map((d) => d.all)}::int[], ${daily.map((d) => d.custom)}::int[], ${daily.map((d) => d.necessary)}::int[],
+          ${daily.map((d) => d.gpc)}::int[], ${daily.map((d) => d.head_seq)}::bigint[], ${daily.map((d) => d.head_id)}::uuid[],
+          ${daily.map((d) => d.head_hash)}::text[]
+        ) as row(account_id) where row.account_id in (select account_id from stored)
+        on conflict (account_id, day) do update set
+          consents = d.consents + excluded.consents, accept_all = d.accept_all + excluded.accept_all,
+          accept_custom = d.accept_custom + excluded.accept_custom, accept_necessary = d.accept_necessary + excluded.accept_necessary,
+          gpc = d.gpc + excluded.gpc,
+          head_id = case when excluded.head_seq > d.head_seq then excluded.head_id else d.head_id end,
+          head_hash = case when excluded.head_seq > d.head_seq then excluded.head_hash else d.head_hash end,
+          head_seq = greatest(d.head_seq, excluded.head_seq)
+      ), chosen as (
+        insert into consent_daily_categories as d (account_id, day, category_id, accepted, rejected)
+        select * from unnest(
+          ${choices.map((c) => c.account_id)}::uuid[], ${choices.map((c) => c.day)}::date[], ${choices.map((c) => c.category_id)}::uuid[],
+          ${choices.map((c) => c.accepted)}::int[], ${choices.map((c) => c.rejected)}::int[]
+        ) as row(account_id) where row.account_id in (select account_id from stored)
+        on conflict (account_id, day, category_id) do update set
+          accepted = d.accepted + excluded.accepted, rejected = d.rejected + excluded.rejected
       ), installed as (
         update accounts set code_installed_at = now() where id = any(${fresh}::uuid[]) and code_installed_at is null
       )
-      select 1`;
-    await this.db.executePrepared('consent_batch', statement.compile(this.db.kysely));
-    for (const id of fresh) this.installed.add(id);
+      select account_id from stored`;
+    let stored: Set<string>;
+    try {
+      const result = await this.db.executePrepared<{ account_id: string }>('consent_batch', statement.compile(this.db.kysely));
+      stored = new Set(result.map((row) => row.account_id));
+    } catch (error) {
+      for (const id of accounts) this.heads.delete(id);
+      throw error;
+    }
+    for (const id of accounts) if (!stored.has(id)) this.heads.delete(id);
+    for (const id of fresh) if (stored.has(id)) this.installed.add(id);
+    return stored;
   }
 
   /** Stops taking consents and waits until every accepted one is committed or refused. */
@@ -140,9 +268,40 @@ export class ConsentWriter {
   }
 }
 
-/** Rows in account order, so that concurrent batches lock shared counter rows in the same order. */
-function perAccount(consents: NewConsent[]): [string, number][] {
-  const counts = new Map<string, number>();
-  for (const c of consents) counts.set(c.account_id, (counts.get(c.account_id) ?? 0) + 1);
-  return [...counts].sort(([a], [b]) => (a < b ? -1 : 1));
+interface Chained extends NewConsent {
+  seq: number;
+  hash: string;
+}
+
+/** Per account and UTC day: consents by accept type, GPC, and the day's last link (in account order). */
+function dailyRollup(rows: Chained[]) {
+  const days = new Map<string, { account_id: string; day: string; consents: number; all: number; custom: number; necessary: number; gpc: number; head_seq: number; head_id: string; head_hash: string }>();
+  for (const c of rows) {
+    const day = utcDay(c.created_at);
+    const key = `${c.account_id} ${day}`;
+    let d = days.get(key);
+    if (!d) days.set(key, (d = { account_id: c.account_id, day, consents: 0, all: 0, custom: 0, necessary: 0, gpc: 0, head_seq: 0, head_id: c.id, head_hash: c.hash }));
+    d.consents++;
+    d[c.user_preferences.accept_type]++;
+    if (c.gpc) d.gpc++;
+    if (c.seq > d.head_seq) Object.assign(d, { head_seq: c.seq, head_id: c.id, head_hash: c.hash });
+  }
+  return [...days.values()].sort((a, b) => (a.account_id + a.day < b.account_id + b.day ? -1 : 1));
+}
+
+/** Per account, UTC day and category: how often it was accepted and rejected (in key order). */
+function categoryRollup(rows: Chained[]) {
+  const counts = new Map<string, { account_id: string; day: string; category_id: string; accepted: number; rejected: number }>();
+  const add = (c: Chained, categoryId: string, field: 'accepted' | 'rejected') => {
+    const day = utcDay(c.created_at);
+    const key = `${c.account_id} ${day} ${categoryId}`;
+    let entry = counts.get(key);
+    if (!entry) counts.set(key, (entry = { account_id: c.account_id, day, category_id: categoryId, accepted: 0, rejected: 0 }));
+    entry[field]++;
+  };
+  for (const c of rows) {
+    for (const id of c.user_preferences.accepted_categories) add(c, id, 'accepted');
+    for (const id of c.user_preferences.rejected_categories) add(c, id, 'rejected');
+  }
+  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, entry]) => entry);
 }

@@ -16,7 +16,7 @@ export interface NewConsent {
   created_at: Date;
 }
 
-function filtered(db: Executor, accountId: string, filters: ConsentFilters) {
+export function filtered(db: Executor, accountId: string, filters: ConsentFilters) {
   let query = db.selectFrom('consents').where('account_id', '=', accountId);
   if (filters.session_id !== undefined) query = query.where('session_id', '=', filters.session_id);
   if (filters.user_id !== undefined) query = query.where('user_id', '=', filters.user_id);

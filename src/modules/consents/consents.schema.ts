@@ -47,15 +47,20 @@ export const ConsentSchema = Type.Object({
 });
 export type Consent = Static<typeof ConsentSchema>;
 
-export const ConsentListQuery = offsetQuery(['created_at'] as const, {
+const consentFilters = {
   session_id: Type.Optional(Text(128)),
   user_id: Type.Optional(Text(255)),
   created_after: Type.Optional(Type.String({ format: 'date-time' })),
   created_before: Type.Optional(Type.String({ format: 'date-time' })),
+};
+export const ConsentListQuery = offsetQuery(['created_at'] as const, consentFilters);
+export const ConsentExportQuery = Type.Object({
+  format: Type.Optional(StringEnum(['csv', 'ndjson'] as const, { description: 'Default: ndjson' })),
+  ...consentFilters,
 });
 export type ConsentFilters = Pick<Static<typeof ConsentListQuery>, 'session_id' | 'user_id' | 'created_after' | 'created_before'>;
 
-export function toConsent(row: ConsentRow): Consent {
+export function toConsent(row: Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at'>): Consent {
   return {
     id: row.id,
     session_id: row.session_id,

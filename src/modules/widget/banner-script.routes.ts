@@ -72,7 +72,7 @@ export function bannerScriptHandler(services: Services) {
     }
     if (!marked.has(account.id)) {
       marked.add(account.id);
-      markCodeInstalled(services.db, account.id).catch((error: unknown) => {
+      markCodeInstalled(services.db, [account.id]).catch((error: unknown) => {
         marked.delete(account.id);
         request.log.warn({ err: error }, 'could not mark the banner code installed');
       });

@@ -6,11 +6,12 @@ import { jsonBodyParser } from '../../http/json-body.ts';
 import { after, settle } from '../../http/maybe-promise.ts';
 import type { RoutesPlugin } from '../../http/routes-plugin.ts';
 import { ErrorList, ValidationErrorList } from '../../http/schemas.ts';
-import { markCodeInstalled, recordVisits } from '../accounts/onboarding-facts.ts';
+import { findVisitorConsent } from '../consents/consents-proof.repository.ts';
+import { ReceiptParams, ReceiptQuery, ReceiptSchema, toReceipt } from '../consents/consents-proof.schema.ts';
 import { recordConsent, visitorContext } from '../consents/consents.service.ts';
 import { bannerScriptHandler } from './banner-script.routes.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
-import type { WidgetAccount } from './widget.repository.ts';
+import { findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
 import { RecordedConsent, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
 
 declare module 'fastify' {
@@ -95,10 +96,11 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, async (request, reply) => {
     const account = admitted(request);
-    const banner = await services.bannerScripts.get(account.id);
-    if (!banner) throw new NotFoundError();
-    await markCodeInstalled(db, account.id);
-    await recordVisits(db, [{ accountId: account.id, sessionId: request.query.session_id }]).catch(vanished);
+    // The account is read again (the cached one may have been deleted since): a read, not a write.
+    const [banner, current] = await Promise.all([services.bannerScripts.get(account.id), findWidgetAccount(db, account.id)]);
+    if (!banner || !current) throw new NotFoundError();
+    // Counted in memory, written in batches: a banner load costs no database write.
+    services.visits.count(account.id, request.query.session_id);
     reply.header('cache-control', 'no-store');
     return { data: banner.config };
   });
@@ -120,5 +122,22 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     if (request.body.consent.gpc === true) visitor.gpc = true;
     const consent = await recordConsent(services, account.id, request.body.consent, visitor).catch(vanished);
     return reply.code(201).send({ data: { id: consent.id, created_at: consent.created_at.toISOString() } });
+  });
+
+  app.get('/widget/:account_id/consents/:id', {
+    config: { auth: 'public', throttle: 'widget' },
+    schema: {
+      operationId: 'widgetConsentReceipt', tags,
+      summary: 'A visitor\'s receipt: their consent and its link in the account\'s hash chain, for the session that gave it',
+      params: ReceiptParams,
+      querystring: ReceiptQuery,
+      response: { 200: ReceiptSchema, ...errors },
+    },
+  }, async (request, reply) => {
+    const account = admitted(request);
+    const row = await findVisitorConsent(db, account.id, request.params.id, request.query.session_id);
+    if (!row) throw new NotFoundError();
+    reply.header('cache-control', 'no-store');
+    return toReceipt(row);
   });
 };

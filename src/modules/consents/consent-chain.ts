@@ -1,0 +1,68 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { UserPreferences } from '../../db/schema.ts';
+
+/** The link before an account's first hashed consent. */
+export const GENESIS = '0'.repeat(64);
+
+/** What a consent carries into its hashes. */
+export interface Hashable {
+  id: string;
+  account_id: string;
+  session_id: string;
+  user_id: string | null;
+  user_preferences: UserPreferences;
+  url: string | null;
+  user_agent: string | null;
+  ip_address: string | null;
+  gpc: boolean;
+  created_at: Date;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** JSON with every object's keys sorted, so that jsonb's reordering of keys changes nothing. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Random salts, one per consent, drawn in one call. */
+export function salts(count: number): string[] {
+  const bytes = randomBytes(16 * count).toString('hex');
+  return Array.from({ length: count }, (_, i) => bytes.slice(32 * i, 32 * i + 32));
+}
+
+/**
+ * The hash of the fields that erasure may clear. Salted, so that the hash kept after erasure
+ * cannot be matched against a guessed user id or session id once the salt is gone.
+ */
+export function personalHash(salt: string, c: Pick<Hashable, 'session_id' | 'user_id' | 'ip_address' | 'user_agent' | 'url'>): string {
+  return sha256(JSON.stringify([salt, c.session_id, c.user_id, c.ip_address, c.user_agent, c.url]));
+}
+
+/** One link: SHA-256 over the previous link and the consent's canonical encoding. */
+export function linkHash(previous: string, seq: number, c: Omit<Hashable, 'session_id' | 'user_id' | 'ip_address' | 'user_agent' | 'url'>, personal: string): string {
+  return sha256(`${previous}\n${canonical([c.id, c.account_id, seq, c.created_at.toISOString(), c.user_preferences, c.gpc, personal])}`);
+}
+
+export interface Link {
+  seq: number;
+  hash: string;
+  personal_hash: string;
+  personal_salt: string;
+}
+
+/** Chains consents (in order) after the link `previous` at `seq`. */
+export function chain(previous: { seq: number; hash: string }, consents: Hashable[], salt = salts(consents.length)): Link[] {
+  let { seq, hash } = previous;
+  return consents.map((c, i) => {
+    const personal = personalHash(salt[i], c);
+    seq += 1;
+    hash = linkHash(hash, seq, c, personal);
+    return { seq, hash, personal_hash: personal, personal_salt: salt[i] };
+  });
+}

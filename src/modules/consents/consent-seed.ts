@@ -1,0 +1,99 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/kysely.ts';
+import type { UserPreferences } from '../../db/schema.ts';
+import { HyperLogLog } from '../../lib/hyperloglog.ts';
+import { newId } from '../../db/ids.ts';
+import { chain, type Hashable } from './consent-chain.ts';
+import { findHead } from './consents-proof.repository.ts';
+
+const CHUNK = 5_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * Bulk-creates synthetic consents for one account, for benchmarks and capacity tests: `count`
+ * consents evenly spread over the last `days` days, one session per five consents, every third
+ * with a user id, every tenth with GPC, accept types in turn over the account's categories. They
+ * are chained after the account's head exactly as the writer chains them, and the rollups the
+ * writer keeps (counts, daily statistics and checkpoints, categories) and the daily visits (two
+ * pageviews per consent, the day's sessions as visitors and their sketch) are filled in.
+ */
+export async function seedConsents(db: Executor, accountId: string, count: number, days = 30): Promise<number> {
+  const categories = await db.selectFrom('categories').select(['id', 'required']).where('account_id', '=', accountId).orderBy('created_at').execute();
+  const required = categories.filter((c) => c.required).map((c) => c.id);
+  const optional = categories.filter((c) => !c.required).map((c) => c.id);
+  const choices: UserPreferences[] = [
+    { accept_type: 'all', accepted_categories: [...required, ...optional], rejected_categories: [], accepted_services: {}, rejected_services: {} },
+    { accept_type: 'necessary', accepted_categories: required, rejected_categories: optional, accepted_services: {}, rejected_services: {} },
+    {
+      accept_type: 'custom', accepted_categories: [...required, ...optional.filter((_, i) => i % 2 === 0)],
+      rejected_categories: optional.filter((_, i) => i % 2 === 1), accepted_services: {}, rejected_services: {},
+    },
+  ];
+  const sessions = Math.max(1, Math.floor(count / 5));
+  const end = Date.now();
+  const start = end - days * DAY_MS;
+  const step = (end - start) / count;
+  let head = await findHead(db, accountId);
+  const sketches = new Map<string, HyperLogLog>();
+  for (let done = 0; done < count; done += CHUNK) {
+    const size = Math.min(CHUNK, count - done);
+    const rows: Hashable[] = [];
+    for (let n = done; n < done + size; n++) {
+      const createdAt = new Date(Math.floor(start + n * step));
+      const sessionId = `seed-${n % sessions}`;
+      const day = createdAt.toISOString().slice(0, 10);
+      let sketch = sketches.get(day);
+      if (!sketch) sketches.set(day, (sketch = new HyperLogLog()));
+      sketch.add(sessionId);
+      rows.push({
+        id: newId(), account_id: accountId, session_id: sessionId, user_id: n % 3 === 0 ? `user-${n % 1000}` : null,
+        user_preferences: choices[n % 3], url: 'https://example.com/', user_agent: null, ip_address: null, gpc: n % 10 === 0, created_at: createdAt,
+      });
+    }
+    const links = chain(head, rows);
+    await sql`insert into consents (id, account_id, session_id, user_id, user_preferences, url, user_agent, ip_address, gpc, created_at,
+        chain_seq, hash, personal_hash, personal_salt)
+      select * from unnest(
+        ${rows.map((c) => c.id)}::uuid[], ${rows.map((c) => c.account_id)}::uuid[], ${rows.map((c) => c.session_id)}::text[],
+        ${rows.map((c) => c.user_id)}::text[], ${rows.map((c) => JSON.stringify(c.user_preferences))}::jsonb[], ${rows.map((c) => c.url)}::text[],
+        ${rows.map((c) => c.user_agent)}::text[], ${rows.map((c) => c.ip_address)}::text[], ${rows.map((c) => c.gpc)}::boolean[],
+        ${rows.map((c) => c.created_at.toISOString())}::timestamptz[], ${links.map((l) => l.seq)}::bigint[], ${links.map((l) => l.hash)}::text[],
+        ${links.map((l) => l.personal_hash)}::text[], ${links.map((l) => l.personal_salt)}::text[])`.execute(db);
+    head = { seq: links.at(-1)!.seq, hash: links.at(-1)!.hash };
+  }
+  const first = new Date(start).toISOString();
+  await sql`insert into consent_chain_heads (account_id, seq, hash) values (${accountId}::uuid, ${head.seq}, ${head.hash})
+    on conflict (account_id) do update set seq = excluded.seq, hash = excluded.hash`.execute(db);
+  await sql`insert into account_consent_counts (account_id, consents) values (${accountId}::uuid, ${count})
+    on conflict (account_id) do update set consents = account_consent_counts.consents + excluded.consents`.execute(db);
+  await sql`insert into consent_daily_stats as d (account_id, day, consents, accept_all, accept_custom, accept_necessary, gpc, head_seq, head_id, head_hash)
+    select account_id, day, count(*), count(*) filter (where accept_type = 'all'), count(*) filter (where accept_type = 'custom'),
+      count(*) filter (where accept_type = 'necessary'), count(*) filter (where gpc),
+      max(chain_seq), (array_agg(id order by chain_seq desc))[1], (array_agg(hash order by chain_seq desc))[1]
+    from (select account_id, (created_at at time zone 'UTC')::date as day, user_preferences->>'accept_type' as accept_type, gpc, chain_seq, id, hash
+          from consents where account_id = ${accountId}::uuid and created_at >= ${first}::timestamptz and chain_seq > ${head.seq - count}) seeded
+    group by account_id, day
+    on conflict (account_id, day) do update set consents = d.consents + excluded.consents, accept_all = d.accept_all + excluded.accept_all,
+      accept_custom = d.accept_custom + excluded.accept_custom, accept_necessary = d.accept_necessary + excluded.accept_necessary,
+      gpc = d.gpc + excluded.gpc, head_seq = excluded.head_seq, head_id = excluded.head_id, head_hash = excluded.head_hash`.execute(db);
+  await sql`insert into consent_daily_categories as d (account_id, day, category_id, accepted, rejected)
+    select account_id, day, category_id::uuid, sum(accepted), sum(rejected) from (
+      select account_id, (created_at at time zone 'UTC')::date as day, jsonb_array_elements_text(user_preferences->'accepted_categories') as category_id, 1 as accepted, 0 as rejected
+        from consents where account_id = ${accountId}::uuid and chain_seq > ${head.seq - count}
+      union all
+      select account_id, (created_at at time zone 'UTC')::date, jsonb_array_elements_text(user_preferences->'rejected_categories'), 0, 1
+        from consents where account_id = ${accountId}::uuid and chain_seq > ${head.seq - count}
+    ) choices group by 1, 2, 3
+    on conflict (account_id, day, category_id) do update set accepted = d.accepted + excluded.accepted, rejected = d.rejected + excluded.rejected`.execute(db);
+  await sql`insert into account_daily_stats as d (account_id, day, pageviews, visitors)
+    select account_id, (created_at at time zone 'UTC')::date, 2 * count(*), count(distinct session_id)
+    from consents where account_id = ${accountId}::uuid and chain_seq > ${head.seq - count} group by 1, 2
+    on conflict (account_id, day) do update set pageviews = d.pageviews + excluded.pageviews, visitors = d.visitors + excluded.visitors`.execute(db);
+  const daysSeen = [...sketches.keys()];
+  await sql`insert into account_daily_sketches as s (account_id, day, registers)
+    select ${accountId}::uuid, day, registers from unnest(${daysSeen}::date[], ${daysSeen.map((d) => Buffer.from(sketches.get(d)!.registers))}::bytea[]) as u(day, registers)
+    on conflict (account_id, day) do nothing`.execute(db);
+  // Sets the visibility map, so that listings walk their offsets in the index alone from the start.
+  await sql`vacuum analyze consents`.execute(db);
+  return count;
+}

@@ -1,0 +1,181 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Executor } from '../../db/kysely.ts';
+import type { ConsentRow } from '../../db/schema.ts';
+import { GENESIS } from './consent-chain.ts';
+import { filtered } from './consents.repository.ts';
+import type { ConsentFilters } from './consents.schema.ts';
+
+export interface ChainPoint {
+  seq: number;
+  hash: string;
+}
+
+/** Where verification starts: the last consent removed by retention (or the chain's start). */
+export async function findAnchor(db: Executor, accountId: string): Promise<ChainPoint> {
+  const row = await db.selectFrom('consent_chain_anchors').select(['seq', 'hash']).where('account_id', '=', accountId).executeTakeFirst();
+  return row ? { seq: Number(row.seq), hash: row.hash } : { seq: 0, hash: GENESIS };
+}
+
+/** The chain's last link as the writers last stored it. */
+export async function findHead(db: Executor, accountId: string): Promise<ChainPoint> {
+  const row = await db.selectFrom('consent_chain_heads').select(['seq', 'hash']).where('account_id', '=', accountId).executeTakeFirst();
+  return row ? { seq: Number(row.seq), hash: row.hash } : { seq: 0, hash: GENESIS };
+}
+
+/** A consent written around the writer (outside the chain), if there is one. */
+export async function findUnchained(db: Executor, accountId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('consents').select('id').where('account_id', '=', accountId).where('chain_seq', '<', 0)
+    .orderBy('chain_seq', 'desc').limit(1).executeTakeFirst();
+  return row?.id;
+}
+
+/** The next `limit` consents of the chain after `afterSeq`, in chain order (keyset, on the chain's index). */
+export async function chainPage(db: Executor, accountId: string, afterSeq: number, limit: number): Promise<ConsentRow[]> {
+  return db.selectFrom('consents').selectAll().where('account_id', '=', accountId).where('chain_seq', '>', afterSeq)
+    .orderBy('chain_seq').limit(limit).execute();
+}
+
+const iso = (column: string) => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** One CSV field: empty for null; quoted when it holds a comma, a quote or a line break; a leading formula sign defused. */
+function csvField(value: RawBuilder<unknown>): RawBuilder<string> {
+  const text = sql`(${value})::text`;
+  const guarded = sql`(case when ${text} ~ '^[-=+@\t\r]' then '''' || ${text} else ${text} end)`;
+  return sql<string>`(case when ${text} is null then '' when ${guarded} ~ '[",\r\n]' then '"' || replace(${guarded}, '"', '""') || '"' else ${guarded} end)`;
+}
+
+const categoryList = (field: string) => sql`array_to_string(array(select jsonb_array_elements_text(user_preferences->${field})), ' ')`;
+
+/** A consent as one exported line, built by PostgreSQL: the driver and the event loop only pass text on. */
+function exportLine(format: 'csv' | 'ndjson'): RawBuilder<string> {
+  if (format === 'ndjson') {
+    return sql<string>`json_build_object('id', id, 'created_at', ${iso('created_at')}, 'session_id', session_id, 'user_id', user_id,
+      'user_preferences', user_preferences, 'url', url, 'user_agent', user_agent, 'ip_address', ip_address, 'gpc', gpc,
+      'chain_seq', chain_seq, 'hash', hash, 'personal_hash', personal_hash, 'erased_at', ${iso('erased_at')})::text || E'\n'`;
+  }
+  // Only the fields a visitor or a client wrote can hold a comma, a quote or a formula sign; the
+  // others (ids, times, hashes, numbers, the accept type, the category ids) are written as they are.
+  const plain = (value: RawBuilder<unknown>) => sql`coalesce((${value})::text, '')`;
+  const fields = [
+    plain(sql`id`), plain(iso('created_at')), csvField(sql`session_id`), csvField(sql`user_id`), plain(sql`user_preferences->>'accept_type'`),
+    plain(categoryList('accepted_categories')), plain(categoryList('rejected_categories')),
+    csvField(sql`user_preferences->'accepted_services'`), csvField(sql`user_preferences->'rejected_services'`), csvField(sql`url`),
+    csvField(sql`user_agent`), plain(sql`ip_address`), plain(sql`gpc`), plain(sql`chain_seq`), plain(sql`hash`), plain(sql`personal_hash`),
+    plain(iso('erased_at')),
+  ];
+  return sql<string>`concat_ws(',', ${sql.join(fields)}) || E'\n'`;
+}
+
+export interface ExportCursor {
+  /** The last row's time as PostgreSQL wrote it (full precision) and its id. */
+  created_at: string;
+  id: string;
+}
+
+/**
+ * The next `limit` consents matching the list's filters after the cursor, oldest first, as one text
+ * of lines, with the cursor of the last one (undefined when there were none).
+ */
+export async function exportPage(
+  db: Executor,
+  accountId: string,
+  filters: ConsentFilters,
+  after: ExportCursor | undefined,
+  limit: number,
+  format: 'csv' | 'ndjson',
+): Promise<{ text: string; rows: number; last: ExportCursor | undefined }> {
+  let page = filtered(db, accountId, filters)
+    .select((eb) => [exportLine(format).as('line'), 'created_at', 'id', eb.cast<string>('created_at', 'text').as('created_text')]);
+  if (after) {
+    // A row comparison, so that the page starts inside the (account_id, created_at, id) index.
+    page = page.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(sql<Date>`${after.created_at}::timestamptz`, after.id)));
+  }
+  const row = await db.selectFrom(page.orderBy('created_at').orderBy('id').limit(limit).as('page'))
+    .select([
+      sql<string | null>`string_agg(line, '' order by created_at, id)`.as('text'),
+      sql<number>`count(*)::int`.as('rows'),
+      sql<string | null>`(array_agg(created_text order by created_at desc, id desc))[1]`.as('last_created'),
+      sql<string | null>`(array_agg(id order by created_at desc, id desc))[1]`.as('last_id'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    text: row.text ?? '',
+    rows: Number(row.rows),
+    last: row.last_created && row.last_id ? { created_at: row.last_created, id: row.last_id } : undefined,
+  };
+}
+
+/** A visitor's own consent: the id and the session both match. */
+export async function findVisitorConsent(db: Executor, accountId: string, id: string, sessionId: string): Promise<ConsentRow | undefined> {
+  return db.selectFrom('consents').selectAll().where('account_id', '=', accountId).where('id', '=', id)
+    .where('session_id', '=', sessionId).where('erased_at', 'is', null).executeTakeFirst();
+}
+
+/** The daily checkpoints (each day's last link) between two UTC days, inclusive. */
+export async function listCheckpoints(db: Executor, accountId: string, from: string, to: string) {
+  return db.selectFrom('consent_daily_stats').select(['day', 'head_seq', 'head_id', 'head_hash', 'consents'])
+    .where('account_id', '=', accountId).where('day', '>=', sql<Date>`${from}::date`).where('day', '<=', sql<Date>`${to}::date`).where('head_hash', 'is not', null)
+    .orderBy('day').execute();
+}
+
+/**
+ * Clears the personal fields of a subject's consents (the row, its hashes and its choice stay) and
+ * forgets the subject's sessions as visitors. Answers how many consents were erased.
+ */
+export async function eraseSubject(db: Executor, accountId: string, field: 'user_id' | 'session_id', value: string): Promise<number> {
+  const result = await sql<{ erased: number }>`with target as (
+      select id, session_id from consents where account_id = ${accountId} and ${sql.ref(field)} = ${value} and erased_at is null for update
+    ), erased as (
+      update consents c set session_id = '', user_id = null, ip_address = null, user_agent = null, url = null,
+        personal_salt = null, erased_at = now()
+      from target where c.id = target.id
+      returning c.id
+    ), forgotten as (
+      delete from account_visitors where account_id = ${accountId} and session_id in (select session_id from target)
+    )
+    select count(*)::int as erased from erased`.execute(db);
+  return result.rows[0].erased;
+}
+
+export async function insertErasure(
+  db: Executor,
+  entry: { id: string; account_id: string; subject_type: 'user_id' | 'session_id'; subject_hash: string; consents: number; erased_by_type: string; erased_by_id: string | null },
+) {
+  return db.insertInto('consent_erasures').values(entry).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Accounts holding consents older than their retention, with that retention. */
+export async function accountsPastRetention(db: Executor): Promise<{ id: string; consent_retention_days: number }[]> {
+  return db.selectFrom('accounts').select(['id', 'consent_retention_days'])
+    .where(({ exists, selectFrom }) => exists(selectFrom('consents').select(sql.lit(1).as('one'))
+      .whereRef('consents.account_id', '=', 'accounts.id')
+      .where('consents.created_at', '<', sql<Date>`now() - make_interval(days => accounts.consent_retention_days)`)))
+    .execute();
+}
+
+/**
+ * Removes, in one transaction the caller owns, the oldest consents of the chain that are older than
+ * `cutoff` (at most `limit`, stopping at the first younger one), moves the anchor to the last one
+ * removed and lowers the account's counter. Null when another instance holds the account.
+ */
+export async function removeOldest(db: Executor, accountId: string, cutoff: Date, limit: number): Promise<number | null> {
+  const lock = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtext(${`consentry:retention:${accountId}`})) as locked`.execute(db);
+  if (!lock.rows[0].locked) return null;
+  const oldest = await db.selectFrom('consents').select(['chain_seq', 'hash', 'created_at']).where('account_id', '=', accountId)
+    .where('chain_seq', '>', 0).orderBy('chain_seq').limit(limit).execute();
+  const expired = oldest.findIndex((row) => row.created_at >= cutoff);
+  const removed = expired === -1 ? oldest : oldest.slice(0, expired);
+  if (removed.length === 0) return 0;
+  const last = removed.at(-1)!;
+  await db.deleteFrom('consents').where('account_id', '=', accountId).where('chain_seq', '>', 0)
+    .where('chain_seq', '<=', last.chain_seq).execute();
+  if (last.hash !== null) {
+    // Consents older than the chain (no hash) leave the anchor where the chain starts.
+    await db.insertInto('consent_chain_anchors').values({ account_id: accountId, seq: last.chain_seq, hash: last.hash, updated_at: new Date() })
+      .onConflict((oc) => oc.column('account_id').doUpdateSet({ seq: last.chain_seq, hash: last.hash!, updated_at: new Date() }))
+      .execute();
+  }
+  await db.updateTable('account_consent_counts').set((eb) => ({ consents: eb('consents', '-', removed.length) }))
+    .where('account_id', '=', accountId).execute();
+  return removed.length;
+}

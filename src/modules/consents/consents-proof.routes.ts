@@ -1,0 +1,94 @@
+import { Type } from 'typebox';
+import { BadRequestError, ValidationError } from '../../http/app-errors.ts';
+import { principalOf, scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import { withErrors } from '../../http/schemas.ts';
+import { listCheckpoints } from './consents-proof.repository.ts';
+import { CheckpointList, CheckpointQuery, EraseBody, ErasureSchema, toErasure, VerificationSchema } from './consents-proof.schema.ts';
+import { eraseConsents, exportConsents, verifyChain } from './consents-proof.service.ts';
+import { ConsentExportQuery } from './consents.schema.ts';
+
+const tags = ['Consents'];
+const security = [{ bearer: [] }];
+const CHECKPOINT_DAYS = 3_660;
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Proof of consent: chain verification, daily checkpoints, the streamed export, erasure. */
+export const consentsProofRoutes: RoutesPlugin = async (app, { services }) => {
+  const { db } = services;
+
+  app.get('/consents/verify', {
+    config: { auth: 'account' },
+    schema: {
+      operationId: 'verifyConsents', tags, security,
+      summary: 'Recompute the account\'s consent hash chain and report the first consent that breaks it',
+      response: withErrors({ 200: VerificationSchema }),
+    },
+  }, async (request) => verifyChain(db, scopeOf(request).accountId));
+
+  app.get('/consents/checkpoints', {
+    config: { auth: 'account' },
+    schema: {
+      operationId: 'listConsentCheckpoints', tags, security,
+      summary: 'The chain head at the end of each day with consents: a copy an auditor can keep',
+      querystring: CheckpointQuery,
+      response: withErrors({ 200: CheckpointList }, { 400: 'array' }),
+    },
+  }, async (request) => {
+    const to = request.query.to ?? dayOf(Date.now());
+    const from = request.query.from ?? dayOf(Date.parse(`${to}T00:00:00Z`) - (CHECKPOINT_DAYS - 1) * 86_400_000);
+    if (from > to) throw new BadRequestError('from must not be after to');
+    if (Date.parse(to) - Date.parse(from) >= CHECKPOINT_DAYS * 86_400_000) {
+      throw new BadRequestError(`from and to must be at most ${CHECKPOINT_DAYS} days apart`);
+    }
+    const rows = await listCheckpoints(db, scopeOf(request).accountId, from, to);
+    return {
+      data: rows.map((row) => ({
+        day: row.day.toISOString().slice(0, 10), consents: row.consents, chain_seq: Number(row.head_seq), consent_id: row.head_id, hash: row.head_hash!,
+      })),
+    };
+  });
+
+  app.get('/consents/export', {
+    config: { auth: 'account' },
+    schema: {
+      operationId: 'exportConsents', tags, security,
+      summary: 'Every matching consent with its hash, oldest first, streamed as CSV or NDJSON',
+      querystring: ConsentExportQuery,
+      response: withErrors({
+        200: {
+          description: 'One consent per line (CSV with a header line, or one JSON object per line)',
+          content: { 'text/csv': { schema: Type.String() }, 'application/x-ndjson': { schema: Type.String() } },
+        },
+      }, { 400: 'array' }),
+    },
+  }, async (request, reply) => {
+    const format = request.query.format ?? 'ndjson';
+    const { accountId } = scopeOf(request);
+    reply
+      .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+      .header('content-disposition', `attachment; filename="consents-${accountId}.${format === 'csv' ? 'csv' : 'ndjson'}"`)
+      .header('cache-control', 'no-store');
+    return reply.send(exportConsents(db, accountId, request.query, format));
+  });
+
+  app.post('/consents/erase', {
+    config: { auth: 'account', admin: true },
+    schema: {
+      operationId: 'eraseConsents', tags, security,
+      summary: 'Clear the personal fields of a user\'s or a session\'s consents (GDPR Art. 17); the records and the chain stay',
+      body: EraseBody,
+      response: withErrors({ 200: Type.Object({ data: ErasureSchema }) }, { 403: true, 413: true, 415: true, 422: true }),
+    },
+  }, async (request) => {
+    const { user_id: userId, session_id: sessionId } = request.body;
+    if (userId === undefined && sessionId === undefined) throw new ValidationError('User id or session id can\'t be blank');
+    if (userId !== undefined && sessionId !== undefined) throw new ValidationError('User id and session id cannot both be given');
+    const principal = principalOf(request);
+    const by = principal.type === 'user'
+      ? { type: 'User', id: principal.userId }
+      : { type: principal.type === 'account' ? 'API' : 'Partner', id: principal.tokenId };
+    const field = userId !== undefined ? 'user_id' : 'session_id';
+    const erasure = await eraseConsents(db, scopeOf(request).accountId, field, (userId ?? sessionId)!, by);
+    return { data: toErasure(erasure) };
+  });
+};

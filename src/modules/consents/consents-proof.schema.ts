@@ -1,0 +1,83 @@
+import { Type } from 'typebox';
+import type { ConsentErasureRow, ConsentRow } from '../../db/schema.ts';
+import { Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
+import { UserPreferencesSchema } from './consents.schema.ts';
+
+export const VerificationSchema = Type.Object({
+  valid: Type.Boolean(),
+  checked: Type.Integer({ description: 'Consents whose link was recomputed' }),
+  first_bad_id: Nullable(Type.String({ description: 'The first consent that breaks the chain; null when valid or when the newest consents are missing' })),
+});
+
+export const EraseBody = Type.Object({
+  user_id: Type.Optional(Text(255, { minLength: 1 })),
+  session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+});
+
+export const ErasureSchema = Type.Object({
+  id: Type.String(),
+  subject_type: StringEnum(['user_id', 'session_id'] as const),
+  subject_hash: Type.String({ description: 'SHA-256 of the erased identifier' }),
+  consents: Type.Integer({ description: 'Consents whose personal fields were cleared' }),
+  erased_by_type: Type.String(),
+  erased_by_id: Nullable(Type.String()),
+  created_at: Timestamp,
+});
+
+export function toErasure(row: ConsentErasureRow) {
+  return {
+    id: row.id,
+    subject_type: row.subject_type,
+    subject_hash: row.subject_hash,
+    consents: row.consents,
+    erased_by_type: row.erased_by_type,
+    erased_by_id: row.erased_by_id,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export const CheckpointQuery = Type.Object({
+  from: Type.Optional(Type.String({ format: 'date', description: 'First UTC day; default: 3659 days before `to`' })),
+  to: Type.Optional(Type.String({ format: 'date', description: 'Last UTC day; default: today' })),
+});
+
+export const CheckpointList = Type.Object({
+  data: Type.Array(Type.Object({
+    day: Type.String({ format: 'date' }),
+    consents: Type.Integer({ description: 'Consents recorded that day' }),
+    chain_seq: Type.Integer({ description: "The chain position of the day's last consent" }),
+    consent_id: Nullable(Type.String()),
+    hash: Type.String({ description: 'The chain head at the end of the day' }),
+  })),
+});
+
+export const ReceiptParams = Type.Object({ account_id: Type.String({ format: 'uuid' }), id: Type.String({ format: 'uuid' }) });
+export const ReceiptQuery = Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 128, description: 'The session that gave the consent' }) });
+
+export const ReceiptSchema = Type.Object({
+  data: Type.Object({
+    id: Type.String(),
+    created_at: Timestamp,
+    user_preferences: UserPreferencesSchema,
+    gpc: Type.Boolean(),
+    url: Nullable(Type.String()),
+    chain_seq: Type.Integer(),
+    hash: Nullable(Type.String({ description: "SHA-256 link of the account's consent chain" })),
+    personal_hash: Nullable(Type.String()),
+  }),
+});
+
+export function toReceipt(row: ConsentRow) {
+  return {
+    data: {
+      id: row.id,
+      created_at: row.created_at.toISOString(),
+      user_preferences: row.user_preferences,
+      gpc: row.gpc,
+      url: row.url,
+      chain_seq: Number(row.chain_seq),
+      hash: row.hash,
+      personal_hash: row.personal_hash,
+    },
+  };
+}

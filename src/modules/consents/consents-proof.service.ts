@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import { newId } from '../../db/ids.ts';
+import type { ConsentRow, Database } from '../../db/schema.ts';
+import { linkHash, personalHash } from './consent-chain.ts';
+import { chainPage, eraseSubject, exportPage, findAnchor, findHead, findUnchained, insertErasure, type ExportCursor } from './consents-proof.repository.ts';
+import type { ConsentFilters } from './consents.schema.ts';
+
+/** Rows read per query while verifying or exporting: memory stays flat whatever the account holds. */
+const PAGE = 2_000;
+
+export interface Verification {
+  valid: boolean;
+  checked: number;
+  first_bad_id: string | null;
+}
+
+/** What the chain says of a consent's personal fields: recomputed while they exist, as stored once erased. */
+function personalOf(row: ConsentRow): string | null {
+  if (row.personal_salt === null) return row.erased_at ? row.personal_hash : null;
+  const computed = personalHash(row.personal_salt, row);
+  return computed === row.personal_hash ? computed : null;
+}
+
+/** Rounds of reading more rows while writers keep moving the head during a verification. */
+const HEAD_ROUNDS = 10;
+
+/**
+ * Walks the account's chain from its anchor, page by page, recomputing every link: an edited row,
+ * a removed one (a gap in the numbering or a link that no longer follows) or a forged one (a wrong
+ * hash, a row outside the chain, or one past the head the writers stored) stops the walk at the
+ * first bad consent. The walk must end exactly at the head, so that removing the newest consents
+ * is caught too (`first_bad_id` is null then: the missing rows have no id left to show).
+ */
+export async function verifyChain(db: Kysely<Database>, accountId: string): Promise<Verification> {
+  const outside = await findUnchained(db, accountId);
+  if (outside) return { valid: false, checked: 0, first_bad_id: outside };
+  const anchor = await findAnchor(db, accountId);
+  const at = { seq: anchor.seq, hash: anchor.hash, checked: 0 };
+  /** Checks the rows after `at` (up to `until`); answers the first bad row's id, if any. */
+  const walk = async (until: number): Promise<{ bad?: string; read: number }> => {
+    let read = 0;
+    for (;;) {
+      const rows = await chainPage(db, accountId, at.seq, PAGE);
+      for (const row of rows) {
+        if (Number(row.chain_seq) > until) return { bad: row.id, read };
+        const personal = personalOf(row);
+        const expected = personal === null ? null : linkHash(at.hash, row.chain_seq, row, personal);
+        if (Number(row.chain_seq) !== at.seq + 1 || expected === null || expected !== row.hash) return { bad: row.id, read };
+        at.seq = Number(row.chain_seq);
+        at.hash = expected;
+        at.checked++;
+        read++;
+      }
+      if (rows.length < PAGE) return { read };
+    }
+  };
+  const first = await walk(Number.MAX_SAFE_INTEGER);
+  if (first.bad) return { valid: false, checked: at.checked, first_bad_id: first.bad };
+  // Rows read so far may be newer than a head read before them: the head is read after the walk,
+  // and the walk goes on while writers add rows meanwhile.
+  for (let round = 0; round < HEAD_ROUNDS; round++) {
+    const head = await findHead(db, accountId);
+    if (at.seq > head.seq) {
+      const extra = await chainPage(db, accountId, head.seq, 1);
+      return { valid: false, checked: at.checked, first_bad_id: extra[0]?.id ?? null };
+    }
+    if (at.seq === head.seq) {
+      const valid = at.hash === head.hash;
+      return { valid, checked: at.checked, first_bad_id: null };
+    }
+    const more = await walk(head.seq);
+    if (more.bad) return { valid: false, checked: at.checked, first_bad_id: more.bad };
+    if (more.read === 0) return { valid: false, checked: at.checked, first_bad_id: null };
+  }
+  return { valid: false, checked: at.checked, first_bad_id: null };
+}
+
+export type ExportFormat = 'csv' | 'ndjson';
+
+const CSV_COLUMNS = [
+  'id', 'created_at', 'session_id', 'user_id', 'accept_type', 'accepted_categories', 'rejected_categories',
+  'accepted_services', 'rejected_services', 'url', 'user_agent', 'ip_address', 'gpc', 'chain_seq', 'hash', 'personal_hash', 'erased_at',
+] as const;
+
+/** Rows per exported page: larger than the verifier's, as PostgreSQL hands each page over as one text. */
+const EXPORT_PAGE = 5_000;
+
+/**
+ * Every consent matching the list's filters, oldest first, as a stream: a page is read only when the
+ * client has taken the previous one (the stream's back-pressure), so memory does not grow with the
+ * count. PostgreSQL writes the lines (CSV fields quoted, a leading formula sign defused), so the
+ * event loop only passes text on.
+ */
+export function exportConsents(
+  db: Kysely<Database>, accountId: string, filters: ConsentFilters, format: ExportFormat, pageSize = EXPORT_PAGE,
+): Readable {
+  async function* pages() {
+    if (format === 'csv') yield `${CSV_COLUMNS.join(',')}\n`;
+    let after: ExportCursor | undefined;
+    for (;;) {
+      const page = await exportPage(db, accountId, filters, after, pageSize, format);
+      if (page.rows > 0) yield page.text;
+      if (page.rows < pageSize || !page.last) return;
+      after = page.last;
+    }
+  }
+  return Readable.from(pages());
+}
+
+export interface Eraser {
+  type: string;
+  id: string | null;
+}
+
+/** Erases a subject's personal fields and logs who did it, in one transaction. */
+export async function eraseConsents(db: Kysely<Database>, accountId: string, field: 'user_id' | 'session_id', value: string, by: Eraser) {
+  return db.transaction().execute(async (trx) => {
+    const consents = await eraseSubject(trx, accountId, field, value);
+    return insertErasure(trx, {
+      id: newId(),
+      account_id: accountId,
+      subject_type: field,
+      subject_hash: createHash('sha256').update(value).digest('hex'),
+      consents,
+      erased_by_type: by.type,
+      erased_by_id: by.id,
+    });
+  });
+}

@@ -1,0 +1,66 @@
+import { BadRequestError, NotFoundError } from '../../http/app-errors.ts';
+import { principalOf, scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import { IdParams, withErrors } from '../../http/schemas.ts';
+import { groupAccounts, groupExists } from './stats.repository.ts';
+import { GroupStatsSchema, StatsQuery, StatsSchema, type Interval } from './stats.schema.ts';
+import { accountStats, addDays, daysBetween } from './stats.service.ts';
+
+const tags = ['Statistics'];
+const security = [{ bearer: [] }];
+/** Ten years of days at most in one answer. */
+const MAX_DAYS = 3_660;
+
+/** The range asked for, or the last 30 days; 400 when it is backwards or too long. */
+function rangeOf(query: StatsQuery): { from: string; to: string; interval: Interval } {
+  const to = query.to ?? new Date().toISOString().slice(0, 10);
+  const from = query.from ?? addDays(to, -29);
+  if (from > to) throw new BadRequestError('from must not be after to');
+  if (daysBetween(from, to) > MAX_DAYS) throw new BadRequestError(`from and to must be at most ${MAX_DAYS} days apart`);
+  return { from, to, interval: query.interval ?? 'day' };
+}
+
+/** Consent and visit statistics from the daily rollups, for an account or a partner's group. */
+export const statsRoutes: RoutesPlugin = async (app, { services }) => {
+  const { db } = services;
+
+  app.get('/stats', {
+    config: { auth: 'account' },
+    schema: {
+      operationId: 'getStats', tags, security,
+      summary: 'Consents by accept type, acceptance per category, GPC share, pageviews, unique visitors and consent rate, per interval',
+      querystring: StatsQuery,
+      response: withErrors({ 200: StatsSchema }, { 400: 'array' }),
+    },
+  }, async (request) => {
+    const { from, to, interval } = rangeOf(request.query);
+    const { perAccount: _, ...stats } = await accountStats(db, [scopeOf(request).accountId], from, to, interval);
+    return stats;
+  });
+
+  app.get('/groups/:id/stats', {
+    config: { auth: 'partner' },
+    schema: {
+      operationId: 'getGroupStats', tags, security,
+      summary: 'The statistics of a group\'s accounts, summed, with each account\'s totals',
+      params: IdParams,
+      querystring: StatsQuery,
+      response: withErrors({ 200: GroupStatsSchema }, { 400: 'array', 404: true }),
+    },
+  }, async (request) => {
+    const partnerId = principalOf(request).partnerId!;
+    if (!(await groupExists(db, partnerId, request.params.id))) throw new NotFoundError();
+    const { from, to, interval } = rangeOf(request.query);
+    const accounts = await groupAccounts(db, partnerId, request.params.id);
+    const { perAccount, ...stats } = await accountStats(db, accounts.map((a) => a.id), from, to, interval, { perAccount: true });
+    return {
+      ...stats,
+      accounts: accounts.map((account) => {
+        const figures = perAccount.get(account.id)!;
+        return {
+          id: account.id, name: account.name, consents: figures.consents, pageviews: figures.pageviews,
+          unique_visitors: figures.unique_visitors, consent_rate: figures.consent_rate,
+        };
+      }),
+    };
+  });
+};

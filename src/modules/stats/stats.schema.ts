@@ -1,0 +1,65 @@
+import { Type, type Static } from 'typebox';
+import { Nullable, StringEnum } from '../../http/schemas.ts';
+
+export const INTERVALS = ['day', 'week', 'month'] as const;
+export type Interval = (typeof INTERVALS)[number];
+
+const Day = Type.String({ format: 'date', description: 'A UTC day, YYYY-MM-DD' });
+
+export const StatsQuery = Type.Object({
+  from: Type.Optional(Type.String({ format: 'date', description: 'First UTC day (inclusive); default: 29 days before `to`' })),
+  to: Type.Optional(Type.String({ format: 'date', description: 'Last UTC day (inclusive); default: today' })),
+  interval: Type.Optional(StringEnum(INTERVALS, { description: 'Bucket size; weeks start on Monday (ISO); default: day' })),
+});
+export type StatsQuery = Static<typeof StatsQuery>;
+
+const Rate = Nullable(Type.Number({ description: 'A share between 0 and 1; null when there is nothing to divide by' }));
+
+const Figures = {
+  consents: Type.Integer(),
+  accept_types: Type.Object({ all: Type.Integer(), custom: Type.Integer(), necessary: Type.Integer() }),
+  gpc_share: Rate,
+  categories: Type.Array(Type.Object({
+    category_id: Type.String(),
+    slug: Nullable(Type.String()),
+    name: Nullable(Type.String()),
+    accepted: Type.Integer(),
+    rejected: Type.Integer(),
+    acceptance_rate: Rate,
+  })),
+  pageviews: Type.Integer(),
+  unique_visitors: Type.Integer({ description: 'Exact for one day; for longer spans a HyperLogLog estimate (about 2% error)' }),
+  consent_rate: Nullable(Type.Number({ description: 'Consents per unique visitor' })),
+};
+const FiguresSchema = Type.Object(Figures);
+export type StatsFigures = Static<typeof FiguresSchema>;
+
+const Change = Nullable(Type.Number({ description: 'Relative change against the previous period; null when it had none' }));
+
+export const StatsSchema = Type.Object({
+  from: Day,
+  to: Day,
+  interval: StringEnum(INTERVALS),
+  data: Type.Array(Type.Object({ start: Day, end: Day, ...Figures })),
+  totals: Type.Object({
+    ...Figures,
+    previous: Type.Object({
+      from: Day, to: Day, consents: Type.Integer(), pageviews: Type.Integer(), unique_visitors: Type.Integer(), consent_rate: Nullable(Type.Number()),
+    }),
+    change: Type.Object({ consents: Change, pageviews: Change, unique_visitors: Change, consent_rate: Change }),
+  }),
+});
+export type Stats = Static<typeof StatsSchema>;
+
+export const GroupStatsSchema = Type.Object({
+  ...StatsSchema.properties,
+  accounts: Type.Array(Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    consents: Type.Integer(),
+    pageviews: Type.Integer(),
+    unique_visitors: Type.Integer(),
+    consent_rate: Nullable(Type.Number()),
+  })),
+});
+export type GroupStats = Static<typeof GroupStatsSchema>;

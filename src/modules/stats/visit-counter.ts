@@ -1,0 +1,115 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { HyperLogLog } from '../../lib/hyperloglog.ts';
+import { markCodeInstalled, recordVisits, type VisitTally } from '../accounts/onboarding-facts.ts';
+import { existingAccounts, mergeSketches } from './stats.repository.ts';
+
+interface Tally {
+  pageviews: number;
+  sessions: Set<string>;
+}
+
+export interface VisitCounterOptions {
+  /** How often the counts go to the database. */
+  flushIntervalMs: number;
+  /** Distinct sessions held in memory before a flush is started early. */
+  maxSessions: number;
+}
+
+/** The UTC day of a moment, `YYYY-MM-DD`. */
+export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/**
+ * Pageviews and visitors counted in memory and written in batches: a banner load costs no database
+ * write. Every `flushIntervalMs` (and on close) one transaction per day adds the pageviews, the
+ * visitors not yet seen that day, the sessions' last visit (for the onboarding status), the day's
+ * visitor sketch, and the first-install fact. A crash loses what was counted since the last flush.
+ */
+export class VisitCounter {
+  private days = new Map<string, Map<string, Tally>>();
+  private sessions = 0;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly timer: NodeJS.Timeout;
+  /** Accounts whose install is already stored. */
+  private readonly installed = new Set<string>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: VisitCounterOptions,
+    private readonly log?: FastifyBaseLogger,
+  ) {
+    this.timer = setInterval(() => void this.flush(), options.flushIntervalMs);
+    this.timer.unref();
+  }
+
+  /** One pageview of the account, by the session when known. */
+  count(accountId: string, sessionId?: string, at = new Date()): void {
+    this.add(utcDay(at), accountId, 1, sessionId ? [sessionId] : []);
+    if (this.sessions >= this.options.maxSessions) void this.flush();
+  }
+
+  private add(day: string, accountId: string, pageviews: number, sessions: Iterable<string>): void {
+    let accounts = this.days.get(day);
+    if (!accounts) this.days.set(day, (accounts = new Map()));
+    let tally = accounts.get(accountId);
+    if (!tally) accounts.set(accountId, (tally = { pageviews: 0, sessions: new Set() }));
+    tally.pageviews += pageviews;
+    for (const session of sessions) {
+      if (tally.sessions.has(session)) continue;
+      tally.sessions.add(session);
+      this.sessions++;
+    }
+  }
+
+  /** Writes what was counted so far; flushes run one after the other. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.write());
+    return this.flushing;
+  }
+
+  private async write(): Promise<void> {
+    if (this.days.size === 0) return;
+    const days = this.days;
+    this.days = new Map();
+    this.sessions = 0;
+    for (const [day, accounts] of days) {
+      try {
+        await this.writeDay(day, accounts);
+      } catch (error) {
+        this.log?.error({ err: error }, 'visit counts could not be stored; kept for the next flush');
+        this.putBack(day, accounts);
+      }
+    }
+  }
+
+  private async writeDay(day: string, accounts: Map<string, Tally>): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      // Accounts deleted since their visits were counted are left out (and locked against deletion meanwhile).
+      const live = await existingAccounts(trx, [...accounts.keys()]);
+      const tallies: VisitTally[] = [...accounts]
+        .filter(([accountId]) => live.has(accountId))
+        .map(([accountId, tally]) => ({ accountId, pageviews: tally.pageviews, sessions: [...tally.sessions] }));
+      if (tallies.length === 0) return;
+      await recordVisits(trx, day, tallies);
+      await mergeSketches(trx, day, tallies.filter((t) => t.sessions.length > 0).map((t) => {
+        const sketch = new HyperLogLog();
+        for (const session of t.sessions) sketch.add(session);
+        return { accountId: t.accountId, sketch };
+      }));
+      await markCodeInstalled(trx, tallies.map((t) => t.accountId).filter((id) => !this.installed.has(id)));
+    });
+    for (const accountId of accounts.keys()) this.installed.add(accountId);
+  }
+
+  /** A failed write keeps its counts for the next flush. */
+  private putBack(day: string, accounts: Map<string, Tally>): void {
+    for (const [accountId, tally] of accounts) this.add(day, accountId, tally.pageviews, tally.sessions);
+  }
+
+  /** Stops the timer and writes what is left. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}
