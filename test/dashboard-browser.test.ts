@@ -340,7 +340,11 @@ describeHere('the dashboard in a browser', () => {
     await settled(page);
     const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^_fbp/ }) }).filter({ hasText: 'Category' });
     await row.waitFor();
-    expect(await row.textContent()).toMatch(/open-cookie-database/);
+    // The page shows the source the API reports (the registry, for Meta's _fbp).
+    const actions = await call(t.app, 'GET', '/api/v1/ai-actions', { token, query: { actionable_id: item.body.data.id, action_type: 'auto_categorise' } });
+    const source: string = actions.body.data[0].source;
+    expect(source).toMatch(/^registry: /);
+    expect(await row.textContent()).toContain(source.slice(0, 40));
     expect(await row.textContent()).toMatch(/\d+%/);
     await row.getByRole('button', { name: 'Revert this change to _fbp' }).click();
     await page.locator('.note').first().waitFor();

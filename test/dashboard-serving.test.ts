@@ -73,9 +73,9 @@ describe('the dashboard at /', () => {
     expect(icon.headers['content-type']).toBe('image/svg+xml');
   });
 
-  it('never shadows the API, the widget, the docs or the health checks', async () => {
+  it('never shadows the API, the widget, the docs, the health checks or the metrics', async () => {
     const notFound = { errors: [{ code: 404, message: 'Not found' }] };
-    for (const url of ['/api/v1/nothing-here', '/api', '/widget/x/nothing', '/healthz/x', '/readyz/x', '/docs/nothing.html']) {
+    for (const url of ['/api/v1/nothing-here', '/api', '/widget/x/nothing', '/healthz/x', '/readyz/x', '/docs/nothing.html', '/metrics']) {
       const res = await call(t.app, 'GET', url);
       expect([url, res.status, res.body]).toEqual([url, 404, notFound]);
     }

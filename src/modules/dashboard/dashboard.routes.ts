@@ -17,7 +17,7 @@ const PAGE_HEADERS = {
 };
 
 /** The service's own paths: a miss there is the API's 404, never the dashboard's page. */
-const NOT_THE_DASHBOARD = /^\/(api|widget|docs|healthz|readyz)(\/|$)/;
+const NOT_THE_DASHBOARD = /^\/(api|widget|docs|healthz|readyz|metrics)(\/|$)/;
 
 /**
  * The router passes over a route whose path parameter is too long (`maxParamLength`) and lands
