@@ -24,7 +24,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The database answers */
+        /** The database answers and holds the schema; degraded (still 200) while Redis is lost */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -304,6 +304,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account-invitations/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Email an open invitation again with a new link (at most once an hour per address; at once after a failed send) */
+        post: operations["resendAccountInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/account-invitations/accept": {
         parameters: {
             query?: never;
@@ -376,6 +393,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/storage-items/classify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Classify now: run the AI on the account's uncategorised draft items (needs auto_categorise on) */
+        post: operations["classifyStorageItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/storage-items/{id}": {
         parameters: {
             query?: never;
@@ -422,6 +456,108 @@ export interface paths {
         };
         /** One consent */
         get: operations["getConsent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/consents/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recompute the account's consent hash chain and report the first consent that breaks it */
+        get: operations["verifyConsents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/consents/checkpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chain head at the end of each day with consents: a copy an auditor can keep */
+        get: operations["listConsentCheckpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/consents/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every matching consent with its hash, oldest first, streamed as CSV or NDJSON */
+        get: operations["exportConsents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/consents/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Clear the personal fields of a user's or a session's consents (GDPR Art. 17); the records and the chain stay */
+        post: operations["eraseConsents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Consents by accept type, acceptance per category, GPC share, pageviews, unique visitors and consent rate, per interval */
+        get: operations["getStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The statistics of a group's accounts, summed, with each account's totals */
+        get: operations["getGroupStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -481,6 +617,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/banner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's banner settings, defaults filled in */
+        get: operations["getBanner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the banner; only the settings sent change (theme colours and texts one by one) */
+        patch: operations["updateBanner"];
+        trace?: never;
+    };
+    "/api/v1/banner/reconsent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Raise the revision: every visitor is asked again on their next page view */
+        post: operations["requestReconsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's website scans, with their reports */
+        get: operations["listScans"];
+        put?: never;
+        /** Queue a scan of the account's website: every cookie and storage key, and what is set before consent */
+        post: operations["createScan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One scan: its progress, then its report */
+        get: operations["getScan"];
+        put?: never;
+        post?: never;
+        /** Cancel a queued or running scan */
+        delete: operations["cancelScan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/{account_id}.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The banner script a website loads: one tag, first in <head> */
+        get: operations["widgetScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{account_id}/config.json": {
         parameters: {
             query?: never;
@@ -509,6 +733,23 @@ export interface paths {
         put?: never;
         /** Record a visitor's choice from the banner; committed before the answer */
         post: operations["widgetRecordConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/{account_id}/consents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A visitor's receipt: their consent and its link in the account's hash chain, for the session that gave it */
+        get: operations["widgetConsentReceipt"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -565,7 +806,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description `ok`, or `degraded` (still ready) while Redis is unreachable */
                         status: string;
+                        /** @description `unreachable` while Redis is configured but lost */
+                        redis?: string;
                     };
                 };
             };
@@ -1399,6 +1643,18 @@ export interface operations {
                                     /** @description Confidence from which auto_approve finalises */
                                     auto_approve_threshold: number;
                                 };
+                                /** @description The banner's revision: visitors whose choice is older are asked again */
+                                revision: number;
+                                /** @description The widget answers only pages served over https on the default port (localhost excepted) */
+                                https_only: boolean;
+                                /**
+                                 * @description Scheduled rescans of the website: off, weekly or monthly
+                                 * @enum {string}
+                                 */
+                                scan_schedule: "off" | "weekly" | "monthly";
+                                next_scan_at: string | null;
+                                /** @description Consents older than this are removed (30..3650 days) */
+                                consent_retention_days: number;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -2613,6 +2869,18 @@ export interface operations {
                                 /** @description Confidence from which auto_approve finalises */
                                 auto_approve_threshold: number;
                             };
+                            /** @description The banner's revision: visitors whose choice is older are asked again */
+                            revision: number;
+                            /** @description The widget answers only pages served over https on the default port (localhost excepted) */
+                            https_only: boolean;
+                            /**
+                             * @description Scheduled rescans of the website: off, weekly or monthly
+                             * @enum {string}
+                             */
+                            scan_schedule: "off" | "weekly" | "monthly";
+                            next_scan_at: string | null;
+                            /** @description Consents older than this are removed (30..3650 days) */
+                            consent_retention_days: number;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -2710,6 +2978,10 @@ export interface operations {
                         group_id?: string | null;
                         default_language?: string;
                         allowed_domains?: string[];
+                        /** @description Only https pages may use the widget; true for new accounts */
+                        https_only?: boolean;
+                        /** @description Days consents are kept (default 730) */
+                        consent_retention_days?: number;
                     };
                 };
             };
@@ -2742,6 +3014,18 @@ export interface operations {
                             /** @description Confidence from which auto_approve finalises */
                             auto_approve_threshold: number;
                         };
+                        /** @description The banner's revision: visitors whose choice is older are asked again */
+                        revision: number;
+                        /** @description The widget answers only pages served over https on the default port (localhost excepted) */
+                        https_only: boolean;
+                        /**
+                         * @description Scheduled rescans of the website: off, weekly or monthly
+                         * @enum {string}
+                         */
+                        scan_schedule: "off" | "weekly" | "monthly";
+                        next_scan_at: string | null;
+                        /** @description Consents older than this are removed (30..3650 days) */
+                        consent_retention_days: number;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -2914,6 +3198,18 @@ export interface operations {
                             /** @description Confidence from which auto_approve finalises */
                             auto_approve_threshold: number;
                         };
+                        /** @description The banner's revision: visitors whose choice is older are asked again */
+                        revision: number;
+                        /** @description The widget answers only pages served over https on the default port (localhost excepted) */
+                        https_only: boolean;
+                        /**
+                         * @description Scheduled rescans of the website: off, weekly or monthly
+                         * @enum {string}
+                         */
+                        scan_schedule: "off" | "weekly" | "monthly";
+                        next_scan_at: string | null;
+                        /** @description Consents older than this are removed (30..3650 days) */
+                        consent_retention_days: number;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -3036,6 +3332,12 @@ export interface operations {
                             /** @description Confidence from which auto_approve finalises */
                             auto_approve_threshold?: number;
                         };
+                        /** @description Only https pages may use the widget; true for new accounts */
+                        https_only?: boolean;
+                        /** @enum {string} */
+                        scan_schedule?: "off" | "weekly" | "monthly";
+                        /** @description Days consents are kept (default 730) */
+                        consent_retention_days?: number;
                     };
                 };
             };
@@ -3068,6 +3370,18 @@ export interface operations {
                             /** @description Confidence from which auto_approve finalises */
                             auto_approve_threshold: number;
                         };
+                        /** @description The banner's revision: visitors whose choice is older are asked again */
+                        revision: number;
+                        /** @description The widget answers only pages served over https on the default port (localhost excepted) */
+                        https_only: boolean;
+                        /**
+                         * @description Scheduled rescans of the website: off, weekly or monthly
+                         * @enum {string}
+                         */
+                        scan_schedule: "off" | "weekly" | "monthly";
+                        next_scan_at: string | null;
+                        /** @description Consents older than this are removed (30..3650 days) */
+                        consent_retention_days: number;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -3367,6 +3681,12 @@ export interface operations {
                             /** @description Confidence from which auto_approve finalises */
                             auto_approve_threshold?: number;
                         };
+                        /** @description Only https pages may use the widget; true for new accounts */
+                        https_only?: boolean;
+                        /** @enum {string} */
+                        scan_schedule?: "off" | "weekly" | "monthly";
+                        /** @description Days consents are kept (default 730) */
+                        consent_retention_days?: number;
                     };
                 };
             };
@@ -3399,6 +3719,18 @@ export interface operations {
                             /** @description Confidence from which auto_approve finalises */
                             auto_approve_threshold: number;
                         };
+                        /** @description The banner's revision: visitors whose choice is older are asked again */
+                        revision: number;
+                        /** @description The widget answers only pages served over https on the default port (localhost excepted) */
+                        https_only: boolean;
+                        /**
+                         * @description Scheduled rescans of the website: off, weekly or monthly
+                         * @enum {string}
+                         */
+                        scan_schedule: "off" | "weekly" | "monthly";
+                        next_scan_at: string | null;
+                        /** @description Consents older than this are removed (30..3650 days) */
+                        consent_retention_days: number;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4193,6 +4525,7 @@ export interface operations {
                                 /** Format: email */
                                 email: string;
                             } | null;
+                            email_status: ("sent" | "failed" | "not_configured") | null;
                             /** @enum {string} */
                             status: "open" | "expired" | "accepted" | "cancelled";
                             /** Format: date-time */
@@ -4322,6 +4655,9 @@ export interface operations {
                         /** Format: date-time */
                         updated_at: string;
                         deleted_at: string | null;
+                        email_status: ("sent" | "failed" | "not_configured") | null;
+                        /** @description Only when the server has no SMTP: the working link, for the admin who made the invitation to pass on. It is never logged nor shown again. */
+                        invite_url?: string;
                     };
                 };
             };
@@ -4349,6 +4685,9 @@ export interface operations {
                         /** Format: date-time */
                         updated_at: string;
                         deleted_at: string | null;
+                        email_status: ("sent" | "failed" | "not_configured") | null;
+                        /** @description Only when the server has no SMTP: the working link, for the admin who made the invitation to pass on. It is never logged nor shown again. */
+                        invite_url?: string;
                     };
                 };
             };
@@ -4507,6 +4846,7 @@ export interface operations {
                                 /** Format: email */
                                 email: string;
                             } | null;
+                            email_status: ("sent" | "failed" | "not_configured") | null;
                         };
                     };
                 };
@@ -4646,6 +4986,7 @@ export interface operations {
                                 /** Format: email */
                                 email: string;
                             } | null;
+                            email_status: ("sent" | "failed" | "not_configured") | null;
                         };
                     };
                 };
@@ -4813,6 +5154,150 @@ export interface operations {
                 content: {
                     "application/json": {
                         message: string;
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    resendAccountInvitation: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** Format: email */
+                        email: string;
+                        /**
+                         * @description The role the invitee gets on acceptance
+                         * @enum {string}
+                         */
+                        role: "admin" | "member";
+                        /** @enum {string} */
+                        invited_by_type: "account_user" | "API";
+                        invited_by_id: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        deleted_at: string | null;
+                        email_status: ("sent" | "failed" | "not_configured") | null;
+                        /** @description Only when the server has no SMTP: the working link, for the admin who made the invitation to pass on. It is never logged nor shown again. */
+                        invite_url?: string;
                     };
                 };
             };
@@ -5132,6 +5617,8 @@ export interface operations {
                             slug: string;
                             /** @description Mandatory: visitors cannot reject it */
                             required: boolean;
+                            /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
+                            published: boolean;
                             default_language: string;
                             /** Format: date-time */
                             created_at: string;
@@ -5229,6 +5716,7 @@ export interface operations {
                         slug?: string;
                         description?: string;
                         required?: boolean;
+                        published?: boolean;
                         default_language?: string;
                     };
                 };
@@ -5249,6 +5737,8 @@ export interface operations {
                             slug: string;
                             /** @description Mandatory: visitors cannot reject it */
                             required: boolean;
+                            /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
+                            published: boolean;
                             default_language: string;
                             /** Format: date-time */
                             created_at: string;
@@ -5410,6 +5900,8 @@ export interface operations {
                             slug: string;
                             /** @description Mandatory: visitors cannot reject it */
                             required: boolean;
+                            /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
+                            published: boolean;
                             default_language: string;
                             /** Format: date-time */
                             created_at: string;
@@ -5523,6 +6015,7 @@ export interface operations {
                         slug?: string;
                         description?: string;
                         required?: boolean;
+                        published?: boolean;
                         default_language?: string;
                     };
                 };
@@ -5543,6 +6036,8 @@ export interface operations {
                             slug: string;
                             /** @description Mandatory: visitors cannot reject it */
                             required: boolean;
+                            /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
+                            published: boolean;
                             default_language: string;
                             /** Format: date-time */
                             created_at: string;
@@ -6167,6 +6662,128 @@ export interface operations {
             };
         };
     };
+    classifyStorageItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Uncategorised drafts handed to the AI; each is `processing` until it has worked on it */
+                            processing: number;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one human-readable sentence per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     getStorageItem: {
         parameters: {
             query?: never;
@@ -6694,7 +7311,7 @@ export interface operations {
                             url: string | null;
                             user_agent: string | null;
                             ip_address: string | null;
-                            /** @description The browser sent Sec-GPC: 1 */
+                            /** @description The browser sent Sec-GPC: 1, or the banner reported navigator.globalPrivacyControl */
                             gpc: boolean;
                             /** Format: date-time */
                             created_at: string;
@@ -6831,7 +7448,7 @@ export interface operations {
                             url: string | null;
                             user_agent: string | null;
                             ip_address: string | null;
-                            /** @description The browser sent Sec-GPC: 1 */
+                            /** @description The browser sent Sec-GPC: 1, or the banner reported navigator.globalPrivacyControl */
                             gpc: boolean;
                             /** Format: date-time */
                             created_at: string;
@@ -7003,11 +7620,869 @@ export interface operations {
                             url: string | null;
                             user_agent: string | null;
                             ip_address: string | null;
-                            /** @description The browser sent Sec-GPC: 1 */
+                            /** @description The browser sent Sec-GPC: 1, or the banner reported navigator.globalPrivacyControl */
                             gpc: boolean;
                             /** Format: date-time */
                             created_at: string;
                         };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    verifyConsents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        valid: boolean;
+                        /** @description Consents whose link was recomputed */
+                        checked: number;
+                        first_bad_id: string | null;
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listConsentCheckpoints: {
+        parameters: {
+            query?: {
+                /** @description First UTC day; default: 3659 days before `to` */
+                from?: string;
+                /** @description Last UTC day; default: today */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date */
+                            day: string;
+                            /** @description Consents recorded that day */
+                            consents: number;
+                            /** @description The chain position of the day's last consent */
+                            chain_seq: number;
+                            consent_id: string | null;
+                            /** @description The chain head at the end of the day */
+                            hash: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    exportConsents: {
+        parameters: {
+            query?: {
+                /** @description Default: ndjson */
+                format?: "csv" | "ndjson";
+                session_id?: string;
+                user_id?: string;
+                created_after?: string;
+                created_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One consent per line (CSV with a header line, or one JSON object per line) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    eraseConsents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    user_id?: string;
+                    session_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            subject_type: "user_id" | "session_id";
+                            /** @description SHA-256 of the erased identifier */
+                            subject_hash: string;
+                            /** @description Consents whose personal fields were cleared */
+                            consents: number;
+                            erased_by_type: string;
+                            erased_by_id: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one human-readable sentence per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getStats: {
+        parameters: {
+            query?: {
+                /** @description First UTC day (inclusive); default: 29 days before `to` */
+                from?: string;
+                /** @description Last UTC day (inclusive); default: today */
+                to?: string;
+                /** @description Bucket size; weeks start on Monday (ISO); default: day */
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description A UTC day, YYYY-MM-DD
+                         */
+                        from: string;
+                        /**
+                         * Format: date
+                         * @description A UTC day, YYYY-MM-DD
+                         */
+                        to: string;
+                        /** @enum {string} */
+                        interval: "day" | "week" | "month";
+                        data: {
+                            /**
+                             * Format: date
+                             * @description A UTC day, YYYY-MM-DD
+                             */
+                            start: string;
+                            /**
+                             * Format: date
+                             * @description A UTC day, YYYY-MM-DD
+                             */
+                            end: string;
+                            consents: number;
+                            accept_types: {
+                                all: number;
+                                custom: number;
+                                necessary: number;
+                            };
+                            gpc_share: number | null;
+                            categories: {
+                                category_id: string;
+                                slug: string | null;
+                                name: string | null;
+                                accepted: number;
+                                rejected: number;
+                                acceptance_rate: number | null;
+                            }[];
+                            pageviews: number;
+                            /** @description Exact for one day; for longer spans a HyperLogLog estimate (about 2% error) */
+                            unique_visitors: number;
+                            consent_rate: number | null;
+                        }[];
+                        totals: {
+                            consents: number;
+                            accept_types: {
+                                all: number;
+                                custom: number;
+                                necessary: number;
+                            };
+                            gpc_share: number | null;
+                            categories: {
+                                category_id: string;
+                                slug: string | null;
+                                name: string | null;
+                                accepted: number;
+                                rejected: number;
+                                acceptance_rate: number | null;
+                            }[];
+                            pageviews: number;
+                            /** @description Exact for one day; for longer spans a HyperLogLog estimate (about 2% error) */
+                            unique_visitors: number;
+                            consent_rate: number | null;
+                            previous: {
+                                /**
+                                 * Format: date
+                                 * @description A UTC day, YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description A UTC day, YYYY-MM-DD
+                                 */
+                                to: string;
+                                consents: number;
+                                pageviews: number;
+                                unique_visitors: number;
+                                consent_rate: number | null;
+                            };
+                            change: {
+                                consents: number | null;
+                                pageviews: number | null;
+                                unique_visitors: number | null;
+                                consent_rate: number | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getGroupStats: {
+        parameters: {
+            query?: {
+                /** @description First UTC day (inclusive); default: 29 days before `to` */
+                from?: string;
+                /** @description Last UTC day (inclusive); default: today */
+                to?: string;
+                /** @description Bucket size; weeks start on Monday (ISO); default: day */
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description A UTC day, YYYY-MM-DD
+                         */
+                        from: string;
+                        /**
+                         * Format: date
+                         * @description A UTC day, YYYY-MM-DD
+                         */
+                        to: string;
+                        /** @enum {string} */
+                        interval: "day" | "week" | "month";
+                        data: {
+                            /**
+                             * Format: date
+                             * @description A UTC day, YYYY-MM-DD
+                             */
+                            start: string;
+                            /**
+                             * Format: date
+                             * @description A UTC day, YYYY-MM-DD
+                             */
+                            end: string;
+                            consents: number;
+                            accept_types: {
+                                all: number;
+                                custom: number;
+                                necessary: number;
+                            };
+                            gpc_share: number | null;
+                            categories: {
+                                category_id: string;
+                                slug: string | null;
+                                name: string | null;
+                                accepted: number;
+                                rejected: number;
+                                acceptance_rate: number | null;
+                            }[];
+                            pageviews: number;
+                            /** @description Exact for one day; for longer spans a HyperLogLog estimate (about 2% error) */
+                            unique_visitors: number;
+                            consent_rate: number | null;
+                        }[];
+                        totals: {
+                            consents: number;
+                            accept_types: {
+                                all: number;
+                                custom: number;
+                                necessary: number;
+                            };
+                            gpc_share: number | null;
+                            categories: {
+                                category_id: string;
+                                slug: string | null;
+                                name: string | null;
+                                accepted: number;
+                                rejected: number;
+                                acceptance_rate: number | null;
+                            }[];
+                            pageviews: number;
+                            /** @description Exact for one day; for longer spans a HyperLogLog estimate (about 2% error) */
+                            unique_visitors: number;
+                            consent_rate: number | null;
+                            previous: {
+                                /**
+                                 * Format: date
+                                 * @description A UTC day, YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description A UTC day, YYYY-MM-DD
+                                 */
+                                to: string;
+                                consents: number;
+                                pageviews: number;
+                                unique_visitors: number;
+                                consent_rate: number | null;
+                            };
+                            change: {
+                                consents: number | null;
+                                pageviews: number | null;
+                                unique_visitors: number | null;
+                                consent_rate: number | null;
+                            };
+                        };
+                        accounts: {
+                            id: string;
+                            name: string;
+                            consents: number;
+                            pageviews: number;
+                            unique_visitors: number;
+                            consent_rate: number | null;
+                        }[];
                     };
                 };
             };
@@ -7513,6 +8988,1377 @@ export interface operations {
             };
         };
     };
+    getBanner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            account_id: string;
+                            /** @enum {string} */
+                            layout: "box" | "bar" | "cloud";
+                            /** @enum {string} */
+                            position: "top" | "middle" | "bottom" | "top left" | "top center" | "top right" | "middle left" | "middle center" | "middle right" | "bottom left" | "bottom center" | "bottom right";
+                            theme: {
+                                background: string | null;
+                                text: string | null;
+                                primary: string | null;
+                                primary_text: string | null;
+                            };
+                            privacy_policy_url: string | null;
+                            show_reject_all: boolean;
+                            consent_expiry_days: number;
+                            /** @description Texts the account set, by language code */
+                            translations: {
+                                [key: string]: {
+                                    title?: string;
+                                    description?: string;
+                                    accept_all?: string;
+                                    reject_all?: string;
+                                    manage?: string;
+                                    save?: string;
+                                    preferences_title?: string;
+                                    preferences_description?: string;
+                                    close?: string;
+                                    privacy_policy?: string;
+                                    gpc_notice?: string;
+                                    revision_notice?: string;
+                                    consent_id?: string;
+                                    cookie_name?: string;
+                                    cookie_domain?: string;
+                                    cookie_duration?: string;
+                                    cookie_description?: string;
+                                };
+                            };
+                            /** @description Visitors whose stored choice has an older revision are asked again */
+                            revision: number;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateBanner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    banner: {
+                        /** @enum {string} */
+                        layout?: "box" | "bar" | "cloud";
+                        /** @enum {string} */
+                        position?: "top" | "middle" | "bottom" | "top left" | "top center" | "top right" | "middle left" | "middle center" | "middle right" | "bottom left" | "bottom center" | "bottom right";
+                        theme?: {
+                            background?: string | null;
+                            text?: string | null;
+                            primary?: string | null;
+                            primary_text?: string | null;
+                        };
+                        privacy_policy_url?: string | null;
+                        show_reject_all?: boolean;
+                        consent_expiry_days?: number;
+                        /** @description By language code: the texts to set (merged with those set before), or null to drop a language */
+                        translations?: {
+                            [key: string]: {
+                                title?: string;
+                                description?: string;
+                                accept_all?: string;
+                                reject_all?: string;
+                                manage?: string;
+                                save?: string;
+                                preferences_title?: string;
+                                preferences_description?: string;
+                                close?: string;
+                                privacy_policy?: string;
+                                gpc_notice?: string;
+                                revision_notice?: string;
+                                consent_id?: string;
+                                cookie_name?: string;
+                                cookie_domain?: string;
+                                cookie_duration?: string;
+                                cookie_description?: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            account_id: string;
+                            /** @enum {string} */
+                            layout: "box" | "bar" | "cloud";
+                            /** @enum {string} */
+                            position: "top" | "middle" | "bottom" | "top left" | "top center" | "top right" | "middle left" | "middle center" | "middle right" | "bottom left" | "bottom center" | "bottom right";
+                            theme: {
+                                background: string | null;
+                                text: string | null;
+                                primary: string | null;
+                                primary_text: string | null;
+                            };
+                            privacy_policy_url: string | null;
+                            show_reject_all: boolean;
+                            consent_expiry_days: number;
+                            /** @description Texts the account set, by language code */
+                            translations: {
+                                [key: string]: {
+                                    title?: string;
+                                    description?: string;
+                                    accept_all?: string;
+                                    reject_all?: string;
+                                    manage?: string;
+                                    save?: string;
+                                    preferences_title?: string;
+                                    preferences_description?: string;
+                                    close?: string;
+                                    privacy_policy?: string;
+                                    gpc_notice?: string;
+                                    revision_notice?: string;
+                                    consent_id?: string;
+                                    cookie_name?: string;
+                                    cookie_domain?: string;
+                                    cookie_duration?: string;
+                                    cookie_description?: string;
+                                };
+                            };
+                            /** @description Visitors whose stored choice has an older revision are asked again */
+                            revision: number;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one human-readable sentence per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    requestReconsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            account_id: string;
+                            /** @enum {string} */
+                            layout: "box" | "bar" | "cloud";
+                            /** @enum {string} */
+                            position: "top" | "middle" | "bottom" | "top left" | "top center" | "top right" | "middle left" | "middle center" | "middle right" | "bottom left" | "bottom center" | "bottom right";
+                            theme: {
+                                background: string | null;
+                                text: string | null;
+                                primary: string | null;
+                                primary_text: string | null;
+                            };
+                            privacy_policy_url: string | null;
+                            show_reject_all: boolean;
+                            consent_expiry_days: number;
+                            /** @description Texts the account set, by language code */
+                            translations: {
+                                [key: string]: {
+                                    title?: string;
+                                    description?: string;
+                                    accept_all?: string;
+                                    reject_all?: string;
+                                    manage?: string;
+                                    save?: string;
+                                    preferences_title?: string;
+                                    preferences_description?: string;
+                                    close?: string;
+                                    privacy_policy?: string;
+                                    gpc_notice?: string;
+                                    revision_notice?: string;
+                                    consent_id?: string;
+                                    cookie_name?: string;
+                                    cookie_domain?: string;
+                                    cookie_duration?: string;
+                                    cookie_description?: string;
+                                };
+                            };
+                            /** @description Visitors whose stored choice has an older revision are asked again */
+                            revision: number;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listScans: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Page number, from 1 */
+                page?: number;
+                sort?: "created_at";
+                order?: "asc" | "desc";
+                status?: "queued" | "in_progress" | "completed" | "failed" | "cancelled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            prev_url: string;
+                            next_url: string;
+                            count: number;
+                            page: number;
+                            prev: number | null;
+                            next: number | null;
+                        };
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "queued" | "in_progress" | "completed" | "failed" | "cancelled";
+                            /** @description Queued by the account's scan_schedule rather than by a request */
+                            scheduled: boolean;
+                            starting_url: string;
+                            max_pages: number;
+                            crawl_subdomains: boolean;
+                            pages_scanned: number;
+                            storage_items_found: number;
+                            new_storage_items: number;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            error: string | null;
+                            report: {
+                                pages: {
+                                    url: string;
+                                    status: number | null;
+                                    time_ms: number;
+                                    /**
+                                     * @description Before any consent, or after "Accept all" in the site's banner
+                                     * @enum {string}
+                                     */
+                                    pass: "before_consent" | "after_consent";
+                                    error: string | null;
+                                }[];
+                                storage_items: {
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    storage_item_id: string | null;
+                                    first_seen_url: string;
+                                    expires_at: string | null;
+                                    duration: string;
+                                    path: string;
+                                    secure: boolean;
+                                    http_only: boolean;
+                                    same_site: ("Lax" | "Strict" | "None") | null;
+                                    partitioned: boolean;
+                                    /** @description Set before the visitor consented to anything */
+                                    set_before_consent: boolean;
+                                    set_by: string | null;
+                                }[];
+                                /** @description Read from the categories the items have now */
+                                violations: {
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    storage_item_id: string;
+                                    category_id: string;
+                                    /** @description Name of the category, which visitors may refuse */
+                                    category: string;
+                                    first_seen_url: string;
+                                }[];
+                                /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
+                                refused: {
+                                    url: string;
+                                    reason: string;
+                                }[];
+                                /** @description The site runs its Consentry banner; the second pass accepted everything through it */
+                                consent_banner: boolean;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createScan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    scan: {
+                        /** @description An http(s) page of the account's domain or allowed domains */
+                        starting_url: string;
+                        /** @default 50 */
+                        max_pages?: number;
+                        /** @default false */
+                        crawl_subdomains?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "queued" | "in_progress" | "completed" | "failed" | "cancelled";
+                            /** @description Queued by the account's scan_schedule rather than by a request */
+                            scheduled: boolean;
+                            starting_url: string;
+                            max_pages: number;
+                            crawl_subdomains: boolean;
+                            pages_scanned: number;
+                            storage_items_found: number;
+                            new_storage_items: number;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            error: string | null;
+                            report: {
+                                pages: {
+                                    url: string;
+                                    status: number | null;
+                                    time_ms: number;
+                                    /**
+                                     * @description Before any consent, or after "Accept all" in the site's banner
+                                     * @enum {string}
+                                     */
+                                    pass: "before_consent" | "after_consent";
+                                    error: string | null;
+                                }[];
+                                storage_items: {
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    storage_item_id: string | null;
+                                    first_seen_url: string;
+                                    expires_at: string | null;
+                                    duration: string;
+                                    path: string;
+                                    secure: boolean;
+                                    http_only: boolean;
+                                    same_site: ("Lax" | "Strict" | "None") | null;
+                                    partitioned: boolean;
+                                    /** @description Set before the visitor consented to anything */
+                                    set_before_consent: boolean;
+                                    set_by: string | null;
+                                }[];
+                                /** @description Read from the categories the items have now */
+                                violations: {
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    storage_item_id: string;
+                                    category_id: string;
+                                    /** @description Name of the category, which visitors may refuse */
+                                    category: string;
+                                    first_seen_url: string;
+                                }[];
+                                /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
+                                refused: {
+                                    url: string;
+                                    reason: string;
+                                }[];
+                                /** @description The site runs its Consentry banner; the second pass accepted everything through it */
+                                consent_banner: boolean;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one human-readable sentence per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getScan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "queued" | "in_progress" | "completed" | "failed" | "cancelled";
+                            /** @description Queued by the account's scan_schedule rather than by a request */
+                            scheduled: boolean;
+                            starting_url: string;
+                            max_pages: number;
+                            crawl_subdomains: boolean;
+                            pages_scanned: number;
+                            storage_items_found: number;
+                            new_storage_items: number;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            error: string | null;
+                            report: {
+                                pages: {
+                                    url: string;
+                                    status: number | null;
+                                    time_ms: number;
+                                    /**
+                                     * @description Before any consent, or after "Accept all" in the site's banner
+                                     * @enum {string}
+                                     */
+                                    pass: "before_consent" | "after_consent";
+                                    error: string | null;
+                                }[];
+                                storage_items: {
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    storage_item_id: string | null;
+                                    first_seen_url: string;
+                                    expires_at: string | null;
+                                    duration: string;
+                                    path: string;
+                                    secure: boolean;
+                                    http_only: boolean;
+                                    same_site: ("Lax" | "Strict" | "None") | null;
+                                    partitioned: boolean;
+                                    /** @description Set before the visitor consented to anything */
+                                    set_before_consent: boolean;
+                                    set_by: string | null;
+                                }[];
+                                /** @description Read from the categories the items have now */
+                                violations: {
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    storage_item_id: string;
+                                    category_id: string;
+                                    /** @description Name of the category, which visitors may refuse */
+                                    category: string;
+                                    first_seen_url: string;
+                                }[];
+                                /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
+                                refused: {
+                                    url: string;
+                                    reason: string;
+                                }[];
+                                /** @description The site runs its Consentry banner; the second pass accepted everything through it */
+                                consent_banner: boolean;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    cancelScan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "queued" | "in_progress" | "completed" | "failed" | "cancelled";
+                            /** @description Queued by the account's scan_schedule rather than by a request */
+                            scheduled: boolean;
+                            starting_url: string;
+                            max_pages: number;
+                            crawl_subdomains: boolean;
+                            pages_scanned: number;
+                            storage_items_found: number;
+                            new_storage_items: number;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            error: string | null;
+                            report: {
+                                pages: {
+                                    url: string;
+                                    status: number | null;
+                                    time_ms: number;
+                                    /**
+                                     * @description Before any consent, or after "Accept all" in the site's banner
+                                     * @enum {string}
+                                     */
+                                    pass: "before_consent" | "after_consent";
+                                    error: string | null;
+                                }[];
+                                storage_items: {
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    storage_item_id: string | null;
+                                    first_seen_url: string;
+                                    expires_at: string | null;
+                                    duration: string;
+                                    path: string;
+                                    secure: boolean;
+                                    http_only: boolean;
+                                    same_site: ("Lax" | "Strict" | "None") | null;
+                                    partitioned: boolean;
+                                    /** @description Set before the visitor consented to anything */
+                                    set_before_consent: boolean;
+                                    set_by: string | null;
+                                }[];
+                                /** @description Read from the categories the items have now */
+                                violations: {
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    storage_item_id: string;
+                                    category_id: string;
+                                    /** @description Name of the category, which visitors may refuse */
+                                    category: string;
+                                    first_seen_url: string;
+                                }[];
+                                /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
+                                refused: {
+                                    url: string;
+                                    reason: string;
+                                }[];
+                                /** @description The site runs its Consentry banner; the second pass accepted everything through it */
+                                consent_banner: boolean;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one human-readable sentence per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    widgetScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script (text/javascript), compressed when the client accepts it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown account: a JavaScript comment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     widgetConfig: {
         parameters: {
             query?: {
@@ -7539,6 +10385,27 @@ export interface operations {
                                 id: string;
                                 name: string;
                                 default_language: string;
+                            };
+                            /** @description A stored choice of an older revision is asked again */
+                            revision: number;
+                            banner: {
+                                layout: string;
+                                position: string;
+                                theme: {
+                                    background: string | null;
+                                    text: string | null;
+                                    primary: string | null;
+                                    primary_text: string | null;
+                                };
+                                privacy_policy_url: string | null;
+                                show_reject_all: boolean;
+                                consent_expiry_days: number;
+                            };
+                            /** @description Every text of the banner, complete, by language code */
+                            texts: {
+                                [key: string]: {
+                                    [key: string]: string;
+                                };
                             };
                             categories: {
                                 id: string;
@@ -7704,6 +10571,8 @@ export interface operations {
                             };
                         };
                         url?: string | null;
+                        /** @description navigator.globalPrivacyControl was true (also stored when Sec-GPC is absent) */
+                        gpc?: boolean;
                     };
                 };
             };
@@ -7803,6 +10672,167 @@ export interface operations {
                     "application/json": {
                         errors: {
                             error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    widgetConsentReceipt: {
+        parameters: {
+            query: {
+                /** @description The session that gave the consent */
+                session_id: string;
+            };
+            header?: never;
+            path: {
+                account_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            user_preferences: {
+                                /** @enum {string} */
+                                accept_type: "all" | "custom" | "necessary";
+                                accepted_categories: string[];
+                                rejected_categories: string[];
+                                accepted_services: {
+                                    [key: string]: string[];
+                                };
+                                rejected_services: {
+                                    [key: string]: string[];
+                                };
+                            };
+                            gpc: boolean;
+                            url: string | null;
+                            chain_seq: number;
+                            hash: string | null;
+                            personal_hash: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
                         }[];
                     };
                 };
