@@ -1,22 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { UserPreferences } from '../../db/schema.ts';
+import type { NewConsent } from './consents.repository.ts';
 
 /** The link before an account's first hashed consent. */
 export const GENESIS = '0'.repeat(64);
 
-/** What a consent carries into its hashes. */
-export interface Hashable {
-  id: string;
-  account_id: string;
-  session_id: string;
-  user_id: string | null;
-  user_preferences: UserPreferences;
-  url: string | null;
-  user_agent: string | null;
-  ip_address: string | null;
-  gpc: boolean;
-  created_at: Date;
-}
+/** What a consent carries into its hashes: every field it is stored with. */
+export type Hashable = NewConsent;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
