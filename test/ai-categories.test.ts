@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/db/ids.ts';
 import { AI_CATEGORISE_OFF } from '../src/modules/storage-items/storage-items.service.ts';
 import { call, startApp, type TestApp } from './helpers/app.ts';
+import { createItem, settledItem } from './helpers/storage-items.ts';
 import { createTenant, type Tenant } from './helpers/tenants.ts';
 
 let t: TestApp;
@@ -34,20 +35,9 @@ async function category(tenant: Tenant, fields: Record<string, unknown>) {
   return res.body.data;
 }
 
-async function create(tenant: Tenant, item: Record<string, unknown>) {
-  const res = await api('POST', '/api/v1/storage-items', tenant.tokens.account, { storage_item: item });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data;
-}
+const create = (tenant: Tenant, item: Record<string, unknown>) => createItem(t.app, tenant, item);
 
-async function settled(tenant: Tenant, id: string) {
-  for (let attempt = 0; attempt < 500; attempt++) {
-    const res = await api('GET', `/api/v1/storage-items/${id}`, tenant.tokens.account);
-    if (res.body.data.status !== 'processing') return res.body.data;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`storage item ${id} is still processing`);
-}
+const settled = (tenant: Tenant, id: string) => settledItem(t.app, tenant, id);
 
 async function categories(tenant: Tenant) {
   const res = await api('GET', '/api/v1/categories', tenant.tokens.account, undefined, { limit: '100' });

@@ -3,6 +3,7 @@ import { DEFAULT_CLASSIFIER_OPTIONS } from '../src/ai/classifier/classifier.ts';
 import { newId } from '../src/db/ids.ts';
 import { call, startApp, type TestApp } from './helpers/app.ts';
 import { insertCategory } from './helpers/records.ts';
+import { createItem, settledItem } from './helpers/storage-items.ts';
 import { createTenant, type Tenant } from './helpers/tenants.ts';
 
 let t: TestApp;
@@ -22,21 +23,9 @@ async function accountWith(ai_features: Record<string, unknown>): Promise<Tenant
   return tenant;
 }
 
-async function create(tenant: Tenant, item: Record<string, unknown>) {
-  const res = await api('POST', '/api/v1/storage-items', tenant.tokens.account, { storage_item: item });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data;
-}
+const create = (tenant: Tenant, item: Record<string, unknown>) => createItem(t.app, tenant, item);
 
-/** The item once the AI has let go of it: polls its status, never sleeps a fixed time. */
-async function settled(tenant: Tenant, id: string) {
-  for (let attempt = 0; attempt < 500; attempt++) {
-    const res = await api('GET', `/api/v1/storage-items/${id}`, tenant.tokens.account);
-    if (res.body.data.status !== 'processing') return res.body.data;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`storage item ${id} is still processing`);
-}
+const settled = (tenant: Tenant, id: string) => settledItem(t.app, tenant, id);
 
 async function actionsOn(tenant: Tenant, query: Record<string, string>) {
   const res = await api('GET', '/api/v1/ai-actions', tenant.tokens.account, undefined, { limit: '100', ...query });
