@@ -125,6 +125,19 @@ describe('the AI on storage items created through the API', () => {
     const revert = await api('POST', `/api/v1/ai-actions/${actions[0].id}/revert`, tenant.tokens.admin);
     expect(revert.status).toBe(422);
   });
+
+  it('leaves alone a field whose suggestion a person rejected', async () => {
+    const tenant = await accountWith(ON);
+    const created = await create(tenant, { name: 'zq' });
+    await settled(tenant, created.id);
+    const [suggestion] = await actionsOn(tenant, { actionable_id: created.id });
+    expect((await api('POST', `/api/v1/ai-actions/${suggestion.id}/reject`, tenant.tokens.admin)).status).toBe(200);
+    // Renamed to a name the AI knows well, the item gets its details filled in but no category.
+    await api('PUT', `/api/v1/storage-items/${created.id}`, tenant.tokens.account, { storage_item: { name: '_fbp' } });
+    expect(await settled(tenant, created.id)).toMatchObject({ category_id: null, company_name: 'Meta' });
+    const after = await actionsOn(tenant, { actionable_id: created.id });
+    expect(after.map((a) => [a.action_type, a.status])).toEqual([['auto_categorise', 'rejected'], ['autofill', 'applied']]);
+  });
 });
 
 describe('account settings', () => {

@@ -213,6 +213,29 @@ describe('GET /consents/export', () => {
   });
 });
 
+describe('GET /consents/{id}', () => {
+  it('shows a consent with its place in the chain, the same as the export, and after erasure its erasure', async () => {
+    const tenant = await createTenant(t.services, 'Detailed');
+    const other = await createTenant(t.services, 'DetailedOther');
+    const [first, second] = await record(tenant, ['detail-1', 'detail-2'], 'user-9');
+    const exported = ndjson((await exportOf(tenant)).body);
+    const detail = async (id: string, token = tenant.tokens.member) => call(t.app, 'GET', `/api/v1/consents/${id}`, { token });
+    for (const [index, id] of [first, second].entries()) {
+      const res = await detail(id);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual(exported[index]);
+      expect(res.body.data).toMatchObject({ chain_seq: index + 1, hash: expect.stringMatching(/^[0-9a-f]{64}$/), erased_at: null });
+    }
+    expect(await detail(first, other.tokens.account)).toMatchObject({ status: 404, body: { errors: [{ code: 404, message: 'Record not found' }] } });
+    await call(t.app, 'POST', '/api/v1/consents/erase', { token: tenant.tokens.admin, body: { user_id: 'user-9' } });
+    const erased = (await detail(first)).body.data;
+    expect(erased).toMatchObject({
+      session_id: '', user_id: null, chain_seq: 1, hash: exported[0].hash, personal_hash: exported[0].personal_hash,
+      erased_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+  });
+});
+
 describe('POST /consents/erase', () => {
   it('clears the personal fields of a user\'s consents, keeps the records and the chain valid, and logs it', async () => {
     const tenant = await createTenant(t.services, 'Erase');

@@ -107,6 +107,9 @@ const TABLE: Record<string, Entry> = {
   'POST /api/v1/ai-actions/:id/revert': {
     path: (t) => `/api/v1/ai-actions/${t.records.aiAction}/revert`, foreign: (o) => `/api/v1/ai-actions/${o.records.aiAction}/revert`,
   },
+  'POST /api/v1/ai-actions/:id/reject': {
+    path: (t) => `/api/v1/ai-actions/${t.records.aiAction}/reject`, foreign: (o) => `/api/v1/ai-actions/${o.records.aiAction}/reject`,
+  },
   'GET /api/v1/categories': {},
   'POST /api/v1/categories': { body: { category: { name: 'Security' } } },
   'GET /api/v1/categories/:id': { path: (t) => `/api/v1/categories/${t.records.category}`, foreign: (o) => `/api/v1/categories/${o.records.category}` },

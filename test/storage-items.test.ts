@@ -352,6 +352,29 @@ describe('GET /storage-items', () => {
     }
   });
 
+  it('filters by who added the item: a person, an API token or a scan', async () => {
+    const other = await createTenant(t.services, 'Creators');
+    const byUser = await create(other.tokens.admin, { name: 'by-user' });
+    const byApi = await create(other.tokens.account, { name: 'by-api' });
+    const scanId = newId();
+    await t.services.db.insertInto('storage_items').values({ id: scanId, account_id: other.account.id, name: 'by-scan', created_by: 'scan' }).execute();
+    // Another account's scanned item never shows here.
+    await t.services.db.insertInto('storage_items').values({ id: newId(), account_id: tenant.account.id, name: 'elsewhere', created_by: 'scan' }).execute();
+    const cases: [string, string[]][] = [
+      ['created_by=user', [byUser.id]],
+      ['created_by=api', [byApi.id]],
+      ['created_by=scan', [scanId]],
+      ['created_by=scan&status=finalised', []],
+    ];
+    for (const [query, expected] of cases) {
+      const res = await api('GET', `/api/v1/storage-items?${query}`, other.tokens.account);
+      expect([query, res.status, res.body.data.map((item: Item) => item.id), res.body.pagination.count]).toEqual([query, 200, expected, expected.length]);
+    }
+    const bad = await api('GET', '/api/v1/storage-items?created_by=robot', other.tokens.account);
+    expect(bad).toMatchObject({ status: 400, body: errors(400, 'created_by is not one of the allowed values') });
+    await t.services.db.deleteFrom('storage_items').where('account_id', '=', tenant.account.id).where('name', '=', 'elsewhere').execute();
+  });
+
   it('carries the filters in the links', async () => {
     const res = await list(`?status=finalised&limit=1`);
     expect(res.body.pagination).toEqual({

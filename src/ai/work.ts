@@ -46,16 +46,17 @@ async function write(context: WorkContext, item: StorageItemRow, found: Classifi
   return written;
 }
 
-/** Fields of the item whose AI change a person has reverted: the AI never puts them back. */
+/** Fields of the item whose AI change a person has reverted or rejected: the AI never puts them back. */
 async function revertedFields(db: Executor, accountId: string, itemId: string): Promise<Set<string>> {
   const rows = await db
     .selectFrom('ai_actions')
     .select('suggested_params')
     .where('account_id', '=', accountId)
     .where('actionable_id', '=', itemId)
-    .where('status', '=', 'reverted')
+    .where('status', 'in', ['reverted', 'rejected'])
     .execute();
-  return new Set(rows.flatMap((row) => Object.keys(row.suggested_params)));
+  // A suggested category names a standard category; the field it would fill is category_id.
+  return new Set(rows.flatMap((row) => Object.keys(row.suggested_params).map((key) => (key === 'category' ? 'category_id' : key))));
 }
 
 /**

@@ -230,7 +230,7 @@ export type InvitationEmailStatus = 'sent' | 'failed' | 'not_configured';
 
 export type AiActionType = 'autofill' | 'auto_categorise' | 'auto_approve' | 'translate';
 export type ActionableType = 'Category' | 'StorageItem';
-export type AiActionStatus = 'applied' | 'suggested' | 'reverted';
+export type AiActionStatus = 'applied' | 'suggested' | 'reverted' | 'rejected';
 
 export interface AiActionsTable {
   id: string;

@@ -10,6 +10,7 @@ import * as categoryPublished from './2026_11_23_1303_category_published.ts';
 import * as scans from './2026_11_23_1304_scans.ts';
 import * as proofOfConsent from './2026_11_23_1305_proof_of_consent.ts';
 import * as passwordResets from './2026_11_23_1306_password_resets.ts';
+import * as aiActionRejected from './2026_11_25_2100_ai_action_rejected.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_1304_scans': scans,
   '2026_11_23_1305_proof_of_consent': proofOfConsent,
   '2026_11_23_1306_password_resets': passwordResets,
+  '2026_11_25_2100_ai_action_rejected': aiActionRejected,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -47,6 +47,6 @@ export async function findAiAction(db: Executor, accountId: string, id: string, 
   return query.executeTakeFirst();
 }
 
-export async function markReverted(db: Executor, id: string): Promise<AiActionRow> {
-  return db.updateTable('ai_actions').set({ status: 'reverted' }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+export async function markStatus(db: Executor, id: string, status: 'reverted' | 'rejected'): Promise<AiActionRow> {
+  return db.updateTable('ai_actions').set({ status }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }

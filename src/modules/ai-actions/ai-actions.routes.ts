@@ -5,7 +5,7 @@ import { scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
 import { IdParams, withErrors } from '../../http/schemas.ts';
 import { findAiAction, listAiActions } from './ai-actions.repository.ts';
 import { AiActionListQuery, AiActionSchema, toAiAction } from './ai-actions.schema.ts';
-import { revertAction } from './ai-actions.service.ts';
+import { rejectAction, revertAction } from './ai-actions.service.ts';
 
 const tags = ['AI actions'];
 const security = [{ bearer: [] }];
@@ -56,5 +56,18 @@ export const aiActionsRoutes: RoutesPlugin = async (app, { services }) => {
     if (reverted.actionable_type === 'Category') await services.forgetCategories([accountId]);
     else await services.forgetBanner([accountId]);
     return { data: toAiAction(reverted) };
+  });
+
+  app.post('/ai-actions/:id/reject', {
+    config: { auth: 'account', admin: true },
+    schema: {
+      operationId: 'rejectAiAction', tags, security,
+      summary: 'Turn down a suggestion the AI did not apply; the AI does not suggest it for that item again',
+      params: IdParams,
+      response: withErrors({ 200: One }, { 403: true, 404: true, 422: true }),
+    },
+  }, async (request) => {
+    const rejected = await rejectAction(db, scopeOf(request).accountId, request.params.id);
+    return { data: toAiAction(rejected) };
   });
 };

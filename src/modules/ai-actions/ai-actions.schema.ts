@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import type { AiActionRow } from '../../db/schema.ts';
 import { offsetQuery } from '../../http/pagination.ts';
 import { StringEnum, Timestamp } from '../../http/schemas.ts';
+import { reasonOf } from './ai-action-reason.ts';
 
 export const ACTION_TYPES = ['autofill', 'auto_categorise', 'auto_approve', 'translate'] as const;
 export const ACTIONABLE_TYPES = ['Category', 'StorageItem'] as const;
@@ -17,7 +18,10 @@ export const AiActionSchema = Type.Object({
   }),
   confidence: Type.Number({ minimum: 0, maximum: 1 }),
   source: Type.String({ description: 'The knowledge the decision rests on' }),
-  status: StringEnum(['applied', 'suggested', 'reverted'] as const),
+  reason: Type.String({ description: 'Why, in one sentence for a person, read from the source' }),
+  status: StringEnum(['applied', 'suggested', 'reverted', 'rejected'] as const, {
+    description: 'suggested: waits for a person, who applies it by hand or rejects it',
+  }),
   created_at: Timestamp,
 });
 export type AiAction = Static<typeof AiActionSchema>;
@@ -39,6 +43,7 @@ export function toAiAction(row: AiActionRow): AiAction {
     previous_params: row.previous_params,
     confidence: Math.round(row.confidence * 1000) / 1000,
     source: row.source,
+    reason: reasonOf(row.source),
     status: row.status,
     created_at: row.created_at.toISOString(),
   };

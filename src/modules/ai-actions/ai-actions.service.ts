@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AiActionRow, Database } from '../../db/schema.ts';
 import type { Executor } from '../../db/kysely.ts';
 import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
-import { findAiAction, markReverted } from './ai-actions.repository.ts';
+import { findAiAction, markStatus } from './ai-actions.repository.ts';
 
 /** The fields the AI may change, and so the only ones a revert may write back. */
 const REVERTIBLE = {
@@ -55,7 +55,19 @@ export async function revertAction(db: Kysely<Database>, accountId: string, id: 
     if (!action) throw new NotFoundError();
     if (action.status === 'reverted') throw new ValidationError('Action has already been reverted');
     if (action.status === 'suggested') throw new ValidationError('Action was only suggested and never applied');
+    if (action.status === 'rejected') throw new ValidationError('Action was rejected and never applied');
     await restore(trx, action);
-    return markReverted(trx, action.id);
+    return markStatus(trx, action.id, 'reverted');
+  });
+}
+
+/** Turns down a suggestion: nothing was applied, so nothing changes but the action's status. */
+export async function rejectAction(db: Kysely<Database>, accountId: string, id: string): Promise<AiActionRow> {
+  return db.transaction().execute(async (trx) => {
+    const action = await findAiAction(trx, accountId, id, true);
+    if (!action) throw new NotFoundError();
+    if (action.status === 'rejected') throw new ValidationError('Action has already been rejected');
+    if (action.status !== 'suggested') throw new ValidationError('Action was applied, not suggested; revert it instead');
+    return markStatus(trx, action.id, 'rejected');
   });
 }

@@ -4,7 +4,7 @@ import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts
 import { scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
 import { IdParams, withErrors } from '../../http/schemas.ts';
 import { findConsent, listConsents } from './consents.repository.ts';
-import { ConsentListQuery, ConsentSchema, CreateConsentBody, toConsent } from './consents.schema.ts';
+import { ConsentDetailSchema, ConsentListQuery, ConsentSchema, CreateConsentBody, toConsent, toConsentDetail } from './consents.schema.ts';
 import { recordConsent, visitorContext } from './consents.service.ts';
 
 
@@ -32,14 +32,14 @@ export const consentsRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/consents/:id', {
     config: { auth: 'account' },
     schema: {
-      operationId: 'getConsent', tags, security, summary: 'One consent',
+      operationId: 'getConsent', tags, security, summary: 'One consent, with its place in the hash chain',
       params: IdParams,
-      response: withErrors({ 200: Type.Object({ data: ConsentSchema }) }, { 404: true }),
+      response: withErrors({ 200: Type.Object({ data: ConsentDetailSchema }) }, { 404: true }),
     },
   }, async (request) => {
     const row = await findConsent(db, scopeOf(request).accountId, request.params.id);
     if (!row) throw new NotFoundError();
-    return { data: toConsent(row) };
+    return { data: toConsentDetail(row) };
   });
 
   app.post('/consents', {

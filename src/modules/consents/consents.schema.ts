@@ -47,6 +47,15 @@ export const ConsentSchema = Type.Object({
 });
 export type Consent = Static<typeof ConsentSchema>;
 
+/** One consent with its place in the account's hash chain: what proves it was recorded as shown. */
+export const ConsentDetailSchema = Type.Object({
+  ...ConsentSchema.properties,
+  chain_seq: Type.Integer({ description: "Position in the account's consent chain (1, 2, 3, …)" }),
+  hash: Nullable(Type.String({ description: "SHA-256 link of the chain; null for consents stored before the chain existed" })),
+  personal_hash: Nullable(Type.String({ description: 'SHA-256 of the salted personal fields; kept after erasure' })),
+  erased_at: Nullable(Timestamp),
+});
+
 const consentFilters = {
   session_id: Type.Optional(Text(128)),
   user_id: Type.Optional(Text(255)),
@@ -71,5 +80,15 @@ export function toConsent(row: Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal
     ip_address: row.ip_address,
     gpc: row.gpc,
     created_at: row.created_at.toISOString(),
+  };
+}
+
+export function toConsentDetail(row: ConsentRow): Static<typeof ConsentDetailSchema> {
+  return {
+    ...toConsent(row),
+    chain_seq: Number(row.chain_seq),
+    hash: row.hash,
+    personal_hash: row.personal_hash,
+    erased_at: row.erased_at?.toISOString() ?? null,
   };
 }

@@ -14,6 +14,7 @@ function filtered(db: Executor, accountId: string, filters: StorageItemFilters) 
   if (filters.status !== undefined) query = query.where('status', '=', filters.status);
   if (filters.storage_type !== undefined) query = query.where('storage_type', '=', filters.storage_type);
   if (filters.uncategorised === true) query = query.where('category_id', 'is', null);
+  if (filters.created_by !== undefined) query = query.where('created_by', '=', filters.created_by);
   return query;
 }
 

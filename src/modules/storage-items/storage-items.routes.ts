@@ -31,7 +31,7 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
     config: read,
     schema: {
       operationId: 'listStorageItems', tags, security,
-      summary: "The account's cookies and storage entries; filter by category (or none), status or storage type",
+      summary: "The account's cookies and storage entries; filter by category (or none), status, storage type or who added them",
       querystring: StorageItemListQuery,
       response: withErrors({ 200: listOf(StorageItemSchema) }, { 400: 'array' }),
     },

@@ -63,8 +63,9 @@ export const StorageItemListQuery = offsetQuery(STORAGE_ITEM_SORTS, {
   status: Type.Optional(StringEnum(STATUSES)),
   storage_type: Type.Optional(StringEnum(STORAGE_TYPES)),
   uncategorised: Type.Optional(Type.Boolean({ description: 'true: only the items without a category' })),
+  created_by: Type.Optional(StringEnum(CREATORS, { description: 'Only the items added by people (user), an API token (api) or a scan (scan)' })),
 });
-export type StorageItemFilters = Pick<Static<typeof StorageItemListQuery>, 'category_id' | 'status' | 'storage_type' | 'uncategorised'>;
+export type StorageItemFilters = Pick<Static<typeof StorageItemListQuery>, 'category_id' | 'status' | 'storage_type' | 'uncategorised' | 'created_by'>;
 
 export function toStorageItem(row: StorageItemRow): StorageItem {
   return {

@@ -382,7 +382,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's cookies and storage entries; filter by category (or none), status or storage type */
+        /** The account's cookies and storage entries; filter by category (or none), status, storage type or who added them */
         get: operations["listStorageItems"];
         put?: never;
         /** Add a cookie or storage entry to the account */
@@ -454,7 +454,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One consent */
+        /** One consent, with its place in the hash chain */
         get: operations["getConsent"];
         put?: never;
         post?: never;
@@ -611,6 +611,23 @@ export interface paths {
         put?: never;
         /** Undo an action: fields still holding the AI's values get their previous values back */
         post: operations["revertAiAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ai-actions/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn down a suggestion the AI did not apply; the AI does not suggest it for that item again */
+        post: operations["rejectAiAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6337,6 +6354,8 @@ export interface operations {
                 storage_type?: "cookie" | "local_storage" | "session_storage";
                 /** @description true: only the items without a category */
                 uncategorised?: boolean;
+                /** @description Only the items added by people (user), an API token (api) or a scan (scan) */
+                created_by?: "user" | "api" | "scan";
             };
             header?: never;
             path?: never;
@@ -7624,6 +7643,11 @@ export interface operations {
                             gpc: boolean;
                             /** Format: date-time */
                             created_at: string;
+                            /** @description Position in the account's consent chain (1, 2, 3, …) */
+                            chain_seq: number;
+                            hash: string | null;
+                            personal_hash: string | null;
+                            erased_at: string | null;
                         };
                     };
                 };
@@ -8623,8 +8647,13 @@ export interface operations {
                             confidence: number;
                             /** @description The knowledge the decision rests on */
                             source: string;
-                            /** @enum {string} */
-                            status: "applied" | "suggested" | "reverted";
+                            /** @description Why, in one sentence for a person, read from the source */
+                            reason: string;
+                            /**
+                             * @description suggested: waits for a person, who applies it by hand or rejects it
+                             * @enum {string}
+                             */
+                            status: "applied" | "suggested" | "reverted" | "rejected";
                             /** Format: date-time */
                             created_at: string;
                         }[];
@@ -8738,8 +8767,13 @@ export interface operations {
                             confidence: number;
                             /** @description The knowledge the decision rests on */
                             source: string;
-                            /** @enum {string} */
-                            status: "applied" | "suggested" | "reverted";
+                            /** @description Why, in one sentence for a person, read from the source */
+                            reason: string;
+                            /**
+                             * @description suggested: waits for a person, who applies it by hand or rejects it
+                             * @enum {string}
+                             */
+                            status: "applied" | "suggested" | "reverted" | "rejected";
                             /** Format: date-time */
                             created_at: string;
                         };
@@ -8867,8 +8901,174 @@ export interface operations {
                             confidence: number;
                             /** @description The knowledge the decision rests on */
                             source: string;
+                            /** @description Why, in one sentence for a person, read from the source */
+                            reason: string;
+                            /**
+                             * @description suggested: waits for a person, who applies it by hand or rejects it
+                             * @enum {string}
+                             */
+                            status: "applied" | "suggested" | "reverted" | "rejected";
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one human-readable sentence per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    rejectAiAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
                             /** @enum {string} */
-                            status: "applied" | "suggested" | "reverted";
+                            action_type: "autofill" | "auto_categorise" | "auto_approve" | "translate";
+                            /** @enum {string} */
+                            actionable_type: "Category" | "StorageItem";
+                            actionable_id: string;
+                            suggested_params: {
+                                [key: string]: unknown;
+                            };
+                            /** @description The values before the action; empty when the action created the record */
+                            previous_params: {
+                                [key: string]: unknown;
+                            };
+                            confidence: number;
+                            /** @description The knowledge the decision rests on */
+                            source: string;
+                            /** @description Why, in one sentence for a person, read from the source */
+                            reason: string;
+                            /**
+                             * @description suggested: waits for a person, who applies it by hand or rejects it
+                             * @enum {string}
+                             */
+                            status: "applied" | "suggested" | "reverted" | "rejected";
                             /** Format: date-time */
                             created_at: string;
                         };

@@ -1,0 +1,25 @@
+/**
+ * Why the AI did what it did, in one sentence for a person, read from the `source` the classifier
+ * recorded (the registry entry, the Open Cookie Database listing, the model or the language model
+ * it rests on). Nothing is stored: the source stays the record, the reason is its reading.
+ */
+const READINGS: [RegExp, (m: RegExpMatchArray) => string][] = [
+  [/^registry: (.+?) "(.*?)" \((.+?);/, (m) => `The vendor registry lists ${m[3]} for the ${m[1]} "${m[2]}".`],
+  [/^registry vendor: (prefix|domain) "?(.+?)"? \((.+?)[;)]/, (m) => `The name is not listed, but its ${m[1]} ${m[2]} belongs to ${m[3]} in the vendor registry.`],
+  [/^open-cookie-database: (.+?) "(.*?)" \((.+?)\)/, (m) => `The Open Cookie Database lists ${m[3]} for the ${m[1]} "${m[2]}".`],
+  [/^model: [^,;]*(?:, (.+?) \(third-party-web\))?/, (m) =>
+    `No list names it: a model trained on the registry and the cookie databases guessed from the name${m[1] ? ` and its domain (${m[1]})` : ''}.`],
+  [/^third-party-web: (.+?)(;|$)/, (m) => `The domain belongs to ${m[1]} (third-party-web).`],
+  [/^standard categories, for "(.*)"/, (m) => `The AI made this standard category to hold "${m[1]}".`],
+  [/^llm: (.+?)(;|$)/, (m) => `Written by the language model ${m[1]}.`],
+];
+
+const DECLINED = 'declined: not confident enough to decide';
+
+export function reasonOf(source: string): string {
+  const reading = READINGS.map(([pattern, read]) => {
+    const found = pattern.exec(source);
+    return found ? read(found) : undefined;
+  }).find((sentence) => sentence !== undefined) ?? `It rests on: ${source.replace(`; ${DECLINED}`, '')}.`;
+  return source.endsWith(DECLINED) ? `${reading} Only suggested: the AI was not sure enough to apply it.` : reading;
+}
