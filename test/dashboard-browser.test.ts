@@ -2,8 +2,10 @@
  * The dashboard in a real Chromium against the real server (listening on loopback in this process):
  * the flows people go through, axe-core on every page, and screenshots at 1280 and 390 pixels.
  */
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAiAction } from '../src/modules/ai-actions/ai-actions.repository.ts';
 import { call, ENGINE, startApp, type TestApp } from './helpers/app.ts';
 import { describeBrowser, launchBrowser } from './helpers/browser.ts';
 import { freePort, inspect, seriousViolations, settled } from './helpers/dashboard.ts';
@@ -168,7 +170,46 @@ describeHere('the dashboard in a browser', () => {
     expect(await page.locator('tbody td').first().textContent()).toBe('Necessary only');
     await page.locator('tbody th a').click();
     await settled(page);
-    expect(await page.locator('.details').textContent()).toContain('https://browser.example.com/visitor-b');
+    expect(await page.locator('.details').first().textContent()).toContain('https://browser.example.com/visitor-b');
+    await context.close();
+  });
+
+  it('verifies the log, shows a consent\'s hash, and exports CSV and NDJSON equal to the API\'s list', async () => {
+    const token = tenant.tokens.account;
+    for (const session of ['export-a', 'export-b', 'export-a']) {
+      const res = await call(t.app, 'POST', '/api/v1/consents', { token, body: { consent: { session_id: session, user_preferences: { accept_type: 'all' } } } });
+      expect(res.status).toBe(201);
+    }
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Consent log' }).click();
+    await settled(page);
+    const listed = (await call(t.app, 'GET', '/api/v1/consents', { token, query: { limit: '100', order: 'asc' } })).body;
+    await page.getByRole('button', { name: 'Verify the log' }).click();
+    await page.getByText(`The log is intact: the hash chain of ${listed.pagination.count} consents was recomputed`).waitFor();
+
+    // Everything, as NDJSON: the same records as the list, each with its place in the chain.
+    const [ndjsonFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export NDJSON' }).click()]);
+    expect(ndjsonFile.suggestedFilename()).toBe(`consents-${tenant.account.id}.ndjson`);
+    const rows = readFileSync((await ndjsonFile.path())!, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(rows.map(({ chain_seq: _s, hash: _h, personal_hash: _p, erased_at: _e, ...rest }) => rest)).toEqual(listed.data);
+    await page.getByText(/^The export was saved \(NDJSON, \d+ KB\)\.$/).waitFor();
+
+    // Filtered by session, as CSV: the rows the filtered list shows.
+    await page.getByLabel('Session').fill('export-a');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 2);
+    const [csvFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = readFileSync((await csvFile.path())!, 'utf8').trim().split('\n');
+    const filtered = (await call(t.app, 'GET', '/api/v1/consents', { token, query: { session_id: 'export-a', order: 'asc' } })).body.data;
+    expect(csv[0].split(',').slice(0, 3)).toEqual(['id', 'created_at', 'session_id']);
+    expect(csv.slice(1).map((line) => line.split(',')[0])).toEqual(filtered.map((c: { id: string }) => c.id));
+
+    // A consent's proof: the hash the API holds for it.
+    await page.locator('tbody th a').first().click();
+    await settled(page);
+    const detail = (await call(t.app, 'GET', `/api/v1/consents/${filtered[1].id}`, { token })).body.data;
+    expect(await page.locator('#consent-hash').textContent()).toBe(detail.hash);
     await context.close();
   });
 
@@ -206,6 +247,37 @@ describeHere('the dashboard in a browser', () => {
     await invitee.page.getByRole('rowheader', { name: 'Ivy Invitee you' }).waitFor();
     expect(await invitee.page.getByLabel('Role of Ivy Invitee').inputValue()).toBe('admin');
     await invitee.context.close();
+  });
+
+  it('shows what became of an invitation email, sends it again and cancels it', async () => {
+    const email = `resend-${Date.now()}@example.test`;
+    const made = await call(t.app, 'POST', '/api/v1/account-invitations', { token: tenant.tokens.account, body: { name: 'Rita Resend', email, role: 'member' } });
+    expect(made.body.email_status).toBe('sent');
+    const firstLink = /\/invitations\/[A-Za-z0-9_-]+/.exec(await mailTo(email, 0))![0];
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Members' }).click();
+    await settled(page);
+    const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Rita Resend' }) });
+    expect(await row.locator('td').allTextContents()).toEqual([email, 'Member', 'Open', 'Sent', expect.any(String), 'Send againCancel']);
+
+    // Within the hour the server refuses to email the address again; the page says so in words.
+    await row.getByRole('button', { name: `Send the invitation to ${email} again` }).click();
+    expect(await page.getByRole('alert').textContent()).toContain(`${email} was emailed less than an hour ago`);
+    await t.services.db.updateTable('account_invitations').set({ email_sent_at: new Date(Date.now() - 2 * 3600_000) }).where('id', '=', made.body.id).execute();
+    await row.getByRole('button', { name: `Send the invitation to ${email} again` }).click();
+    await page.getByText(`An invitation was emailed to ${email}. The old link no longer works`).waitFor();
+    const secondLink = /\/invitations\/[A-Za-z0-9_-]+/.exec(await mailTo(email, 1))![0];
+    expect(secondLink).not.toBe(firstLink);
+
+    await row.getByRole('button', { name: `Cancel the invitation to ${email}` }).click();
+    await page.getByText(`The invitation to ${email} was cancelled.`).waitFor();
+    await page.getByRole('rowheader', { name: 'Rita Resend' }).waitFor({ state: 'detached' });
+    const after = await call(t.app, 'GET', `/api/v1/account-invitations/${made.body.id}`, { token: tenant.tokens.account });
+    expect(after.body.data.deleted_at).not.toBeNull();
+    await page.getByLabel('Also show cancelled and accepted invitations').check();
+    expect(await row.locator('td').nth(2).textContent()).toBe('Cancelled');
+    await context.close();
   });
 
   it('creates a second account for the user and switches between the two', async () => {
@@ -282,7 +354,7 @@ describeHere('the dashboard in a browser', () => {
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Revoke Deploy script' }).click();
     await page.getByText('The token Deploy script was revoked.').waitFor();
-    expect(await page.getByRole('rowheader', { name: 'Deploy script' }).count()).toBe(0);
+    await page.getByRole('rowheader', { name: 'Deploy script' }).waitFor({ state: 'detached' });
     await page.reload();
     await settled(page);
     expect(await page.locator('#new-token').count()).toBe(0);
@@ -354,6 +426,109 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
   });
 
+  it('filters storage items by who added them, and rejects an AI suggestion, showing why it was made', async () => {
+    const token = tenant.tokens.account;
+    const made = await call(t.app, 'POST', '/api/v1/storage-items', { token, body: { storage_item: { name: 'zq_unknown_thing' } } });
+    expect(made.status).toBe(201);
+    const suggestion = await insertAiAction(t.services.db, {
+      account_id: tenant.account.id, action_type: 'auto_categorise', actionable_type: 'StorageItem', actionable_id: made.body.data.id,
+      suggested_params: { category: 'analytics' }, previous_params: {}, confidence: 0.42, status: 'suggested',
+      source: 'model: logistic regression on the registry and the cookie databases; declined: not confident enough to decide',
+    });
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Storage items' }).click();
+    await settled(page);
+    const filters = page.getByRole('group', { name: 'Filters' });
+    const byApi = await call(t.app, 'GET', '/api/v1/storage-items', { token, query: { created_by: 'api', sort: 'name', limit: '100' } });
+    expect(byApi.body.data.length).toBeGreaterThan(0);
+    await filters.getByLabel('Added by').selectOption({ label: 'An API token' });
+    await page.waitForFunction((n) => document.querySelectorAll('tbody tr').length === n, byApi.body.data.length);
+    expect(await page.locator('tbody th code').allTextContents()).toEqual(byApi.body.data.map((i: { name: string }) => i.name));
+    expect(new Set(await page.locator('tbody tr td:nth-child(6)').allTextContents())).toEqual(new Set(['An API token']));
+    await filters.getByLabel('Added by').selectOption({ label: 'A scan' });
+    await page.getByText('No storage items match.').waitFor();
+
+    await page.getByRole('navigation', { name: 'Account pages' }).getByRole('link', { name: 'AI suggestions' }).click();
+    await settled(page);
+    // (The AI, switched on by an earlier test, may have made a suggestion of its own for the item.)
+    const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^zq_unknown_thing/ }) }).filter({ hasText: '42%' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('a model trained on the registry and the cookie databases guessed from the name');
+    expect(await row.textContent()).toContain('Suggested');
+    // With the keyboard: focus the button and press Enter.
+    await row.getByRole('button', { name: 'Reject the suggestion for zq_unknown_thing' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Suggestion rejected.').waitFor();
+    await row.getByText('Rejected').waitFor();
+    expect(await row.getByRole('button').count()).toBe(0);
+    const after = await call(t.app, 'GET', `/api/v1/ai-actions/${suggestion.id}`, { token });
+    expect(after.body.data.status).toBe('rejected');
+    await context.close();
+  });
+
+  it('charts the statistics of the account and of a group, with the same figures as tables', async () => {
+    const token = tenant.tokens.account;
+    const category = await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name: 'Charted marketing' } } });
+    const choices = [
+      { accept_type: 'all', gpc: false }, { accept_type: 'all', gpc: true },
+      { accept_type: 'custom', gpc: false, rejected_categories: [category.body.data.id] },
+    ];
+    for (const [i, choice] of choices.entries()) {
+      const { gpc, ...user_preferences } = choice;
+      const res = await call(t.app, 'POST', '/api/v1/consents', {
+        token, headers: gpc ? { 'sec-gpc': '1' } : {},
+        body: { consent: { session_id: `charted-${i}`, user_preferences } },
+      });
+      expect(res.status).toBe(201);
+    }
+    const stats = (await call(t.app, 'GET', '/api/v1/stats', { token })).body;
+    const today = stats.data.at(-1);
+    expect(today.consents).toBeGreaterThanOrEqual(3);
+
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    const figures = page.locator('.figures');
+    await figures.waitFor();
+    expect(await figures.locator('dd').first().textContent()).toMatch(new RegExp(`^${stats.totals.consents}`));
+    const chart = page.getByRole('img', { name: /^Consents by choice: / });
+    expect(await chart.getAttribute('aria-label')).toBe(`Consents by choice: ${stats.totals.consents} consents in 30 periods`);
+    // The text alternative opens with the keyboard and holds the API's figures.
+    await page.getByText('Consents by choice as a table').focus();
+    await page.keyboard.press('Enter');
+    const row = page.getByRole('region', { name: 'Consents by choice' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: today.start }) });
+    expect(await row.locator('td').allTextContents())
+      .toEqual([today.accept_types.all, today.accept_types.custom, today.accept_types.necessary, today.consents].map(String));
+    await page.getByText('Acceptance by category as a table').click();
+    const charted = stats.totals.categories.find((c: { name: string }) => c.name === 'Charted marketing');
+    expect(charted).toMatchObject({ accepted: 2, rejected: 1 });
+    const categoryRow = page.getByRole('region', { name: 'Acceptance by category' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Charted marketing' }) });
+    expect(await categoryRow.locator('td').allTextContents()).toEqual(['2', '1', '66.7%']);
+    expect(await page.locator('.figures dd').nth(3).textContent()).toBe(`${Math.round(stats.totals.gpc_share * 1000) / 10}%`);
+
+    // Grouped by week: fewer bars, the same total.
+    await page.getByRole('group', { name: 'Statistics period' }).getByLabel('Grouped').selectOption('week');
+    await page.waitForFunction(() => !document.querySelector('.stats .loading'));
+    await page.getByRole('img', { name: /^Consents by choice: / }).and(page.locator(`[aria-label$="periods"]:not([aria-label$=" 30 periods"])`)).waitFor();
+    await context.close();
+
+    const partner = await newPage();
+    await partner.page.goto('/sign-in');
+    await partner.page.getByRole('button', { name: 'API token' }).click();
+    await partner.page.getByRole('textbox', { name: 'API token' }).fill(tenant.tokens.partner);
+    await partner.page.getByRole('button', { name: 'Sign in with token' }).click();
+    await partner.page.waitForURL(`${base}/partner`);
+    await partner.page.goto(`/partner/groups/${tenant.group.id}`);
+    await settled(partner.page);
+    const groupStats = (await call(t.app, 'GET', `/api/v1/groups/${tenant.group.id}/stats`, { token: tenant.tokens.partner })).body;
+    await partner.page.locator('.figures').waitFor();
+    expect(await partner.page.locator('.figures dd').first().textContent()).toMatch(new RegExp(`^${groupStats.totals.consents}`));
+    const accountRow = partner.page.getByRole('region', { name: 'Accounts of the group in this period' })
+      .getByRole('row').filter({ has: partner.page.getByRole('rowheader', { name: tenant.account.name }) });
+    expect(await accountRow.locator('td').first().textContent()).toBe(String(stats.totals.consents));
+    await partner.context.close();
+  });
+
   it('passes axe-core on every page, at 1280 and 390 pixels wide', async () => {
     const token = tenant.tokens.account;
     const consent = await call(t.app, 'POST', '/api/v1/consents', {
@@ -378,6 +553,9 @@ describeHere('the dashboard in a browser', () => {
     await signIn(page, tenant.admin.email, PASSWORD);
     const account = `/accounts/${tenant.account.id}`;
     await visit(account, 'overview');
+    // The charts' tables, opened.
+    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+    await inspect(page, 'overview-tables');
     await visit(`${account}/categories`, 'categories');
     await visit(`${account}/storage-items`, 'storage-items');
     await visit(`${account}/ai`, 'ai');

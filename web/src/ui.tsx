@@ -203,3 +203,23 @@ export function Page({ title, children, actions }: { title: string; children: Co
     </>
   );
 }
+
+/**
+ * A part of the app loaded only when it is first shown (charts, scans, the banner editor), so that
+ * the first page load carries none of it. A failed load says so in words.
+ */
+export function lazy<P extends object>(load: () => Promise<(props: P) => preact.JSX.Element | null>, what: string) {
+  let loaded: ((props: P) => preact.JSX.Element | null) | undefined;
+  return function Lazy(props: P) {
+    const [, setReady] = useState(false);
+    const [error, setError] = useState<unknown>();
+    useEffect(() => {
+      if (loaded) return;
+      load().then((component) => { loaded = component; setReady(true); }, () => setError(new Error(`The ${what} could not be loaded. Reload the page to try again.`)));
+    }, []);
+    if (error) return <ErrorNote error={error} />;
+    if (!loaded) return <Loading what={what} />;
+    const Component = loaded;
+    return <Component {...props} />;
+  };
+}

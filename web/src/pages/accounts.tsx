@@ -1,7 +1,7 @@
 import { must, type Account } from '../api/client';
 import { navigate } from '../router';
 import { api, useSession } from '../session';
-import { CopyButton, ErrorNote, Field, Form, Link, Loading, Notice, Page, text, useLoad } from '../ui';
+import { CopyButton, ErrorNote, Field, Form, Link, Loading, Notice, Page, lazy, text, useLoad } from '../ui';
 import { useState } from 'preact/hooks';
 
 const STEPS: [Account['onboarding_status'], string][] = [
@@ -64,6 +64,8 @@ export function AccountSettings({ account, onSaved }: { account: Account; onSave
   );
 }
 
+const StatsPanel = lazy<{ groupId?: string }>(() => import('./stats').then((m) => m.StatsPanel), 'statistics');
+
 /** One account: where it stands, how to install the banner, its settings. */
 export function Overview({ id }: { id: string }) {
   const session = useSession();
@@ -96,6 +98,7 @@ export function Overview({ id }: { id: string }) {
         <pre class="snippet"><code id="install-snippet">{snippet}</code></pre>
         <CopyButton text={snippet} label="Copy snippet" />
       </section>
+      {session.me?.token_type !== 'partner' && <StatsPanel />}
       <section class="card">
         <h2>Settings</h2>
         <AccountSettings account={a} onSaved={() => account.reload()} />

@@ -9,6 +9,8 @@ const ACTION_LABELS: Record<AiAction['action_type'], string> = {
   auto_categorise: 'Category', autofill: 'Details filled in', auto_approve: 'Approved', translate: 'Translation',
 };
 
+const STATE_LABELS: Record<AiAction['status'], string> = { suggested: 'Suggested', applied: 'Applied', reverted: 'Reverted', rejected: 'Rejected' };
+
 /** What the AI suggested, in words: a category by its name, a status by its label. */
 const describe = (params: Record<string, unknown>, categoryNames: Map<string, string>) =>
   Object.entries(params)
@@ -97,6 +99,8 @@ export function AiPage({ accountId }: { accountId: string }) {
     must(api.PUT('/api/v1/storage-items/{id}', { params: { path: { id: action.actionable_id } }, body: { storage_item: { status: 'finalised' } } })));
   const revert = (action: AiAction) => act('Change reverted.', () =>
     must(api.POST('/api/v1/ai-actions/{id}/revert', { params: { path: { id: action.id } } })));
+  const reject = (action: AiAction) => act('Suggestion rejected.', () =>
+    must(api.POST('/api/v1/ai-actions/{id}/reject', { params: { path: { id: action.id } } })));
 
   return (
     <Page title="AI suggestions">
@@ -113,7 +117,7 @@ export function AiPage({ accountId }: { accountId: string }) {
           <Table label="AI suggestions">
             <thead><tr>
               <th scope="col">Item</th><th scope="col">Kind</th><th scope="col">Suggestion</th><th scope="col">Confidence</th>
-              <th scope="col">Source</th><th scope="col">State</th><th scope="col">When</th><th scope="col"><span class="visually-hidden">Actions</span></th>
+              <th scope="col">Why</th><th scope="col">State</th><th scope="col">When</th><th scope="col"><span class="visually-hidden">Actions</span></th>
             </tr></thead>
             <tbody>
               {list.data.data.map((action) => {
@@ -127,12 +131,14 @@ export function AiPage({ accountId }: { accountId: string }) {
                     <td>{ACTION_LABELS[action.action_type]}</td>
                     <td class="text">{describe(action.suggested_params as Record<string, unknown>, categoryNames)}</td>
                     <td>{Math.round(action.confidence * 100)}%</td>
-                    <td class="source">{action.source}</td>
-                    <td>{action.status === 'suggested' ? 'Suggested' : action.status === 'applied' ? 'Applied' : 'Reverted'}</td>
+                    <td class="source"><p class="reason">{action.reason}</p><p class="muted">Source: {action.source}</p></td>
+                    <td>{STATE_LABELS[action.status]}</td>
                     <td>{formatDate(action.created_at)}</td>
                     <td class="row-actions">
                       {action.status === 'suggested' && action.action_type === 'auto_categorise' && item &&
                         <button type="button" onClick={accept(action)} aria-label={`Accept the suggestion for ${name}`}>Accept</button>}
+                      {action.status === 'suggested' &&
+                        <button type="button" class="danger" onClick={reject(action)} aria-label={`Reject the suggestion for ${name}`}>Reject</button>}
                       {action.status === 'applied' && item && item.status !== 'finalised' &&
                         <button type="button" onClick={approve(action)} aria-label={`Approve ${name}`}>Approve</button>}
                       {action.status === 'applied' &&

@@ -1,13 +1,105 @@
 import { useState } from 'preact/hooks';
-import { must } from '../api/client';
-import { api } from '../session';
-import { ErrorNote, Field, Link, Loading, Page, Pager, Table, formatDate, useLoad } from '../ui';
+import { ApiError, must, wordsOf } from '../api/client';
+import { api, currentSession } from '../session';
+import { ErrorNote, Field, Link, Loading, Notice, Page, Pager, Table, formatDate, useLoad } from '../ui';
 import { useCategories } from './storage-items';
 
 const LIMIT = 25;
 const ACCEPT_LABELS = { all: 'Accepted all', custom: 'Chose', necessary: 'Necessary only' } as const;
 
 interface Filters { session_id?: string; user_id?: string; created_after?: string; created_before?: string }
+
+/**
+ * The export in a file. The route needs the token in a header, which a plain link cannot send, so
+ * the page fetches it and hands the browser a blob to save: the file passes through the page's
+ * memory once (fine for hundreds of thousands of consents; a bigger log is better exported with curl,
+ * which streams it straight to disk).
+ */
+async function download(format: 'csv' | 'ndjson', filters: Filters, accountId: string): Promise<number> {
+  const session = currentSession();
+  const query = new URLSearchParams({ format, ...filters });
+  if (session.token?.startsWith('csu_')) query.set('account_id', accountId);
+  let response: Response;
+  try {
+    response = await fetch(`/api/v1/consents/export?${query}`, { headers: { authorization: `Bearer ${session.token}` } });
+  } catch {
+    throw new ApiError(0, wordsOf(undefined, 0));
+  }
+  if (!response.ok) throw new ApiError(response.status, wordsOf(await response.json().catch(() => undefined), response.status));
+  const blob = await response.blob();
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = `consents-${accountId}.${format}`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  return blob.size;
+}
+
+/** Recomputes the account's hash chain on the server and says what it found. */
+function VerifyLog({ accountId }: { accountId: string }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [result, setResult] = useState<{ valid: boolean; checked: number; first_bad_id: string | null }>();
+  const verify = async () => {
+    setBusy(true);
+    setError(undefined);
+    setResult(undefined);
+    try {
+      setResult(await must(api.GET('/api/v1/consents/verify')));
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="verify">
+      <button type="button" onClick={verify} disabled={busy}>{busy ? 'Checking…' : 'Verify the log'}</button>
+      <ErrorNote error={error} />
+      {result?.valid && <Notice>The log is intact: the hash chain of {result.checked} consents was recomputed and every link matches.</Notice>}
+      {result && !result.valid && (
+        <div class="note error" role="alert">
+          <p>The log does not verify: {result.first_bad_id
+            ? <>the chain breaks at <Link href={`/accounts/${accountId}/consents/${result.first_bad_id}`}>this consent</Link>, which was changed after it was recorded.</>
+            : <>the newest consents are missing from it.</>} {result.checked} consents were checked.</p>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Export({ filters, accountId }: { filters: Filters; accountId: string }) {
+  const [busy, setBusy] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const [done, setDone] = useState<string>();
+  const run = (format: 'csv' | 'ndjson') => async () => {
+    setBusy(format);
+    setError(undefined);
+    setDone(undefined);
+    try {
+      const size = await download(format, filters, accountId);
+      setDone(`The export was saved (${format === 'csv' ? 'CSV' : 'NDJSON'}, ${Math.max(1, Math.round(size / 1024))} KB).`);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  const filtered = Object.keys(filters).length > 0;
+  return (
+    <div class="export">
+      <p>Export {filtered ? 'the consents that match the filter' : 'every consent'}, oldest first, with its hash:</p>
+      <div class="actions">
+        <button type="button" onClick={run('csv')} disabled={busy !== undefined}>{busy === 'csv' ? 'Exporting…' : 'Export CSV'}</button>
+        <button type="button" onClick={run('ndjson')} disabled={busy !== undefined}>{busy === 'ndjson' ? 'Exporting…' : 'Export NDJSON'}</button>
+      </div>
+      <ErrorNote error={error} />
+      {done && <Notice>{done}</Notice>}
+    </div>
+  );
+}
 
 /** A day typed in a date field, as the start (or the end) of that day in UTC. */
 const dayBound = (value: string, end: boolean) => (value ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : undefined);
@@ -57,6 +149,12 @@ export function ConsentsPage({ accountId }: { accountId: string }) {
           <Pager pagination={list.data.pagination} limit={LIMIT} onPage={setPage} />
         </>
       ))}
+      <section class="card">
+        <h2>Proof and export</h2>
+        <p>Each consent is chained to the one before it by a SHA-256 hash, so a record changed or removed afterwards breaks the chain.</p>
+        <VerifyLog accountId={accountId} />
+        <Export filters={filters} accountId={accountId} />
+      </section>
     </Page>
   );
 }
@@ -85,7 +183,25 @@ export function ConsentDetail({ accountId, id }: { accountId: string; id: string
           <dt>Browser</dt><dd class="source">{c.user_agent ?? '—'}</dd>
           <dt>IP address (masked)</dt><dd>{c.ip_address ?? '—'}</dd>
           <dt>Global Privacy Control</dt><dd>{c.gpc ? 'Sent' : 'Not sent'}</dd>
+          {c.erased_at && <><dt>Erased</dt><dd>{formatDate(c.erased_at)}: the personal fields were cleared on request; the proof below stays.</dd></>}
         </dl>
+      )}
+      {c && (
+        <section class="card">
+          <h2>Proof</h2>
+          {c.hash ? (
+            <>
+              <p>This consent is number {c.chain_seq} in the account's hash chain. Its hash covers the hash of the consent
+                before it and everything shown above, so it matches only while neither was changed.</p>
+              <dl class="details">
+                <dt>Place in the chain</dt><dd>{c.chain_seq}</dd>
+                <dt>Hash</dt><dd><code id="consent-hash">{c.hash}</code></dd>
+                <dt>Personal fields' hash</dt><dd><code>{c.personal_hash ?? '—'}</code></dd>
+              </dl>
+            </>
+          ) : <p>This consent was stored before the log was chained: it has a place ({c.chain_seq}) but no hash.</p>}
+          <VerifyLog accountId={accountId} />
+        </section>
       )}
     </Page>
   );

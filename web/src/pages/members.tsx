@@ -1,9 +1,22 @@
 import { useState } from 'preact/hooks';
-import { must, type AccountUser, type Invitation } from '../api/client';
+import { ApiError, must, type AccountUser, type Invitation } from '../api/client';
 import { api, useSession } from '../session';
-import { Checkbox, ErrorNote, Field, Form, Loading, Notice, Page, Pager, Select, Table, formatDate, text, useLoad } from '../ui';
+import { Checkbox, CopyButton, ErrorNote, Field, Form, Loading, Notice, Page, Pager, Select, Table, formatDate, text, useLoad } from '../ui';
 
 const LIMIT = 20;
+type EmailStatus = Invitation['email_status'];
+const STATE_WORDS: Record<string, string> = { open: 'Open', expired: 'Expired', accepted: 'Accepted', cancelled: 'Cancelled' };
+const EMAIL_WORDS: Record<NonNullable<EmailStatus> | 'unknown', string> = {
+  sent: 'Sent', failed: 'Not delivered yet (retrying)', not_configured: 'Not emailed (no mail server)', unknown: '—',
+};
+
+/** What became of an invitation email, in a sentence. */
+function deliveryWords(status: EmailStatus, email: string): string {
+  if (status === 'sent') return `An invitation was emailed to ${email}.`;
+  if (status === 'failed') return `The invitation to ${email} was made, but the email could not be delivered yet; the server tries again, or send it again later.`;
+  if (status === 'not_configured') return `The invitation to ${email} was made, but this server sends no email: pass the link below on yourself.`;
+  return `The invitation to ${email} was made.`;
+}
 
 export function MembersPage() {
   const session = useSession();
@@ -12,6 +25,7 @@ export function MembersPage() {
   const [everyInvitation, setEveryInvitation] = useState(false);
   const [error, setError] = useState<unknown>();
   const [done, setDone] = useState<string>();
+  const [link, setLink] = useState<string>();
   const members = useLoad(() => must(api.GET('/api/v1/account-users', { params: { query: { page, limit: LIMIT } } })), [page]);
   const invitations = useLoad(() => must(api.GET('/api/v1/account-invitations', {
     params: { query: { page: invitePage, limit: LIMIT, ...(everyInvitation ? { include_cancelled: true } : {}) } },
@@ -37,13 +51,33 @@ export function MembersPage() {
   });
   const cancel = (invitation: Invitation) => act(`The invitation to ${invitation.email} was cancelled.`, () =>
     must(api.DELETE('/api/v1/account-invitations/{id}', { params: { path: { id: invitation.id } } })));
-  const resend = (invitation: Invitation) => act(`The invitation was sent again to ${invitation.email}.`, () =>
-    must(api.POST('/api/v1/account-invitations', { body: { name: invitation.name, email: invitation.email, role: invitation.roles.admin ? 'admin' : 'member' } })));
+  const resend = (invitation: Invitation) => async () => {
+    setError(undefined);
+    setDone(undefined);
+    setLink(undefined);
+    try {
+      const sent = await must(api.POST('/api/v1/account-invitations/{id}/resend', { params: { path: { id: invitation.id } } }));
+      setDone(`${deliveryWords(sent.email_status, invitation.email)} The old link no longer works; the new one is valid for 7 days.`);
+      setLink(sent.invite_url);
+      invitations.reload();
+    } catch (caught) {
+      setError(caught instanceof ApiError && caught.status === 429
+        ? new Error(`${invitation.email} was emailed less than an hour ago. Wait a little before sending the invitation again, so that it does not look like spam.`)
+        : caught);
+    }
+  };
 
   return (
     <Page title="Members">
       <ErrorNote error={error ?? members.error} />
       {done && <Notice>{done}</Notice>}
+      {link && (
+        <div class="card">
+          <p>The invitation link (shown this once):</p>
+          <pre class="snippet"><code id="invite-link">{link}</code></pre>
+          <CopyButton text={link} label="Copy link" />
+        </div>
+      )}
       <section>
         <h2>People with access</h2>
         {members.loading && !members.data && <Loading what="members" />}
@@ -82,12 +116,12 @@ export function MembersPage() {
         {invitations.data && (invitations.data.data.length === 0 ? <p>No open invitations.</p> : (
           <>
             <Table label="Invitations">
-              <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Valid until</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+              <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Email</th><th scope="col">Valid until</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
               <tbody>
                 {invitations.data.data.map((i) => (
                   <tr key={i.id}>
                     <th scope="row">{i.name}</th><td>{i.email}</td><td>{i.roles.admin ? 'Admin' : 'Member'}</td>
-                    <td>{i.status}</td><td>{formatDate(i.expires_at)}</td>
+                    <td>{STATE_WORDS[i.status] ?? i.status}</td><td>{EMAIL_WORDS[i.email_status ?? 'unknown']}</td><td>{formatDate(i.expires_at)}</td>
                     <td class="row-actions">
                       {(i.status === 'open' || i.status === 'expired') && <>
                         <button type="button" onClick={resend(i)} aria-label={`Send the invitation to ${i.email} again`}>Send again</button>
@@ -107,9 +141,11 @@ export function MembersPage() {
         <Form submit="Send invitation" label="Invite someone" onSubmit={async (data, form) => {
           setDone(undefined);
           const email = text(data, 'email');
-          await must(api.POST('/api/v1/account-invitations', { body: { name: text(data, 'name'), email, role: text(data, 'role') as 'admin' | 'member' } }));
+          setLink(undefined);
+          const made = await must(api.POST('/api/v1/account-invitations', { body: { name: text(data, 'name'), email, role: text(data, 'role') as 'admin' | 'member' } }));
           form.reset();
-          setDone(`An invitation was emailed to ${email}. The link is valid for 7 days.`);
+          setDone(`${deliveryWords(made.email_status, email)} The link is valid for 7 days.`);
+          setLink(made.invite_url);
           invitations.reload();
         }}>
           <Field label="Name" name="name" required />

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { must, type Group } from '../api/client';
 import { navigate } from '../router';
 import { api } from '../session';
-import { ErrorNote, Field, Form, Link, Loading, Notice, Page, Table, formatDate, optionalNumber, optionalText, text, useLoad } from '../ui';
+import { ErrorNote, Field, Form, Link, Loading, Notice, Page, Table, formatDate, lazy, optionalNumber, optionalText, text, useLoad } from '../ui';
 import { domainsOf } from './accounts';
 
 const PER_PAGE = 20;
@@ -83,6 +83,8 @@ export function PartnerPage() {
 }
 
 /** One group: its quotas, its accounts, a new account in it. */
+const StatsPanel = lazy<{ groupId?: string }>(() => import('./stats').then((m) => m.StatsPanel), 'statistics');
+
 export function GroupPage({ id }: { id: string }) {
   const [page, setPage] = useState(1);
   const [saved, setSaved] = useState(false);
@@ -114,6 +116,7 @@ export function GroupPage({ id }: { id: string }) {
           </>
         ))}
       </section>
+      <StatsPanel groupId={id} />
       <section class="card">
         <h2>New account in this group</h2>
         <Form submit="Create account" label="New account in this group" onSubmit={async (data, form) => {

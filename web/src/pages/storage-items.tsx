@@ -8,6 +8,8 @@ type Status = NonNullable<StorageItem['status']>;
 type StorageType = StorageItem['storage_type'];
 export const STATUS_LABELS: Record<Status, string> = { draft: 'Draft', processing: 'AI at work', in_review: 'In review', finalised: 'Finalised' };
 const TYPE_LABELS: Record<StorageType, string> = { cookie: 'Cookie', local_storage: 'Local storage', session_storage: 'Session storage' };
+type Creator = StorageItem['created_by'];
+const CREATOR_LABELS: Record<Creator, string> = { user: 'A person', api: 'An API token', scan: 'A scan' };
 
 /** Every category of the account, for names and choices (an account has a handful). */
 export function useCategories() {
@@ -56,6 +58,7 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
   const [status, setStatus] = useState('');
   const [category, setCategory] = useState('');
   const [storageType, setStorageType] = useState('');
+  const [creator, setCreator] = useState('');
   const [editing, setEditing] = useState<StorageItem>();
   const [error, setError] = useState<unknown>();
   const categories = useCategories();
@@ -63,8 +66,9 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
     page, limit: LIMIT, sort: 'name',
     ...(status ? { status: status as Status } : {}),
     ...(storageType ? { storage_type: storageType as StorageType } : {}),
+    ...(creator ? { created_by: creator as Creator } : {}),
     ...(category === 'none' ? { uncategorised: true } : category ? { category_id: category } : {}),
-  } } })), [page, status, category, storageType]);
+  } } })), [page, status, category, storageType, creator]);
   const names = new Map((categories.data ?? []).map((c) => [c.id, c.name]));
   const filter = (set: (value: string) => void) => (event: Event) => { set((event.currentTarget as HTMLSelectElement).value); setPage(1); };
   const remove = async (item: StorageItem) => {
@@ -85,6 +89,7 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
         <Select label="Category" value={category} onChange={filter(setCategory)}
           options={[['', 'Any category'], ['none', 'Uncategorised'], ...(categories.data ?? []).map((c): [string, string] => [c.id, c.name])]} />
         <Select label="Type" value={storageType} onChange={filter(setStorageType)} options={[['', 'Any type'], ...Object.entries(TYPE_LABELS)]} />
+        <Select label="Added by" value={creator} onChange={filter(setCreator)} options={[['', 'Anyone'], ...Object.entries(CREATOR_LABELS)]} />
       </div>
       <ErrorNote error={list.error ?? categories.error ?? error} />
       {list.loading && !list.data && <Loading what="storage items" />}
@@ -107,7 +112,7 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
                   <td>{item.domain || '—'}</td>
                   <td>{item.category_id ? names.get(item.category_id) ?? '…' : <span class="muted">None</span>}</td>
                   <td><span class={`tag status-${item.status}`}>{STATUS_LABELS[item.status as Status] ?? item.status}</span></td>
-                  <td>{item.created_by}</td>
+                  <td>{CREATOR_LABELS[item.created_by]}</td>
                   <td>{item.duration || '—'}</td>
                   <td class="row-actions">
                     <button type="button" onClick={() => setEditing(item)} aria-label={`Edit ${item.name}`}>Edit</button>
