@@ -275,6 +275,32 @@ describe('POST /consents/erase', () => {
     expect((await erase({ user_id: 'a' }, tenant.tokens.member)).status).toBe(403);
   });
 
+  it('lists the erasure log newest first, finds a subject by its identifier, and shows no other account\'s', async () => {
+    const tenant = await createTenant(t.services, 'EraseLog');
+    const other = await createTenant(t.services, 'EraseLogOther');
+    await record(tenant, ['log-1'], 'user-log');
+    const erase = (who: typeof tenant, body: unknown) => call(t.app, 'POST', '/api/v1/consents/erase', { token: who.tokens.admin, body });
+    const first = (await erase(tenant, { user_id: 'user-log' })).body.data;
+    const second = (await erase(tenant, { session_id: 'never-seen' })).body.data;
+    await erase(other, { user_id: 'user-log' });
+    const list = (query = '', token = tenant.tokens.member) => call(t.app, 'GET', `/api/v1/consents/erasures${query}`, { token });
+
+    const all = await list();
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((e: { id: string }) => e.id)).toEqual([second.id, first.id]);
+    expect(all.body.pagination).toMatchObject({ count: 2 });
+    expect(all.body.data[1]).toEqual(first);
+    expect((await list('?order=asc&limit=1')).body.data.map((e: { id: string }) => e.id)).toEqual([first.id]);
+    expect((await list('?user_id=user-log')).body.data.map((e: { id: string }) => e.id)).toEqual([first.id]);
+    expect((await list('?session_id=never-seen')).body.data.map((e: { id: string }) => e.id)).toEqual([second.id]);
+    expect((await list('?user_id=never-seen')).body.data).toEqual([]);
+    expect(JSON.stringify(all.body)).not.toContain('user-log');
+
+    expect((await list('?user_id=a&session_id=b')).status).toBe(400);
+    expect((await list('?limit=0')).status).toBe(400);
+    expect((await list('', other.tokens.account)).body.data).toHaveLength(1);
+  });
+
   it('erases only in the caller\'s account', async () => {
     const tenant = await createTenant(t.services, 'EraseMine');
     const other = await createTenant(t.services, 'EraseTheirs');

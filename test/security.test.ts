@@ -99,6 +99,7 @@ const TABLE: Record<string, Entry> = {
   'GET /api/v1/consents/checkpoints': {},
   'GET /api/v1/consents/export': {},
   'POST /api/v1/consents/erase': { body: { session_id: 's' } },
+  'GET /api/v1/consents/erasures': {},
   'GET /api/v1/stats': {},
   'GET /api/v1/groups/:id/stats': { path: (t) => `/api/v1/groups/${t.group.id}/stats`, foreign: (o) => `/api/v1/groups/${o.group.id}/stats` },
   'GET /widget/:account_id/consents/:id': { path: (t) => `/widget/${t.account.id}/consents/${t.records.consent}?session_id=s` },

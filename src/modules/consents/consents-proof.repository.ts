@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/kysely.ts';
 import type { ConsentRow } from '../../db/schema.ts';
+import type { Sort, Window } from '../../http/pagination.ts';
 import { GENESIS } from './consent-chain.ts';
 import { filtered } from './consents.repository.ts';
 import type { ConsentFilters } from './consents.schema.ts';
@@ -142,6 +143,19 @@ export async function insertErasure(
   entry: { id: string; account_id: string; subject_type: 'user_id' | 'session_id'; subject_hash: string; consents: number; erased_by_type: string; erased_by_id: string | null },
 ) {
   return db.insertInto('consent_erasures').values(entry).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A page of the account's erasure log, optionally of one subject (by the SHA-256 of its identifier). */
+export async function listErasures(
+  db: Executor, accountId: string, subject: { type: 'user_id' | 'session_id'; hash: string } | undefined, sort: Sort<'created_at'>, window: Window,
+) {
+  let scoped = db.selectFrom('consent_erasures').where('account_id', '=', accountId);
+  if (subject) scoped = scoped.where('subject_type', '=', subject.type).where('subject_hash', '=', subject.hash);
+  const [rows, total] = await Promise.all([
+    scoped.selectAll().orderBy('created_at', sort.order).orderBy('id', sort.order).limit(window.limit).offset(window.offset).execute(),
+    scoped.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: Number(total.count) };
 }
 
 /** Accounts holding consents older than their retention, with that retention. */

@@ -2,9 +2,10 @@ import { Type } from 'typebox';
 import { BadRequestError, ValidationError } from '../../http/app-errors.ts';
 import { principalOf, scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
 import { withErrors } from '../../http/schemas.ts';
-import { listCheckpoints } from './consents-proof.repository.ts';
-import { CheckpointList, CheckpointQuery, EraseBody, ErasureSchema, toErasure, VerificationSchema } from './consents-proof.schema.ts';
-import { eraseConsents, exportConsents, verifyChain } from './consents-proof.service.ts';
+import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { listCheckpoints, listErasures } from './consents-proof.repository.ts';
+import { CheckpointList, CheckpointQuery, EraseBody, ErasureListQuery, ErasureSchema, toErasure, VerificationSchema } from './consents-proof.schema.ts';
+import { eraseConsents, exportConsents, subjectHash, verifyChain } from './consents-proof.service.ts';
 import { ConsentExportQuery } from './consents.schema.ts';
 
 const tags = ['Consents'];
@@ -90,5 +91,24 @@ export const consentsProofRoutes: RoutesPlugin = async (app, { services }) => {
     const field = userId !== undefined ? 'user_id' : 'session_id';
     const erasure = await eraseConsents(db, scopeOf(request).accountId, field, (userId ?? sessionId)!, by);
     return { data: toErasure(erasure) };
+  });
+
+  app.get('/consents/erasures', {
+    config: { auth: 'account' },
+    schema: {
+      operationId: 'listConsentErasures', tags, security,
+      summary: 'The erasure log: who erased whose consents and when, newest first; filter by the subject to show it was done',
+      querystring: ErasureListQuery,
+      response: withErrors({ 200: listOf(ErasureSchema) }, { 400: 'array' }),
+    },
+  }, async (request) => {
+    const { user_id: userId, session_id: sessionId } = request.query;
+    if (userId !== undefined && sessionId !== undefined) throw new BadRequestError('user_id and session_id cannot both be given');
+    const subject = userId !== undefined ? { type: 'user_id' as const, hash: subjectHash(userId) }
+      : sessionId !== undefined ? { type: 'session_id' as const, hash: subjectHash(sessionId) } : undefined;
+    const window = offsetWindow(request.query);
+    const sort = sortOf(request.query, { sort: 'created_at', order: 'desc' });
+    const { rows, count } = await listErasures(db, scopeOf(request).accountId, subject, sort, window);
+    return { pagination: paginate(request, window, count), data: rows.map(toErasure) };
   });
 };

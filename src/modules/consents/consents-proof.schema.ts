@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { ConsentErasureRow, ConsentRow } from '../../db/schema.ts';
+import { offsetQuery } from '../../http/pagination.ts';
 import { Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
 import { UserPreferencesSchema } from './consents.schema.ts';
 
@@ -22,6 +23,12 @@ export const ErasureSchema = Type.Object({
   erased_by_type: Type.String(),
   erased_by_id: Nullable(Type.String()),
   created_at: Timestamp,
+});
+
+/** The erasure log, newest first; `user_id` or `session_id` finds the entries of that subject. */
+export const ErasureListQuery = offsetQuery(['created_at'] as const, {
+  user_id: Type.Optional(Text(255, { minLength: 1 })),
+  session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
 });
 
 export function toErasure(row: ConsentErasureRow) {

@@ -114,6 +114,9 @@ export interface Eraser {
   id: string | null;
 }
 
+/** How the erasure log names a subject: never in clear, so that the log itself holds no personal data. */
+export const subjectHash = (value: string) => createHash('sha256').update(value).digest('hex');
+
 /** Erases a subject's personal fields and logs who did it, in one transaction. */
 export async function eraseConsents(db: Kysely<Database>, accountId: string, field: 'user_id' | 'session_id', value: string, by: Eraser) {
   return db.transaction().execute(async (trx) => {
@@ -122,7 +125,7 @@ export async function eraseConsents(db: Kysely<Database>, accountId: string, fie
       id: newId(),
       account_id: accountId,
       subject_type: field,
-      subject_hash: createHash('sha256').update(value).digest('hex'),
+      subject_hash: subjectHash(value),
       consents,
       erased_by_type: by.type,
       erased_by_id: by.id,
