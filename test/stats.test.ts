@@ -4,9 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/db/ids.ts';
+import { HyperLogLog } from '../src/lib/hyperloglog.ts';
 import { insertAccount } from '../src/modules/accounts/accounts.repository.ts';
 import { ConsentWriter } from '../src/modules/consents/consent-writer.ts';
 import type { NewConsent } from '../src/modules/consents/consents.repository.ts';
+import { periodStart } from '../src/modules/stats/periods.ts';
 import { call, startApp, type TestApp } from './helpers/app.ts';
 import { insertCategory } from './helpers/records.ts';
 import { createTenant, type Tenant } from './helpers/tenants.ts';
@@ -146,6 +148,22 @@ describe('GET /stats', () => {
     expectFigures(months.body.totals, expected([tenant.account.id], '2026-01-01', '2026-03-31'), false);
     const slug = months.body.totals.categories.find((c: { category_id: string }) => c.category_id === categories[1].id);
     expect(slug).toMatchObject({ slug: 'analytics', name: 'Analytics' });
+  });
+
+  it('keeps each week\'s and month\'s visitor sketch equal to the union of its days\'', async () => {
+    const rows = await t.services.db.selectFrom('account_visitor_sketches').selectAll().where('account_id', '=', tenant.account.id).execute();
+    const days = rows.filter((r) => r.grain === 'day');
+    const periods = rows.filter((r) => r.grain !== 'day');
+    expect(periods.filter((r) => r.grain === 'month')).toHaveLength(3);
+    for (const period of periods) {
+      const union = new HyperLogLog();
+      for (const d of days) if (periodStart(day(d.start), period.grain) === day(period.start)) union.merge(d.registers);
+      expect(Buffer.from(period.registers).equals(Buffer.from(union.registers)), `${period.grain} ${day(period.start)}`).toBe(true);
+    }
+    const months = await stats({ from: '2026-01-01', to: '2026-03-31', interval: 'month' });
+    const january = new HyperLogLog();
+    for (const d of days) if (day(d.start) < '2026-02-01') january.merge(d.registers);
+    expect(months.body.data[0].unique_visitors).toBe(january.count());
   });
 
   it('compares the totals with the period of the same length before', async () => {

@@ -303,10 +303,11 @@ export interface ConsentDailyCategoriesTable {
   rejected: number;
 }
 
-/** A HyperLogLog of the distinct visitors of an account on a UTC day. */
-export interface AccountDailySketchesTable {
+/** A HyperLogLog of the distinct visitors of an account in a UTC day, ISO week or month (named by its first day). */
+export interface AccountVisitorSketchesTable {
   account_id: string;
-  day: ColumnType<Date, string, string>;
+  grain: 'day' | 'week' | 'month';
+  start: ColumnType<Date, string, string>;
   registers: Uint8Array;
 }
 
@@ -343,7 +344,7 @@ export interface Database {
   consent_chain_anchors: ConsentChainAnchorsTable;
   consent_daily_stats: ConsentDailyStatsTable;
   consent_daily_categories: ConsentDailyCategoriesTable;
-  account_daily_sketches: AccountDailySketchesTable;
+  account_visitor_sketches: AccountVisitorSketchesTable;
   consent_erasures: ConsentErasuresTable;
 }
 

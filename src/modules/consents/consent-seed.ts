@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/kysely.ts';
 import type { UserPreferences } from '../../db/schema.ts';
 import { HyperLogLog } from '../../lib/hyperloglog.ts';
+import { mergeSketches } from '../stats/stats.repository.ts';
 import { newId } from '../../db/ids.ts';
 import { chain, type Hashable } from './consent-chain.ts';
 import { findHead } from './consents-proof.repository.ts';
@@ -89,10 +90,7 @@ export async function seedConsents(db: Executor, accountId: string, count: numbe
     select account_id, (created_at at time zone 'UTC')::date, 2 * count(*), count(distinct session_id)
     from consents where account_id = ${accountId}::uuid and chain_seq > ${head.seq - count} group by 1, 2
     on conflict (account_id, day) do update set pageviews = d.pageviews + excluded.pageviews, visitors = d.visitors + excluded.visitors`.execute(db);
-  const daysSeen = [...sketches.keys()];
-  await sql`insert into account_daily_sketches as s (account_id, day, registers)
-    select ${accountId}::uuid, day, registers from unnest(${daysSeen}::date[], ${daysSeen.map((d) => Buffer.from(sketches.get(d)!.registers))}::bytea[]) as u(day, registers)
-    on conflict (account_id, day) do nothing`.execute(db);
+  await mergeSketches(db, [...sketches].map(([day, sketch]) => ({ accountId, day, sketch })));
   // Sets the visibility map, so that listings walk their offsets in the index alone from the start.
   await sql`vacuum analyze consents`.execute(db);
   return count;

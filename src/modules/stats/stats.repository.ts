@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/kysely.ts';
 import { HyperLogLog } from '../../lib/hyperloglog.ts';
+import { periodStart, type Period } from './periods.ts';
+import { INTERVALS, type Interval } from './stats.schema.ts';
 
 /** The accounts among `ids` that still exist, locked against deletion until the transaction ends. */
 export async function existingAccounts(db: Executor, ids: string[]): Promise<Set<string>> {
@@ -9,23 +11,36 @@ export async function existingAccounts(db: Executor, ids: string[]): Promise<Set
 }
 
 /**
- * Merges each account's visitors of `day` into its stored sketch. The rows are created first and
- * then read locked, so that two instances flushing at once merge one after the other.
+ * Adds visitors to the stored sketches of their day, and of that day's ISO week and month. Each
+ * entry is merged into the three rows; the rows are created first and then read locked, in one
+ * order, so that two instances flushing at once merge one after the other.
  */
-export async function mergeSketches(db: Executor, day: string, sketches: { accountId: string; sketch: HyperLogLog }[]): Promise<void> {
-  if (sketches.length === 0) return;
-  const ordered = [...sketches].sort((a, b) => (a.accountId < b.accountId ? -1 : 1));
-  const ids = ordered.map((s) => s.accountId);
-  await sql`insert into account_daily_sketches (account_id, day, registers)
-    select id, ${day}::date, ${new HyperLogLog().registers} from unnest(${ids}::uuid[]) as id
-    on conflict (account_id, day) do nothing`.execute(db);
-  const stored = await db.selectFrom('account_daily_sketches').select(['account_id', 'registers'])
-    .where('account_id', 'in', ids).where('day', '=', sql<Date>`${day}::date`).orderBy('account_id').forUpdate().execute();
-  const merged = new Map(stored.map((row) => [row.account_id, new HyperLogLog(row.registers)]));
-  for (const { accountId, sketch } of ordered) merged.get(accountId)!.merge(sketch);
-  await sql`update account_daily_sketches s set registers = u.registers
-    from unnest(${ids}::uuid[], ${ordered.map((s) => Buffer.from(merged.get(s.accountId)!.registers))}::bytea[]) as u(account_id, registers)
-    where s.account_id = u.account_id and s.day = ${day}::date`.execute(db);
+export async function mergeSketches(db: Executor, entries: { accountId: string; day: string; sketch: HyperLogLog }[]): Promise<void> {
+  const additions = new Map<string, { accountId: string; grain: Interval; start: string; sketch: HyperLogLog }>();
+  for (const { accountId, day, sketch } of entries) {
+    for (const grain of INTERVALS) {
+      const start = periodStart(day, grain);
+      const key = `${accountId} ${grain} ${start}`;
+      const added = additions.get(key);
+      if (added) added.sketch.merge(sketch);
+      else additions.set(key, { accountId, grain, start, sketch: new HyperLogLog(sketch.registers) });
+    }
+  }
+  if (additions.size === 0) return;
+  const ordered = [...additions.keys()].sort().map((key) => additions.get(key)!);
+  const keys = sql`unnest(${ordered.map((a) => a.accountId)}::uuid[], ${ordered.map((a) => a.grain)}::text[], ${ordered.map((a) => a.start)}::date[])`;
+  await sql`insert into account_visitor_sketches (account_id, grain, start, registers)
+    select account_id, grain, start, ${new HyperLogLog().registers} from ${keys} as k(account_id, grain, start)
+    on conflict (account_id, grain, start) do nothing`.execute(db);
+  const stored = await sql<{ account_id: string; grain: Interval; start: string; registers: Uint8Array }>`
+    select s.account_id, s.grain, to_char(s.start, 'YYYY-MM-DD') as start, s.registers
+    from account_visitor_sketches s join ${keys} as k(account_id, grain, start) using (account_id, grain, start)
+    order by s.account_id, s.grain, s.start for update of s`.execute(db);
+  const merged = stored.rows.map((row) => new HyperLogLog(row.registers).merge(additions.get(`${row.account_id} ${row.grain} ${row.start}`)!.sketch));
+  await sql`update account_visitor_sketches s set registers = u.registers
+    from unnest(${stored.rows.map((r) => r.account_id)}::uuid[], ${stored.rows.map((r) => r.grain)}::text[], ${stored.rows.map((r) => r.start)}::date[],
+      ${merged.map((m) => Buffer.from(m.registers))}::bytea[]) as u(account_id, grain, start, registers)
+    where s.account_id = u.account_id and s.grain = u.grain and s.start = u.start`.execute(db);
 }
 
 const dayText = sql<string>`to_char(day, 'YYYY-MM-DD')`;
@@ -55,11 +70,15 @@ export async function visitDays(db: Executor, accountIds: string[], from: string
     .execute();
 }
 
-/** The visitor sketches per account and day. */
-export async function sketchDays(db: Executor, accountIds: string[], from: string, to: string) {
-  return db.selectFrom('account_daily_sketches').select(['account_id', dayText.as('day'), 'registers'])
-    .where('account_id', 'in', accountIds).where('day', '>=', sql<Date>`${from}::date`).where('day', '<=', sql<Date>`${to}::date`)
-    .execute();
+/** The stored visitor sketches of the given periods, per account. */
+export async function sketchesOf(db: Executor, accountIds: string[], periods: Period[]) {
+  const of = (grain: Interval) => periods.filter((p) => p.grain === grain).map((p) => p.start);
+  const result = await sql<{ account_id: string; grain: Interval; start: string; registers: Uint8Array }>`
+    select account_id, grain, to_char(start, 'YYYY-MM-DD') as start, registers from account_visitor_sketches
+    where account_id = any(${accountIds}::uuid[])
+      and ((grain = 'day' and start = any(${of('day')}::date[])) or (grain = 'week' and start = any(${of('week')}::date[]))
+        or (grain = 'month' and start = any(${of('month')}::date[])))`.execute(db);
+  return result.rows;
 }
 
 /** The slugs and names of categories that still exist. */

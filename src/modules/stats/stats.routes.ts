@@ -3,7 +3,8 @@ import { principalOf, scopeOf, type RoutesPlugin } from '../../http/routes-plugi
 import { IdParams, withErrors } from '../../http/schemas.ts';
 import { groupAccounts, groupExists } from './stats.repository.ts';
 import { GroupStatsSchema, StatsQuery, StatsSchema, type Interval } from './stats.schema.ts';
-import { accountStats, addDays, daysBetween } from './stats.service.ts';
+import { addDays, daysBetween } from './periods.ts';
+import { accountStats } from './stats.service.ts';
 
 const tags = ['Statistics'];
 const security = [{ bearer: [] }];

@@ -1,40 +1,8 @@
 import type { Executor } from '../../db/kysely.ts';
 import { HyperLogLog } from '../../lib/hyperloglog.ts';
-import { categoryDays, categoryNames, consentDays, sketchDays, visitDays } from './stats.repository.ts';
+import { addDays, buckets, cover, daysBetween, type Period } from './periods.ts';
+import { categoryDays, categoryNames, consentDays, sketchesOf, visitDays } from './stats.repository.ts';
 import type { Interval, Stats, StatsFigures } from './stats.schema.ts';
-
-const DAY_MS = 86_400_000;
-const toDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const msOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
-export const addDays = (day: string, days: number) => toDay(msOf(day) + days * DAY_MS);
-export const daysBetween = (from: string, to: string) => Math.round((msOf(to) - msOf(from)) / DAY_MS) + 1;
-
-/** The start of the interval that holds `day`: itself, its ISO week's Monday, or its month's first day. */
-function periodStart(day: string, interval: Interval): string {
-  if (interval === 'day') return day;
-  if (interval === 'month') return `${day.slice(0, 7)}-01`;
-  const weekday = (new Date(msOf(day)).getUTCDay() + 6) % 7;
-  return addDays(day, -weekday);
-}
-
-/** The buckets between two days: whole intervals, the first and last cut to the range. */
-export function buckets(from: string, to: string, interval: Interval): { start: string; end: string }[] {
-  const list: { start: string; end: string }[] = [];
-  let start = from;
-  while (start <= to) {
-    let next: string;
-    if (interval === 'day') next = addDays(start, 1);
-    else if (interval === 'week') next = addDays(periodStart(start, 'week'), 7);
-    else {
-      const d = new Date(msOf(start));
-      next = toDay(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
-    }
-    const end = addDays(next, -1);
-    list.push({ start, end: end < to ? end : to });
-    start = next;
-  }
-  return list;
-}
 
 interface Tally {
   consents: number;
@@ -106,11 +74,20 @@ export async function accountStats(
   };
   if (accountIds.length === 0) return result();
 
+  // Unique visitors over more than a day: each span is covered by whole months, weeks and days,
+  // whose sketches are merged (a year by day reads about 30 sketches, not 730).
+  const spans: { tally: Tally; parts: Period[]; accountId?: string }[] = [
+    { tally: total, parts: cover(from, to) },
+    { tally: previous, parts: cover(previousFrom, previousTo) },
+    ...[...accounts].map(([accountId, tally]) => ({ tally, parts: cover(from, to), accountId })),
+    ...list.flatMap((bucket, i) => (bucket.start === bucket.end ? [] : [{ tally: tallies[i], parts: cover(bucket.start, bucket.end) }])),
+  ];
+  const periods = new Map(spans.flatMap((span) => span.parts).map((part) => [`${part.grain} ${part.start}`, part]));
   const [consents, categories, visits, sketches, names] = await Promise.all([
     consentDays(db, accountIds, previousFrom, to),
     categoryDays(db, accountIds, from, to),
     visitDays(db, accountIds, previousFrom, to),
-    sketchDays(db, accountIds, previousFrom, to),
+    sketchesOf(db, accountIds, [...periods.values()]),
     categoryNames(db, accountIds),
   ]);
   for (const row of consents) {
@@ -136,13 +113,19 @@ export async function accountStats(
       t.dailyVisitors += row.visitors;
     }
   }
+  const stored = new Map<string, typeof sketches>();
   for (const row of sketches) {
-    for (const t of targets(row.day, row.account_id)) {
-      // A one-day bucket shows the exact daily count: its sketch would never be read.
-      if (interval === 'day' && t !== total && t !== previous && t !== accounts.get(row.account_id)) continue;
-      const sketch = t.sketches.get(row.account_id);
-      if (sketch) sketch.merge(row.registers);
-      else t.sketches.set(row.account_id, new HyperLogLog(row.registers));
+    const key = `${row.grain} ${row.start}`;
+    stored.set(key, [...(stored.get(key) ?? []), row]);
+  }
+  for (const { tally, parts, accountId } of spans) {
+    for (const part of parts) {
+      for (const row of stored.get(`${part.grain} ${part.start}`) ?? []) {
+        if (accountId !== undefined && row.account_id !== accountId) continue;
+        const sketch = tally.sketches.get(row.account_id);
+        if (sketch) sketch.merge(row.registers);
+        else tally.sketches.set(row.account_id, new HyperLogLog(row.registers));
+      }
     }
   }
   return result(new Map(names.map((n) => [n.id, n])));

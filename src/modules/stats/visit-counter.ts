@@ -23,8 +23,9 @@ export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 /**
  * Pageviews and visitors counted in memory and written in batches: a banner load costs no database
  * write. Every `flushIntervalMs` (and on close) one transaction per day adds the pageviews, the
- * visitors not yet seen that day, the sessions' last visit (for the onboarding status), the day's
- * visitor sketch, and the first-install fact. A crash loses what was counted since the last flush.
+ * visitors not yet seen that day, the sessions' last visit (for the onboarding status), the visitor
+ * sketches of the day, its week and its month, and the first-install fact. A crash loses what was
+ * counted since the last flush.
  */
 export class VisitCounter {
   private days = new Map<string, Map<string, Tally>>();
@@ -92,10 +93,10 @@ export class VisitCounter {
         .map(([accountId, tally]) => ({ accountId, pageviews: tally.pageviews, sessions: [...tally.sessions] }));
       if (tallies.length === 0) return;
       await recordVisits(trx, day, tallies);
-      await mergeSketches(trx, day, tallies.filter((t) => t.sessions.length > 0).map((t) => {
+      await mergeSketches(trx, tallies.filter((t) => t.sessions.length > 0).map((t) => {
         const sketch = new HyperLogLog();
         for (const session of t.sessions) sketch.add(session);
-        return { accountId: t.accountId, sketch };
+        return { accountId: t.accountId, day, sketch };
       }));
       await markCodeInstalled(trx, tallies.map((t) => t.accountId).filter((id) => !this.installed.has(id)));
     });
