@@ -17,6 +17,13 @@ export interface VisitCounterOptions {
   maxSessions: number;
 }
 
+/**
+ * While flushes fail (the database is down), counts are kept for the next one. Past this many
+ * times `maxSessions` held sessions, new sessions count as pageviews only, so that a long outage
+ * cannot exhaust memory: visitors are lost then, never pageviews.
+ */
+const HELD_SESSIONS_FACTOR = 4;
+
 /** The UTC day of a moment, `YYYY-MM-DD`. */
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
@@ -30,6 +37,10 @@ export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 export class VisitCounter {
   private days = new Map<string, Map<string, Tally>>();
   private sessions = 0;
+  /** Sessions not remembered since the last warning, because too many were held. */
+  private dropped = 0;
+  /** An early flush (too many sessions held) is under way: one at a time, not one per pageview. */
+  private flushingEarly = false;
   private flushing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
   /** Accounts whose install is already stored. */
@@ -47,7 +58,10 @@ export class VisitCounter {
   /** One pageview of the account, by the session when known. */
   count(accountId: string, sessionId?: string, at = new Date()): void {
     this.add(utcDay(at), accountId, 1, sessionId ? [sessionId] : []);
-    if (this.sessions >= this.options.maxSessions) void this.flush();
+    if (this.sessions >= this.options.maxSessions && !this.flushingEarly) {
+      this.flushingEarly = true;
+      void this.flush().finally(() => (this.flushingEarly = false));
+    }
   }
 
   private add(day: string, accountId: string, pageviews: number, sessions: Iterable<string>): void {
@@ -58,6 +72,10 @@ export class VisitCounter {
     tally.pageviews += pageviews;
     for (const session of sessions) {
       if (tally.sessions.has(session)) continue;
+      if (this.sessions >= this.options.maxSessions * HELD_SESSIONS_FACTOR) {
+        this.dropped++;
+        continue;
+      }
       tally.sessions.add(session);
       this.sessions++;
     }
@@ -70,6 +88,10 @@ export class VisitCounter {
   }
 
   private async write(): Promise<void> {
+    if (this.dropped > 0) {
+      this.log?.warn({ sessions: this.dropped }, 'visit counts held too long: these sessions were counted as pageviews only');
+      this.dropped = 0;
+    }
     if (this.days.size === 0) return;
     const days = this.days;
     this.days = new Map();
