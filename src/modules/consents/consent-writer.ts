@@ -292,16 +292,16 @@ function dailyRollup(rows: Chained[]) {
 /** Per account, UTC day and category: how often it was accepted and rejected (in key order). */
 function categoryRollup(rows: Chained[]) {
   const counts = new Map<string, { account_id: string; day: string; category_id: string; accepted: number; rejected: number }>();
-  const add = (c: Chained, categoryId: string, field: 'accepted' | 'rejected') => {
-    const day = utcDay(c.created_at);
+  const add = (c: Chained, day: string, categoryId: string, field: 'accepted' | 'rejected') => {
     const key = `${c.account_id} ${day} ${categoryId}`;
     let entry = counts.get(key);
     if (!entry) counts.set(key, (entry = { account_id: c.account_id, day, category_id: categoryId, accepted: 0, rejected: 0 }));
     entry[field]++;
   };
   for (const c of rows) {
-    for (const id of c.user_preferences.accepted_categories) add(c, id, 'accepted');
-    for (const id of c.user_preferences.rejected_categories) add(c, id, 'rejected');
+    const day = utcDay(c.created_at);
+    for (const id of c.user_preferences.accepted_categories) add(c, day, id, 'accepted');
+    for (const id of c.user_preferences.rejected_categories) add(c, day, id, 'rejected');
   }
   return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, entry]) => entry);
 }
