@@ -262,7 +262,9 @@ async function engine(name: 'embedded' | 'postgres', baseline: Baseline) {
     const script = await fetch(`${server.url}/widget/${seeded.accountId}.js`, { headers: { 'accept-encoding': 'gzip' } });
     await script.arrayBuffer();
     process.stderr.write(`  banner script: ${script.headers.get('content-length')} bytes gzip, ETag ${script.headers.get('etag')}\n`);
+    const stored = name === 'postgres' ? await storage(env, schema) : undefined;
     const measured = await rounds(server, { url: server.url, ...seeded, scriptEtag: script.headers.get('etag') ?? '' }, baseline);
+    const growth = stored && perRecordedConsent(stored, await storage(env, schema));
     // What sending that many bytes costs by itself: the script row's yardstick beside the bare baseline's.
     const brotli = await fetch(`${server.url}/widget/${seeded.accountId}.js`, { headers: { 'accept-encoding': 'br' } });
     const size = Number(brotli.headers.get('content-length'));
@@ -272,7 +274,7 @@ async function engine(name: 'embedded' | 'postgres', baseline: Baseline) {
       measured.results[reference] = await baseline.bareBytes(size);
       process.stderr.write(`  ${reference}: ${JSON.stringify(measured.results[reference])}\n`);
     }
-    return { engine: name, consents, seedSeconds: Math.round(seeded.seedSeconds * 10) / 10, ...measured };
+    return { engine: name, consents, seedSeconds: Math.round(seeded.seedSeconds * 10) / 10, growth, ...measured };
   } finally {
     await server.kill();
     if (name === 'postgres') {
@@ -282,6 +284,37 @@ async function engine(name: 'embedded' | 'postgres', baseline: Baseline) {
     }
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+interface Stored {
+  consents: number;
+  /** Every table and index of the schema, on disk. */
+  bytes: number;
+  /** The server's WAL position (shared by every database of the server: quote it from a quiet one). */
+  wal: bigint;
+}
+
+/** What the schema holds now: consents, bytes, and the WAL position. */
+async function storage(env: Record<string, string>, schema: string): Promise<Stored> {
+  const db = createDb(loadConfig({ ...process.env, ...env }));
+  try {
+    const row = await sql<{ consents: string; bytes: string; wal: string }>`select
+        (select count(*) from consents)::text as consents,
+        (select sum(pg_total_relation_size(c.oid)) from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = ${schema} and c.relkind in ('r', 'p'))::text as bytes,
+        (pg_current_wal_lsn() - '0/0'::pg_lsn)::text as wal`.execute(db.kysely);
+    const { consents, bytes, wal } = row.rows[0];
+    return { consents: Number(consents), bytes: Number(bytes), wal: BigInt(wal.split('.')[0]) };
+  } finally {
+    await db.close();
+  }
+}
+
+/** Bytes on disk and WAL bytes per consent recorded through the routes during the rounds. */
+function perRecordedConsent(before: Stored, after: Stored) {
+  const recorded = after.consents - before.consents;
+  if (recorded <= 0) return undefined;
+  return { recorded, bytes: Math.round((after.bytes - before.bytes) / recorded), wal: Math.round(Number(after.wal - before.wal) / recorded) };
 }
 
 const BARE_POST = 'bare Fastify POST of the consent body (reference: no validation, no database)';
@@ -305,6 +338,9 @@ function table(base: Figures, barePost: Figures | undefined, engines: Awaited<Re
       lines.push(`| ${e.engine} | ${name} | ${f.rps} | ${f.ratio.toFixed(2)} | ${f.p50} | ${f.p99} | ${f.errors} | ${cpu(f, e.engine === 'postgres')} |`);
     }
     lines.push(`| ${e.engine} | peak RSS ${e.peakRssMiB} MiB; seeded ${e.consents} consents in ${e.seedSeconds}s | | | | | | | | |`);
+    if (e.growth) {
+      lines.push(`| ${e.engine} | ${e.growth.recorded} consents recorded in the rounds: ${e.growth.bytes} bytes stored per consent (tables + indexes + visitor bookkeeping), ${e.growth.wal} WAL bytes per consent | | | | | | | | |`);
+    }
   }
   return lines.join('\n');
 }
