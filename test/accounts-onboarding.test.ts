@@ -1,7 +1,7 @@
 /**
  * The onboarding status is derived from facts. Categories and the widget do not exist yet, so the
  * facts are written straight into the database: accounts.vendors_setup_at, accounts.code_installed_at
- * and account_visitors.
+ * and account_recent_visitors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONBOARDING_STATUSES } from '../src/modules/accounts/onboarding.ts';
@@ -21,11 +21,11 @@ function facts(accountId: string) {
     set: (fields: { vendors_setup_at?: Date | null; code_installed_at?: Date | null }) =>
       db.updateTable('accounts').set(fields).where('id', '=', accountId).execute(),
     visitors: (count: number, lastSeenAt: Date, prefix = 'session') =>
-      db.insertInto('account_visitors')
+      db.insertInto('account_recent_visitors')
         .values(Array.from({ length: count }, (_, i) => ({ account_id: accountId, session_id: `${prefix}-${i}`, last_seen_at: lastSeenAt })))
         .execute(),
     seenAt: (lastSeenAt: Date) =>
-      db.updateTable('account_visitors').set({ last_seen_at: lastSeenAt }).where('account_id', '=', accountId).execute(),
+      db.updateTable('account_recent_visitors').set({ last_seen_at: lastSeenAt }).where('account_id', '=', accountId).execute(),
   };
 }
 
@@ -124,5 +124,34 @@ describe('onboarding_status from the facts alone', () => {
     const status = async (tenant: Tenant) =>
       (await call(t.app, 'GET', `/api/v1/accounts/${tenant.account.id}`, { token: tenant.tokens.admin })).body.onboarding_status;
     expect([await status(busy), await status(quiet)]).toEqual(['live', 'inactive']);
+  });
+});
+
+describe('the visitors behind the status, counted by the server', () => {
+  const recent = (accountId: string) => t.services.db.selectFrom('account_recent_visitors').select(['session_id', 'last_seen_at'])
+    .where('account_id', '=', accountId).orderBy('session_id').execute();
+  const status = async (tenant: Tenant) =>
+    (await call(t.app, 'GET', `/api/v1/accounts/${tenant.account.id}`, { token: tenant.tokens.admin })).body.onboarding_status;
+
+  it('keeps an account\'s 10 most recent sessions, which decide live and inactive exactly', async () => {
+    const tenant = await createTenant(t.services, 'Counted');
+    for (let n = 0; n < 25; n++) t.services.visits.count(tenant.account.id, `s-${String(n).padStart(2, '0')}`);
+    await t.services.visits.flush();
+    expect(await recent(tenant.account.id)).toHaveLength(10);
+    expect(await status(tenant)).toBe('live');
+
+    // A month later only three of them come back: the ten kept are those three and seven of the old ones.
+    await t.services.db.updateTable('account_recent_visitors').set({ last_seen_at: daysAgo(35) }).where('account_id', '=', tenant.account.id).execute();
+    await facts(tenant.account.id).set({ code_installed_at: daysAgo(60) });
+    for (const session of ['s-00', 'new-1', 'new-2']) t.services.visits.count(tenant.account.id, session);
+    await t.services.visits.flush();
+    const kept = await recent(tenant.account.id);
+    expect(kept).toHaveLength(10);
+    expect(kept.filter((v) => v.last_seen_at > daysAgo(1)).map((v) => v.session_id)).toEqual(['new-1', 'new-2', 's-00']);
+    expect(await status(tenant)).toBe('inactive');
+
+    for (let n = 0; n < 7; n++) t.services.visits.count(tenant.account.id, `back-${n}`);
+    await t.services.visits.flush();
+    expect(await status(tenant)).toBe('live');
   });
 });

@@ -256,7 +256,7 @@ describe('POST /consents/erase', () => {
       expect(row.erased_at).toBeInstanceOf(Date);
     }
     expect(await verify(tenant)).toEqual({ valid: true, checked: 4, first_bad_id: null });
-    const visitors = await t.services.db.selectFrom('account_visitors').select('session_id').where('account_id', '=', tenant.account.id).execute();
+    const visitors = await t.services.db.selectFrom('account_recent_visitors').select('session_id').where('account_id', '=', tenant.account.id).execute();
     expect(visitors.map((v) => v.session_id).sort()).toEqual(['keep-1', 'keep-2']);
     const audit = await t.services.db.selectFrom('consent_erasures').selectAll().where('account_id', '=', tenant.account.id).execute();
     expect(audit).toHaveLength(1);

@@ -118,8 +118,8 @@ export interface ApiTokensTable {
   created_at: CreatedAt;
 }
 
-/** One row per visitor (session) and account: the distinct-visitor facts of the onboarding status. */
-export interface AccountVisitorsTable {
+/** An account's most recently seen sessions (at most LIVE_VISITORS): the onboarding status's visitor fact. */
+export interface AccountRecentVisitorsTable {
   account_id: string;
   session_id: string;
   last_seen_at: Date;
@@ -330,7 +330,7 @@ export interface Database {
   accounts: AccountsTable;
   account_users: AccountUsersTable;
   api_tokens: ApiTokensTable;
-  account_visitors: AccountVisitorsTable;
+  account_recent_visitors: AccountRecentVisitorsTable;
   categories: CategoriesTable;
   storage_items: StorageItemsTable;
   consents: ConsentsTable;

@@ -12,6 +12,7 @@ import * as proofOfConsent from './2026_11_23_1305_proof_of_consent.ts';
 import * as passwordResets from './2026_11_23_1306_password_resets.ts';
 import * as aiActionRejected from './2026_11_25_2100_ai_action_rejected.ts';
 import * as visitorPeriodSketches from './2026_11_25_2200_visitor_period_sketches.ts';
+import * as recentVisitors from './2026_11_25_2201_recent_visitors.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_1306_password_resets': passwordResets,
   '2026_11_25_2100_ai_action_rejected': aiActionRejected,
   '2026_11_25_2200_visitor_period_sketches': visitorPeriodSketches,
+  '2026_11_25_2201_recent_visitors': recentVisitors,
 };
 
 export const migrationProvider: MigrationProvider = {

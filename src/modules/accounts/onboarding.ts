@@ -16,9 +16,8 @@ export function onboardingStatus(alias = 'accounts'): RawBuilder<OnboardingStatu
   return sql<OnboardingStatus>`case
     when ${a}.code_installed_at is null then
       case when ${a}.vendors_setup_at is null then 'account_created' else 'vendors_setup' end
-    when (select count(*) from (select 1 from account_visitors v
-            where v.account_id = ${a}.id and v.last_seen_at > now() - interval '30 days'
-            limit ${sql.lit(LIVE_VISITORS)}) recent) >= ${sql.lit(LIVE_VISITORS)} then 'live'
+    when (select count(*) from account_recent_visitors v
+            where v.account_id = ${a}.id and v.last_seen_at > now() - interval '30 days') >= ${sql.lit(LIVE_VISITORS)} then 'live'
     when ${a}.code_installed_at > now() - interval '30 days' then 'code_installed'
     else 'inactive'
   end`;

@@ -132,7 +132,7 @@ export async function eraseSubject(db: Executor, accountId: string, field: 'user
       from target where c.id = target.id
       returning c.id
     ), forgotten as (
-      delete from account_visitors where account_id = ${accountId} and session_id in (select session_id from target)
+      delete from account_recent_visitors where account_id = ${accountId} and session_id in (select session_id from target)
     )
     select count(*)::int as erased from erased`.execute(db);
   return result.rows[0].erased;

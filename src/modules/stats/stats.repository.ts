@@ -13,9 +13,12 @@ export async function existingAccounts(db: Executor, ids: string[]): Promise<Set
 /**
  * Adds visitors to the stored sketches of their day, and of that day's ISO week and month. Each
  * entry is merged into the three rows; the rows are created first and then read locked, in one
- * order, so that two instances flushing at once merge one after the other.
+ * order, so that two instances flushing at once merge one after the other. Answers each day's
+ * distinct visitors as its merged sketch counts them.
  */
-export async function mergeSketches(db: Executor, entries: { accountId: string; day: string; sketch: HyperLogLog }[]): Promise<void> {
+export async function mergeSketches(
+  db: Executor, entries: { accountId: string; day: string; sketch: HyperLogLog }[],
+): Promise<{ accountId: string; day: string; visitors: number }[]> {
   const additions = new Map<string, { accountId: string; grain: Interval; start: string; sketch: HyperLogLog }>();
   for (const { accountId, day, sketch } of entries) {
     for (const grain of INTERVALS) {
@@ -26,7 +29,7 @@ export async function mergeSketches(db: Executor, entries: { accountId: string; 
       else additions.set(key, { accountId, grain, start, sketch: new HyperLogLog(sketch.registers) });
     }
   }
-  if (additions.size === 0) return;
+  if (additions.size === 0) return [];
   const ordered = [...additions.keys()].sort().map((key) => additions.get(key)!);
   const keys = sql`unnest(${ordered.map((a) => a.accountId)}::uuid[], ${ordered.map((a) => a.grain)}::text[], ${ordered.map((a) => a.start)}::date[])`;
   await sql`insert into account_visitor_sketches (account_id, grain, start, registers)
@@ -41,6 +44,7 @@ export async function mergeSketches(db: Executor, entries: { accountId: string; 
     from unnest(${stored.rows.map((r) => r.account_id)}::uuid[], ${stored.rows.map((r) => r.grain)}::text[], ${stored.rows.map((r) => r.start)}::date[],
       ${merged.map((m) => Buffer.from(m.registers))}::bytea[]) as u(account_id, grain, start, registers)
     where s.account_id = u.account_id and s.grain = u.grain and s.start = u.start`.execute(db);
+  return stored.rows.flatMap((row, i) => (row.grain === 'day' ? [{ accountId: row.account_id, day: row.start, visitors: merged[i].count() }] : []));
 }
 
 const dayText = sql<string>`to_char(day, 'YYYY-MM-DD')`;

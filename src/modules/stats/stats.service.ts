@@ -22,7 +22,7 @@ const emptyTally = (): Tally => ({ consents: 0, all: 0, custom: 0, necessary: 0,
 const rate = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
 
 function figures(tally: Tally, names: Map<string, { slug: string; name: string }>, oneDay: boolean): StatsFigures {
-  // One day's visitors are exact (one row per session and day); longer spans are the union of sketches.
+  // One day's visitors were counted from its sketch when it was stored; longer spans merge sketches.
   const visitors = oneDay ? tally.dailyVisitors : [...tally.sketches.values()].reduce((sum, sketch) => sum + sketch.count(), 0);
   return {
     consents: tally.consents,

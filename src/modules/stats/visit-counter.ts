@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { HyperLogLog } from '../../lib/hyperloglog.ts';
-import { markCodeInstalled, recordVisits, type VisitTally } from '../accounts/onboarding-facts.ts';
+import { markCodeInstalled, recordVisits, setDailyVisitors, type VisitTally } from '../accounts/onboarding-facts.ts';
 import { existingAccounts, mergeSketches } from './stats.repository.ts';
 
 interface Tally {
@@ -30,9 +30,9 @@ export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 /**
  * Pageviews and visitors counted in memory and written in batches: a banner load costs no database
  * write. Every `flushIntervalMs` (and on close) one transaction per day adds the pageviews, the
- * visitors not yet seen that day, the sessions' last visit (for the onboarding status), the visitor
- * sketches of the day, its week and its month, and the first-install fact. A crash loses what was
- * counted since the last flush.
+ * account's most recent sessions (for the onboarding status), the visitor sketches of the day, its
+ * week and its month (and the day's visitors as its sketch counts them), and the first-install
+ * fact. A crash loses what was counted since the last flush.
  */
 export class VisitCounter {
   private days = new Map<string, Map<string, Tally>>();
@@ -115,11 +115,12 @@ export class VisitCounter {
         .map(([accountId, tally]) => ({ accountId, pageviews: tally.pageviews, sessions: [...tally.sessions] }));
       if (tallies.length === 0) return;
       await recordVisits(trx, day, tallies);
-      await mergeSketches(trx, tallies.filter((t) => t.sessions.length > 0).map((t) => {
+      const daily = await mergeSketches(trx, tallies.filter((t) => t.sessions.length > 0).map((t) => {
         const sketch = new HyperLogLog();
         for (const session of t.sessions) sketch.add(session);
         return { accountId: t.accountId, day, sketch };
       }));
+      await setDailyVisitors(trx, day, daily.map((d) => ({ accountId: d.accountId, count: d.visitors })));
       await markCodeInstalled(trx, tallies.map((t) => t.accountId).filter((id) => !this.installed.has(id)));
     });
     for (const accountId of accounts.keys()) this.installed.add(accountId);

@@ -1,41 +1,51 @@
 /**
- * The migration to day, week and month visitor sketches keeps every daily sketch and builds each
- * week's and month's as the union of its days', on a database that holds daily sketches already.
+ * Migrations that move data, each run on a database migrated up to just before it and holding the
+ * data it moves.
  */
 import { randomBytes } from 'node:crypto';
 import { sql, Migrator } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { createDb, migrate } from '../../src/db/database.ts';
+import { createDb, migrate, type Db } from '../../src/db/database.ts';
 import { newId } from '../../src/db/ids.ts';
 import { migrationProvider } from '../../src/db/migrations/index.ts';
 import { HyperLogLog } from '../../src/lib/hyperloglog.ts';
 import { ENGINE } from '../helpers/app.ts';
 
-const MIGRATION = '2026_11_25_2200_visitor_period_sketches';
-const schema = ENGINE === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
-const db = createDb(loadConfig({ DATABASE_URL: ENGINE === 'postgres' ? process.env.DATABASE_URL : 'memory://', DATABASE_SCHEMA: schema }));
+const opened: { db: Db; schema?: string }[] = [];
 afterAll(async () => {
-  if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
-  await db.close();
+  for (const { db, schema } of opened) {
+    if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
+    await db.close();
+  }
 });
 
-describe(MIGRATION, () => {
+/** A fresh database with every migration but `migration` (and those after it) applied. */
+async function databaseBefore(migration: string): Promise<{ db: Db; schema?: string }> {
+  const schema = ENGINE === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  const db = createDb(loadConfig({ DATABASE_URL: ENGINE === 'postgres' ? process.env.DATABASE_URL : 'memory://', DATABASE_SCHEMA: schema }));
+  opened.push({ db, schema });
+  if (schema) await sql`create schema ${sql.id(schema)}`.execute(db.kysely);
+  const before = new Migrator({
+    db: db.kysely,
+    migrationTableSchema: schema,
+    allowUnorderedMigrations: true,
+    provider: { getMigrations: async () => Object.fromEntries(Object.entries(await migrationProvider.getMigrations()).filter(([name]) => name < migration)) },
+  });
+  const { error } = await before.migrateToLatest();
+  if (error) throw error;
+  return { db, schema };
+}
+
+const insertAccount = (db: Db, id: string) =>
+  sql`insert into accounts (id, name, domain, allowed_domains) values (${id}::uuid, 'Site', 'site.example.com', '{}')`.execute(db.kysely);
+
+describe('2026_11_25_2200_visitor_period_sketches', () => {
   it('moves the daily sketches and builds the weekly and monthly ones from them', async () => {
-    if (schema) await sql`create schema ${sql.id(schema)}`.execute(db.kysely);
-    const before = new Migrator({
-      db: db.kysely,
-      migrationTableSchema: schema,
-      allowUnorderedMigrations: true,
-      provider: { getMigrations: async () => Object.fromEntries(Object.entries(await migrationProvider.getMigrations()).filter(([name]) => name !== MIGRATION)) },
-    });
-    const { error } = await before.migrateToLatest();
-    expect(error).toBeUndefined();
+    const { db, schema } = await databaseBefore('2026_11_25_2200_visitor_period_sketches');
 
     const accounts = [newId(), newId()];
-    for (const id of accounts) {
-      await sql`insert into accounts (id, name, domain, allowed_domains) values (${id}::uuid, 'Site', 'site.example.com', '{}')`.execute(db.kysely);
-    }
+    for (const id of accounts) await insertAccount(db, id);
     // 2026-03-01 is a Sunday: its week started in February.
     const days = ['2026-02-23', '2026-02-28', '2026-03-01', '2026-03-02', '2026-03-15'];
     const sketches = new Map<string, HyperLogLog>();
@@ -48,7 +58,7 @@ describe(MIGRATION, () => {
       }
     }
 
-    expect(await migrate(db, schema)).toEqual([MIGRATION]);
+    expect(await migrate(db, schema)).toContain('2026_11_25_2200_visitor_period_sketches');
     const rows = await sql<{ account_id: string; grain: string; start: string; registers: Uint8Array }>`
       select account_id, grain, to_char(start, 'YYYY-MM-DD') as start, registers from account_visitor_sketches order by 1, 2, 3`.execute(db.kysely);
     const union = (accountId: string, picked: string[]) => {
@@ -69,5 +79,22 @@ describe(MIGRATION, () => {
     expect(order(got)).toEqual(order(want));
     const old = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_name = 'account_daily_sketches' and table_schema = current_schema()`.execute(db.kysely);
     expect(old.rows).toEqual([]);
+  });
+});
+
+describe('2026_11_25_2201_recent_visitors', () => {
+  it('keeps each account\'s 10 most recently seen sessions and drops the rest', async () => {
+    const { db, schema } = await databaseBefore('2026_11_25_2201_recent_visitors');
+    const [busy, quiet] = [newId(), newId()];
+    for (const id of [busy, quiet]) await insertAccount(db, id);
+    const at = (minutes: number) => new Date(Date.UTC(2026, 10, 1) + minutes * 60_000).toISOString();
+    for (let n = 0; n < 15; n++) {
+      await sql`insert into account_visitors (account_id, session_id, last_seen_at) values (${busy}::uuid, ${`s-${n}`}, ${at(n)}::timestamptz)`.execute(db.kysely);
+    }
+    await sql`insert into account_visitors (account_id, session_id, last_seen_at) values (${quiet}::uuid, 'only', ${at(0)}::timestamptz)`.execute(db.kysely);
+    expect(await migrate(db, schema)).toContain('2026_11_25_2201_recent_visitors');
+    const kept = await sql<{ account_id: string; session_id: string }>`select account_id, session_id from account_recent_visitors order by last_seen_at desc`.execute(db.kysely);
+    expect(kept.rows.filter((r) => r.account_id === busy).map((r) => r.session_id)).toEqual(Array.from({ length: 10 }, (_, i) => `s-${14 - i}`));
+    expect(kept.rows.filter((r) => r.account_id === quiet).map((r) => r.session_id)).toEqual(['only']);
   });
 });
