@@ -94,6 +94,9 @@ async function seedSide(t: TestApp, label: string): Promise<Side> {
       },
     }, (b) => b.data.id));
   }
+  // An erasure in the log, of a consent given for that purpose (the others keep their fields).
+  const erased = await post('/api/v1/consents', account.token, { consent: { session_id: `${marker}-erased`, user_preferences: { accept_type: 'all' } } }, (b) => b.data.id);
+  const erasure = await post('/api/v1/consents/erase', account.token, { session_id: `${marker}-erased` }, (b) => b.data.id);
   const invitations: string[] = [];
   for (const name of ['invitee', 'spare invitee']) {
     invitations.push(await post('/api/v1/account-invitations', account.token, {
@@ -172,7 +175,7 @@ async function seedSide(t: TestApp, label: string): Promise<Side> {
   };
   const allIds = [
     ...new Set([
-      ...Object.values(main).flat(), ...Object.values(spare).flat(),
+      ...Object.values(main).flat(), ...Object.values(spare).flat(), erased, erasure,
       tenant.partner.id, tenant.admin.id, tenant.member.id, spareMember.user.id,
     ]),
   ];
