@@ -5,6 +5,7 @@ import apiReference from '@scalar/fastify-api-reference';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { declareAccountParameter } from './http/account-parameter.ts';
 import { registerAuth } from './http/auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBody } from './http/json-body.ts';
@@ -117,6 +118,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   trackRoutes(app);
+  declareAccountParameter(app);
   registerValidators(app);
   registerErrorHandling(app);
   // Only JSON is a body here; text/plain must not slip through as a string.

@@ -75,6 +75,20 @@ describe('GET /api/v1/openapi.json', () => {
     expect(documented.sort()).toEqual(served.sort());
   });
 
+  it('declares the optional account_id query parameter on every account route, and on no other', () => {
+    const rules = new Map(t.app.routeTable.map(({ method, url, auth }) => [`${method} ${url.replace(/:(\w+)/g, '{$1}')}`, auth]));
+    const accountRoutes = operations.filter(({ method, path }) => rules.get(`${method} ${path}`) === 'account');
+    expect(accountRoutes.map(({ method, path }) => `${method} ${path}`)).toContain('GET /api/v1/consents/export');
+    for (const { method, path, op } of operations) {
+      const parameter = op.parameters?.find((p) => p.in === 'query' && p.name === 'account_id');
+      if (rules.get(`${method} ${path}`) === 'account') {
+        expect(parameter, `${method} ${path}`).toMatchObject({ required: false, schema: { type: 'string', format: 'uuid' } });
+      } else {
+        expect(parameter, `${method} ${path}`).toBeUndefined();
+      }
+    }
+  });
+
   it('declares bearer security on exactly the operations that need a token', () => {
     expect(Object.keys(doc.components.securitySchemes)).toEqual(['bearer']);
     const rules = new Map(t.app.routeTable.map(({ method, url, auth }) => [`${method} ${url.replace(/:(\w+)/g, '{$1}')}`, auth]));

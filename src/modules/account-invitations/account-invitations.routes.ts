@@ -4,7 +4,6 @@ import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts
 import { principalOf, scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
 import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
 import { Problems } from '../../http/validate.ts';
-import { AccountQuery } from '../account-users/account-users.schema.ts';
 import { findInvitation, listInvitations, updateOpenInvitation } from './account-invitations.repository.ts';
 import {
   AcceptedInvitationSchema,
@@ -62,7 +61,6 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
     schema: {
       operationId: 'getAccountInvitation', tags, security, summary: 'One invitation of the account, in any state',
       params: IdParams,
-      querystring: AccountQuery,
       response: withErrors({ 200: One }, { 404: true }),
     },
   }, async (request) => current(scopeOf(request).accountId, request.params.id));
@@ -72,7 +70,6 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
     schema: {
       operationId: 'createAccountInvitation', tags, security,
       summary: 'Invite someone by email (201); an open invitation for the same email is sent again instead (200)',
-      querystring: AccountQuery,
       body: CreateInvitationBody,
       response: withErrors({ 201: CreatedInvitationSchema, 200: CreatedInvitationSchema }, { 400: 'single', 403: true, 413: true, 415: true }),
     },
@@ -87,7 +84,6 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
       operationId: 'resendAccountInvitation', tags, security,
       summary: 'Email an open invitation again with a new link (at most once an hour per address; at once after a failed send)',
       params: IdParams,
-      querystring: AccountQuery,
       response: withErrors({ 200: CreatedInvitationSchema }, { 403: true, 404: true }),
     },
   }, async (request) => {
@@ -100,7 +96,6 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
     schema: {
       operationId: 'updateAccountInvitation', tags, security, summary: 'Rename an open invitation (email and role stay)',
       params: IdParams,
-      querystring: AccountQuery,
       body: UpdateInvitationBody,
       response: withErrors({ 200: One }, { 403: true, 404: true, 413: true, 415: true, 422: true }),
     },
@@ -118,7 +113,6 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
     schema: {
       operationId: 'cancelAccountInvitation', tags, security, summary: 'Cancel an open invitation; its link stops working',
       params: IdParams,
-      querystring: AccountQuery,
       response: withErrors({ 200: MessageSchema }, { 403: true, 404: true }),
     },
   }, async (request) => {

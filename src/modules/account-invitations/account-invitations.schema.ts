@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import type { AccountInvitationRow } from '../../db/schema.ts';
 import { offsetQuery } from '../../http/pagination.ts';
 import { Name, Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
-import { accountIdParameter, AccountUserSchema, RolesSchema } from '../account-users/account-users.schema.ts';
+import { AccountUserSchema, RolesSchema } from '../account-users/account-users.schema.ts';
 import { MAX_PASSWORD_LENGTH } from '../users/passwords.ts';
 import type { InvitationView } from './account-invitations.repository.ts';
 import { invitationState, maskedInviteUrl, INVITATION_STATES } from './invitation-secret.ts';
@@ -66,7 +66,6 @@ export const UpdateInvitationBody = Type.Object({ account_invitation: Type.Objec
 
 export const InvitationListQuery = offsetQuery(['created_at'] as const, {
   include_cancelled: Type.Optional(Type.Boolean({ description: 'Also list cancelled and accepted invitations' })),
-  ...accountIdParameter,
 });
 
 export const AcceptInvitationBody = Type.Object({

@@ -5,7 +5,6 @@ import { scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
 import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
 import { findAccountUser, listAccountUsers } from './account-users.repository.ts';
 import {
-  AccountQuery,
   AccountUserListQuery,
   AccountUserSchema,
   toAccountUser,
@@ -41,7 +40,6 @@ export const accountUsersRoutes: RoutesPlugin = async (app, { services }) => {
     schema: {
       operationId: 'getAccountUser', tags, security, summary: 'One member of the account',
       params: IdParams,
-      querystring: AccountQuery,
       response: withErrors({ 200: One }, { 404: true }),
     },
   }, async (request) => {
@@ -56,7 +54,6 @@ export const accountUsersRoutes: RoutesPlugin = async (app, { services }) => {
       operationId: 'updateAccountUser', tags, security,
       summary: 'Grant or withdraw the admin role; the owner and the last admin stay admins',
       params: IdParams,
-      querystring: AccountQuery,
       body: UpdateAccountUserBody,
       response: withErrors({ 200: One }, { 403: true, 404: true, 413: true, 415: true, 422: true }),
     },
@@ -73,7 +70,6 @@ export const accountUsersRoutes: RoutesPlugin = async (app, { services }) => {
       operationId: 'deleteAccountUser', tags, security,
       summary: 'Remove a member from the account; the owner and the last admin cannot be removed',
       params: IdParams,
-      querystring: AccountQuery,
       response: withErrors({ 200: MessageSchema }, { 403: true, 404: true, 422: true }),
     },
   }, async (request) => {

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { offsetQuery } from '../../http/pagination.ts';
-import { Text, Timestamp } from '../../http/schemas.ts';
+import { Timestamp } from '../../http/schemas.ts';
 import type { AccountUserView } from './account-users.repository.ts';
 
 /** Role flags; `admin` is the only role. */
@@ -16,14 +16,8 @@ export const AccountUserSchema = Type.Object({
 });
 export type AccountUser = Static<typeof AccountUserSchema>;
 
-/** A user token names its account with `account_id` when the user belongs to several. */
-export const accountIdParameter = {
-  account_id: Type.Optional(Text(64, { description: 'The account to act on, for a user token of several accounts' })),
-};
-export const AccountQuery = Type.Object(accountIdParameter);
-
 export const ACCOUNT_USER_SORTS = ['created_at'] as const;
-export const AccountUserListQuery = offsetQuery(ACCOUNT_USER_SORTS, accountIdParameter);
+export const AccountUserListQuery = offsetQuery(ACCOUNT_USER_SORTS, {});
 
 export const UpdateAccountUserBody = Type.Object({
   account_user: Type.Object({ roles: RolesSchema }),

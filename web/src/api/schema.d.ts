@@ -3922,7 +3922,7 @@ export interface operations {
                 page?: number;
                 sort?: "created_at";
                 order?: "asc" | "desc";
-                /** @description The account to act on, for a user token of several accounts */
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
                 account_id?: string;
             };
             header?: never;
@@ -4044,7 +4044,7 @@ export interface operations {
     getAccountUser: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts */
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
                 account_id?: string;
             };
             header?: never;
@@ -4174,7 +4174,7 @@ export interface operations {
     updateAccountUser: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts */
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
                 account_id?: string;
             };
             header?: never;
@@ -4369,7 +4369,7 @@ export interface operations {
     deleteAccountUser: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts */
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
                 account_id?: string;
             };
             header?: never;
@@ -4515,7 +4515,7 @@ export interface operations {
                 order?: "asc" | "desc";
                 /** @description Also list cancelled and accepted invitations */
                 include_cancelled?: boolean;
-                /** @description The account to act on, for a user token of several accounts */
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
                 account_id?: string;
             };
             header?: never;
@@ -4643,7 +4643,7 @@ export interface operations {
     createAccountInvitation: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts */
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
                 account_id?: string;
             };
             header?: never;
@@ -4842,7 +4842,7 @@ export interface operations {
     getAccountInvitation: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts */
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
                 account_id?: string;
             };
             header?: never;
@@ -4974,7 +4974,7 @@ export interface operations {
     updateAccountInvitation: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts */
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
                 account_id?: string;
             };
             header?: never;
@@ -5169,7 +5169,7 @@ export interface operations {
     cancelAccountInvitation: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts */
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
                 account_id?: string;
             };
             header?: never;
@@ -5294,7 +5294,7 @@ export interface operations {
     resendAccountInvitation: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts */
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
                 account_id?: string;
             };
             header?: never;
@@ -5622,6 +5622,8 @@ export interface operations {
                 page?: number;
                 sort?: "created_at" | "updated_at" | "name";
                 order?: "asc" | "desc";
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
             };
             header?: never;
             path?: never;
@@ -5736,7 +5738,10 @@ export interface operations {
     };
     createCategory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5911,7 +5916,10 @@ export interface operations {
     };
     getCategory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -6033,7 +6041,10 @@ export interface operations {
     };
     updateCategory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -6224,7 +6235,10 @@ export interface operations {
     };
     deleteCategory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -6373,6 +6387,8 @@ export interface operations {
                 uncategorised?: boolean;
                 /** @description Only the items added by people (user), an API token (api) or a scan (scan) */
                 created_by?: "user" | "api" | "scan";
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
             };
             header?: never;
             path?: never;
@@ -6501,7 +6517,10 @@ export interface operations {
     };
     createStorageItem: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6700,7 +6719,10 @@ export interface operations {
     };
     classifyStorageItems: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6822,7 +6844,10 @@ export interface operations {
     };
     getStorageItem: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -6958,7 +6983,10 @@ export interface operations {
     };
     updateStorageItem: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -7173,7 +7201,10 @@ export interface operations {
     };
     deleteStorageItem: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -7306,6 +7337,8 @@ export interface operations {
                 user_id?: string;
                 created_after?: string;
                 created_before?: string;
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
             };
             header?: never;
             path?: never;
@@ -7429,7 +7462,10 @@ export interface operations {
     };
     createConsent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7621,7 +7657,10 @@ export interface operations {
     };
     getConsent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -7757,7 +7796,10 @@ export interface operations {
     };
     verifyConsents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7857,6 +7899,8 @@ export interface operations {
                 from?: string;
                 /** @description Last UTC day; default: today */
                 to?: string;
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
             };
             header?: never;
             path?: never;
@@ -7966,6 +8010,8 @@ export interface operations {
                 user_id?: string;
                 created_after?: string;
                 created_before?: string;
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
             };
             header?: never;
             path?: never;
@@ -8057,7 +8103,10 @@ export interface operations {
     };
     eraseConsents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8232,6 +8281,8 @@ export interface operations {
                 order?: "asc" | "desc";
                 user_id?: string;
                 session_id?: string;
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
             };
             header?: never;
             path?: never;
@@ -8351,6 +8402,8 @@ export interface operations {
                 to?: string;
                 /** @description Bucket size; weeks start on Monday (ISO); default: day */
                 interval?: "day" | "week" | "month";
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
             };
             header?: never;
             path?: never;
@@ -8746,6 +8799,8 @@ export interface operations {
                 action_type?: "autofill" | "auto_categorise" | "auto_approve" | "translate";
                 actionable_type?: "Category" | "StorageItem";
                 actionable_id?: string;
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
             };
             header?: never;
             path?: never;
@@ -8872,7 +8927,10 @@ export interface operations {
     };
     getAiAction: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -9006,7 +9064,10 @@ export interface operations {
     };
     revertAiAction: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -9167,7 +9228,10 @@ export interface operations {
     };
     rejectAiAction: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -9328,7 +9392,10 @@ export interface operations {
     };
     getBanner: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9459,7 +9526,10 @@ export interface operations {
     };
     updateBanner: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9687,7 +9757,10 @@ export interface operations {
     };
     requestReconsent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9840,6 +9913,8 @@ export interface operations {
                 sort?: "created_at";
                 order?: "asc" | "desc";
                 status?: "queued" | "in_progress" | "completed" | "failed" | "cancelled";
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
             };
             header?: never;
             path?: never;
@@ -10009,7 +10084,10 @@ export interface operations {
     };
     createScan: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10238,7 +10316,10 @@ export interface operations {
     };
     getScan: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -10415,7 +10496,10 @@ export interface operations {
     };
     cancelScan: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
