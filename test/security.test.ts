@@ -1,9 +1,11 @@
 /**
  * The shared security table: every route of the app, walked with no token, malformed and revoked
- * tokens, each wrong token type, another tenant's records and a non-admin member.
- * A route that is not in the table fails the suite.
+ * tokens, each wrong token type, another tenant's records and a non-admin member. Each route's rule
+ * is written here by hand, not read from the app: a route that is missing, or declares another rule,
+ * fails the suite.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuthRule } from '../src/http/auth.ts';
 import { EXPIRED_TOKEN, INVALID_TOKEN, NEEDS_ACCOUNT, NEEDS_ADMIN, NEEDS_PARTNER, NEEDS_USER } from '../src/http/app-errors.ts';
 import { newId } from '../src/db/ids.ts';
 import { call, startApp, type TestApp } from './helpers/app.ts';
@@ -46,6 +48,10 @@ async function seedRecords(tenant: Tenant): Promise<Record<string, string>> {
 }
 
 interface Entry {
+  /** Who may call the route, stated here by hand: a route that declares another rule fails the walk. */
+  rule: AuthRule;
+  /** A write that needs an account admin. */
+  admin?: true;
   /** Path for the caller's own tenant (wrong-type checks must not fail on the record). */
   path?: (own: Known) => string;
   /** The same route on another tenant's record: 404 for every caller the guard lets through. */
@@ -61,116 +67,132 @@ const consent = { consent: { session_id: 's', user_preferences: { accept_type: '
 
 /** Keyed by `METHOD /url` exactly as the router knows it. */
 const TABLE: Record<string, Entry> = {
-  'GET /healthz': {},
-  'GET /readyz': {},
-  'GET /api/v1/openapi.json': {},
-  'GET /': {},
-  'GET /*': {},
-  'POST /api/v1/auth': { body: { email: 'x@example.test', password: 'whatever' } },
-  'DELETE /api/v1/auth': {},
-  'PUT /api/v1/password': { body: { user: { current_password: 'x', password: 'y', password_confirmation: 'y' } } },
-  'POST /api/v1/password/reset': { body: { email: 'x@example.test' } },
-  'PUT /api/v1/password/reset': { body: { token: 'x', password: 'whatever1', password_confirmation: 'whatever1' } },
-  'POST /api/v1/users': { body: { user: { name: 'x', email: 'x', password: 'x' } } },
-  'GET /api/v1/me': {},
-  'GET /api/v1/api-tokens': {},
-  'POST /api/v1/api-tokens': { body: { name: 'x' } },
-  'DELETE /api/v1/api-tokens/:id': { foreign: (o) => `/api/v1/api-tokens/${o.tokenIds.admin}` },
-  'GET /api/v1/groups': {},
-  'POST /api/v1/groups': { body: group },
-  'GET /api/v1/groups/:id': { path: (t) => `/api/v1/groups/${t.group.id}`, foreign: (o) => `/api/v1/groups/${o.group.id}` },
-  'PUT /api/v1/groups/:id': { path: (t) => `/api/v1/groups/${t.group.id}`, foreign: (o) => `/api/v1/groups/${o.group.id}`, body: group },
-  'DELETE /api/v1/groups/:id': { path: (t) => `/api/v1/groups/${t.group.id}`, foreign: (o) => `/api/v1/groups/${o.group.id}` },
-  'GET /api/v1/accounts': {},
-  'POST /api/v1/accounts': { body: account, refused: { account: [403, 'Account tokens cannot create accounts'] } },
-  'GET /api/v1/accounts/:id': { path: (t) => `/api/v1/accounts/${t.account.id}`, foreign: (o) => `/api/v1/accounts/${o.account.id}` },
+  'GET /healthz': { rule: 'none' },
+  'GET /readyz': { rule: 'none' },
+  'GET /api/v1/openapi.json': { rule: 'none' },
+  'GET /': { rule: 'none' },
+  'GET /*': { rule: 'none' },
+  'POST /api/v1/auth': { rule: 'public', body: { email: 'x@example.test', password: 'whatever' } },
+  'DELETE /api/v1/auth': { rule: 'any' },
+  'PUT /api/v1/password': { rule: 'user', body: { user: { current_password: 'x', password: 'y', password_confirmation: 'y' } } },
+  'POST /api/v1/password/reset': { rule: 'public', body: { email: 'x@example.test' } },
+  'PUT /api/v1/password/reset': { rule: 'public', body: { token: 'x', password: 'whatever1', password_confirmation: 'whatever1' } },
+  'POST /api/v1/users': { rule: 'public', body: { user: { name: 'x', email: 'x', password: 'x' } } },
+  'GET /api/v1/me': { rule: 'any' },
+  'GET /api/v1/api-tokens': { rule: 'any' },
+  'POST /api/v1/api-tokens': { rule: 'partner-or-user', body: { name: 'x' } },
+  'DELETE /api/v1/api-tokens/:id': { rule: 'any', foreign: (o) => `/api/v1/api-tokens/${o.tokenIds.admin}` },
+  'GET /api/v1/groups': { rule: 'partner' },
+  'POST /api/v1/groups': { rule: 'partner', body: group },
+  'GET /api/v1/groups/:id': { rule: 'partner', path: (t) => `/api/v1/groups/${t.group.id}`, foreign: (o) => `/api/v1/groups/${o.group.id}` },
+  'PUT /api/v1/groups/:id': { rule: 'partner', path: (t) => `/api/v1/groups/${t.group.id}`, foreign: (o) => `/api/v1/groups/${o.group.id}`, body: group },
+  'DELETE /api/v1/groups/:id': { rule: 'partner', path: (t) => `/api/v1/groups/${t.group.id}`, foreign: (o) => `/api/v1/groups/${o.group.id}` },
+  'GET /api/v1/accounts': { rule: 'any' },
+  'POST /api/v1/accounts': { rule: 'any', body: account, refused: { account: [403, 'Account tokens cannot create accounts'] } },
+  'GET /api/v1/accounts/:id': { rule: 'any', path: (t) => `/api/v1/accounts/${t.account.id}`, foreign: (o) => `/api/v1/accounts/${o.account.id}` },
   'PUT /api/v1/accounts/:id': {
+    rule: 'any',
     path: (t) => `/api/v1/accounts/${t.account.id}`, foreign: (o) => `/api/v1/accounts/${o.account.id}`,
     body: account, refused: { member: [403, NEEDS_ADMIN] },
   },
   'PATCH /api/v1/accounts/:id': {
+    rule: 'any',
     path: (t) => `/api/v1/accounts/${t.account.id}`, foreign: (o) => `/api/v1/accounts/${o.account.id}`,
     body: account, refused: { member: [403, NEEDS_ADMIN] },
   },
-  'GET /api/v1/consents': {},
-  'POST /api/v1/consents': { body: consent },
-  'GET /api/v1/consents/:id': { path: (t) => `/api/v1/consents/${t.records.consent}`, foreign: (o) => `/api/v1/consents/${o.records.consent}` },
-  'GET /api/v1/consents/verify': {},
-  'GET /api/v1/consents/checkpoints': {},
-  'GET /api/v1/consents/export': {},
-  'POST /api/v1/consents/erase': { body: { session_id: 's' } },
-  'GET /api/v1/consents/erasures': {},
-  'GET /api/v1/stats': {},
-  'GET /api/v1/groups/:id/stats': { path: (t) => `/api/v1/groups/${t.group.id}/stats`, foreign: (o) => `/api/v1/groups/${o.group.id}/stats` },
-  'GET /widget/:account_id/consents/:id': { path: (t) => `/widget/${t.account.id}/consents/${t.records.consent}?session_id=s` },
-  'GET /api/v1/ai-actions': {},
-  'GET /api/v1/ai-actions/:id': { path: (t) => `/api/v1/ai-actions/${t.records.aiAction}`, foreign: (o) => `/api/v1/ai-actions/${o.records.aiAction}` },
+  'GET /api/v1/consents': { rule: 'account' },
+  'POST /api/v1/consents': { rule: 'account', admin: true, body: consent },
+  'GET /api/v1/consents/:id': { rule: 'account', path: (t) => `/api/v1/consents/${t.records.consent}`, foreign: (o) => `/api/v1/consents/${o.records.consent}` },
+  'GET /api/v1/consents/verify': { rule: 'account' },
+  'GET /api/v1/consents/checkpoints': { rule: 'account' },
+  'GET /api/v1/consents/export': { rule: 'account' },
+  'POST /api/v1/consents/erase': { rule: 'account', admin: true, body: { session_id: 's' } },
+  'GET /api/v1/consents/erasures': { rule: 'account' },
+  'GET /api/v1/stats': { rule: 'account' },
+  'GET /api/v1/groups/:id/stats': { rule: 'partner', path: (t) => `/api/v1/groups/${t.group.id}/stats`, foreign: (o) => `/api/v1/groups/${o.group.id}/stats` },
+  'GET /widget/:account_id/consents/:id': { rule: 'public', path: (t) => `/widget/${t.account.id}/consents/${t.records.consent}?session_id=s` },
+  'GET /api/v1/ai-actions': { rule: 'account' },
+  'GET /api/v1/ai-actions/:id': { rule: 'account', path: (t) => `/api/v1/ai-actions/${t.records.aiAction}`, foreign: (o) => `/api/v1/ai-actions/${o.records.aiAction}` },
   'POST /api/v1/ai-actions/:id/revert': {
+    rule: 'account', admin: true,
     path: (t) => `/api/v1/ai-actions/${t.records.aiAction}/revert`, foreign: (o) => `/api/v1/ai-actions/${o.records.aiAction}/revert`,
   },
   'POST /api/v1/ai-actions/:id/reject': {
+    rule: 'account', admin: true,
     path: (t) => `/api/v1/ai-actions/${t.records.aiAction}/reject`, foreign: (o) => `/api/v1/ai-actions/${o.records.aiAction}/reject`,
   },
-  'GET /api/v1/categories': {},
-  'POST /api/v1/categories': { body: { category: { name: 'Security' } } },
-  'GET /api/v1/categories/:id': { path: (t) => `/api/v1/categories/${t.records.category}`, foreign: (o) => `/api/v1/categories/${o.records.category}` },
+  'GET /api/v1/categories': { rule: 'account' },
+  'POST /api/v1/categories': { rule: 'account', admin: true, body: { category: { name: 'Security' } } },
+  'GET /api/v1/categories/:id': { rule: 'account', path: (t) => `/api/v1/categories/${t.records.category}`, foreign: (o) => `/api/v1/categories/${o.records.category}` },
   'PUT /api/v1/categories/:id': {
+    rule: 'account', admin: true,
     path: (t) => `/api/v1/categories/${t.records.category}`, foreign: (o) => `/api/v1/categories/${o.records.category}`,
     body: { category: { name: 'Stolen' } },
   },
-  'DELETE /api/v1/categories/:id': { path: (t) => `/api/v1/categories/${t.records.category}`, foreign: (o) => `/api/v1/categories/${o.records.category}` },
-  'GET /api/v1/storage-items': {},
-  'POST /api/v1/storage-items': { body: { storage_item: { name: 'security' } } },
-  'POST /api/v1/storage-items/classify': {},
+  'DELETE /api/v1/categories/:id': { rule: 'account', admin: true, path: (t) => `/api/v1/categories/${t.records.category}`, foreign: (o) => `/api/v1/categories/${o.records.category}` },
+  'GET /api/v1/storage-items': { rule: 'account' },
+  'POST /api/v1/storage-items': { rule: 'account', admin: true, body: { storage_item: { name: 'security' } } },
+  'POST /api/v1/storage-items/classify': { rule: 'account', admin: true },
   'GET /api/v1/storage-items/:id': {
+    rule: 'account',
     path: (t) => `/api/v1/storage-items/${t.records.storageItem}`, foreign: (o) => `/api/v1/storage-items/${o.records.storageItem}`,
   },
   'PUT /api/v1/storage-items/:id': {
+    rule: 'account', admin: true,
     path: (t) => `/api/v1/storage-items/${t.records.storageItem}`, foreign: (o) => `/api/v1/storage-items/${o.records.storageItem}`,
     body: { storage_item: { name: 'stolen' } },
   },
   'DELETE /api/v1/storage-items/:id': {
+    rule: 'account', admin: true,
     path: (t) => `/api/v1/storage-items/${t.records.storageItem}`, foreign: (o) => `/api/v1/storage-items/${o.records.storageItem}`,
   },
-  'GET /api/v1/scans': {},
+  'GET /api/v1/scans': { rule: 'account' },
   // Off the account's domain (422): the table never queues a scan, so no browser starts.
-  'POST /api/v1/scans': { body: { scan: { starting_url: 'https://elsewhere.invalid/' } } },
-  'GET /api/v1/scans/:id': { path: (t) => `/api/v1/scans/${t.records.scan}`, foreign: (o) => `/api/v1/scans/${o.records.scan}` },
-  'DELETE /api/v1/scans/:id': { path: (t) => `/api/v1/scans/${t.records.scan}`, foreign: (o) => `/api/v1/scans/${o.records.scan}` },
-  'GET /api/v1/account-users': {},
+  'POST /api/v1/scans': { rule: 'account', admin: true, body: { scan: { starting_url: 'https://elsewhere.invalid/' } } },
+  'GET /api/v1/scans/:id': { rule: 'account', path: (t) => `/api/v1/scans/${t.records.scan}`, foreign: (o) => `/api/v1/scans/${o.records.scan}` },
+  'DELETE /api/v1/scans/:id': { rule: 'account', admin: true, path: (t) => `/api/v1/scans/${t.records.scan}`, foreign: (o) => `/api/v1/scans/${o.records.scan}` },
+  'GET /api/v1/account-users': { rule: 'account' },
   'GET /api/v1/account-users/:id': {
+    rule: 'account',
     path: (t) => `/api/v1/account-users/${t.records.accountUser}`, foreign: (o) => `/api/v1/account-users/${o.records.accountUser}`,
   },
   'PUT /api/v1/account-users/:id': {
+    rule: 'account', admin: true,
     path: (t) => `/api/v1/account-users/${t.records.accountUser}`, foreign: (o) => `/api/v1/account-users/${o.records.accountUser}`,
     body: { account_user: { roles: { admin: true } } },
   },
   'DELETE /api/v1/account-users/:id': {
+    rule: 'account', admin: true,
     path: (t) => `/api/v1/account-users/${t.records.accountUser}`, foreign: (o) => `/api/v1/account-users/${o.records.accountUser}`,
   },
-  'GET /api/v1/account-invitations': {},
-  'POST /api/v1/account-invitations': { body: { name: 'x', email: 'x@example.test', role: 'member' } },
+  'GET /api/v1/account-invitations': { rule: 'account' },
+  'POST /api/v1/account-invitations': { rule: 'account', admin: true, body: { name: 'x', email: 'x@example.test', role: 'member' } },
   'GET /api/v1/account-invitations/:id': {
+    rule: 'account',
     path: (t) => `/api/v1/account-invitations/${t.records.invitation}`, foreign: (o) => `/api/v1/account-invitations/${o.records.invitation}`,
   },
   'PUT /api/v1/account-invitations/:id': {
+    rule: 'account', admin: true,
     path: (t) => `/api/v1/account-invitations/${t.records.invitation}`, foreign: (o) => `/api/v1/account-invitations/${o.records.invitation}`,
     body: { account_invitation: { name: 'Stolen' } },
   },
   'DELETE /api/v1/account-invitations/:id': {
+    rule: 'account', admin: true,
     path: (t) => `/api/v1/account-invitations/${t.records.invitation}`, foreign: (o) => `/api/v1/account-invitations/${o.records.invitation}`,
   },
   'POST /api/v1/account-invitations/:id/resend': {
+    rule: 'account', admin: true,
     path: (t) => `/api/v1/account-invitations/${t.records.invitation}/resend`, foreign: (o) => `/api/v1/account-invitations/${o.records.invitation}/resend`,
   },
-  'POST /api/v1/account-invitations/accept': { body: { invitation: { token: 'x', password: 'whatever' } } },
-  'GET /api/v1/banner': {},
-  'PATCH /api/v1/banner': { body: { banner: { layout: 'bar' } } },
-  'POST /api/v1/banner/reconsent': {},
-  'GET /widget/:account_id.js': { path: (t) => `/widget/${t.account.id}.js` },
-  'GET /widget/:account_id/config.json': { path: (t) => `/widget/${t.account.id}/config.json` },
-  'POST /widget/:account_id/consents': { path: (t) => `/widget/${t.account.id}/consents`, body: consent },
+  'POST /api/v1/account-invitations/accept': { rule: 'public', body: { invitation: { token: 'x', password: 'whatever' } } },
+  'GET /api/v1/banner': { rule: 'account' },
+  'PATCH /api/v1/banner': { rule: 'account', admin: true, body: { banner: { layout: 'bar' } } },
+  'POST /api/v1/banner/reconsent': { rule: 'account', admin: true },
+  'GET /widget/:account_id.js': { rule: 'public', path: (t) => `/widget/${t.account.id}.js` },
+  'GET /widget/:account_id/config.json': { rule: 'public', path: (t) => `/widget/${t.account.id}/config.json` },
+  'POST /widget/:account_id/consents': { rule: 'public', path: (t) => `/widget/${t.account.id}/consents`, body: consent },
   'DELETE /api/v1/accounts/:id': {
+    rule: 'any',
     path: (t) => `/api/v1/accounts/${t.account.id}`, foreign: (o) => `/api/v1/accounts/${o.account.id}`,
     refused: {
       member: [403, 'Only the account owner or its partner can delete an account'],
@@ -232,11 +254,14 @@ describe('security table', () => {
       const key = `${route.method} ${route.url}`;
       const entry = TABLE[key];
       if (!entry) continue; // reported by the completeness test above
+      if (route.auth !== entry.rule || route.admin !== (entry.admin === true)) {
+        failures.push(`${key}: declares ${route.auth}${route.admin ? ' (admin)' : ''}, the table says ${entry.rule}${entry.admin ? ' (admin)' : ''}`);
+      }
       const path = entry.path?.(own) ?? route.url;
       const send = (token: string | undefined, url = path, headers?: Record<string, string>) =>
         call(t.app, route.method, url, { token, body: entry.body, headers });
 
-      if (route.auth === 'none' || route.auth === 'public') {
+      if (entry.rule === 'none' || entry.rule === 'public') {
         const res = await send(undefined);
         if (JSON.stringify(res.body).includes(INVALID_TOKEN)) failures.push(`${key}: public route asked for a token`);
         continue;
@@ -248,7 +273,7 @@ describe('security table', () => {
       expectThat(`${key} with a revoked token`, await send(revoked), 401, EXPIRED_TOKEN);
 
       for (const who of EVERYONE) {
-        const refusal = ruleRefusal(route.auth, route.admin, who) ?? entry.refused?.[who];
+        const refusal = ruleRefusal(entry.rule, entry.admin === true, who) ?? entry.refused?.[who];
         if (refusal) {
           expectThat(`${key} as ${who}`, await send(own.tokens[who]), refusal[0], refusal[1]);
         } else if (entry.foreign) {
