@@ -33,6 +33,12 @@ export class NotFoundError extends AppError {
   }
 }
 
+/** The record, or 404 when there is none (another tenant's record included: its existence is not told). */
+export function found<T>(record: T | undefined | null | false): T {
+  if (!record) throw new NotFoundError();
+  return record;
+}
+
 export class RateLimitedError extends AppError {
   constructor(retryAfterSeconds: number) {
     super(429, 'Too many requests. Please retry later.', { 'retry-after': String(retryAfterSeconds) });

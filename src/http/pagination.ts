@@ -1,6 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
 import { StringEnum } from './schemas.ts';
+import type { Window } from '../db/list-page.ts';
+
+export type { Window };
 
 export const PaginationSchema = Type.Object({
   prev_url: Type.String(),
@@ -36,11 +39,6 @@ export function pageQuery<P extends Record<string, TSchema>>(filters: P) {
     per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
     ...filters,
   });
-}
-
-export interface Window {
-  limit: number;
-  offset: number;
 }
 
 export function offsetWindow(query: { limit?: number; offset?: number; page?: number }): Window {

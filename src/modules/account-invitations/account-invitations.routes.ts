@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { NotFoundError } from '../../http/app-errors.ts';
+import { found, NotFoundError } from '../../http/app-errors.ts';
 import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
 import { principalOf, scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
 import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
@@ -35,8 +35,7 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
 
   /** The update form of an invitation of the account, after a change. */
   async function current(accountId: string, id: string) {
-    const row = await findInvitation(db, accountId, id);
-    if (!row) throw new NotFoundError();
+    const row = found(await findInvitation(db, accountId, id));
     return { data: toInvitation(row, config.publicUrl) };
   }
 
@@ -116,8 +115,7 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
       response: withErrors({ 200: MessageSchema }, { 403: true, 404: true }),
     },
   }, async (request) => {
-    const cancelled = await updateOpenInvitation(db, scopeOf(request).accountId, request.params.id, { deleted_at: new Date() });
-    if (!cancelled) throw new NotFoundError();
+    found(await updateOpenInvitation(db, scopeOf(request).accountId, request.params.id, { deleted_at: new Date() }));
     return { message: 'Account invitation was cancelled' };
   });
 

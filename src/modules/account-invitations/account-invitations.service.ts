@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { isUniqueViolation } from '../../db/kysely.ts';
 import type { AccountInvitationRow } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
-import { BadRequestError, NotFoundError, RateLimitedError } from '../../http/app-errors.ts';
+import { BadRequestError, found, NotFoundError, RateLimitedError } from '../../http/app-errors.ts';
 import type { Services } from '../../services.ts';
 import { normaliseEmail } from '../users/users.repository.ts';
 import {
@@ -85,7 +85,6 @@ export async function resendInvitation(deps: Deps, log: FastifyBaseLogger, accou
   const wait = deps.config.smtpUrl ? emailWaitSeconds(current) : 0;
   if (wait > 0) throw new RateLimitedError(wait);
   const secret = newInvitationSecret();
-  const row = await renewInvitation(deps.db, id, secret.hash, invitationExpiry());
-  if (!row) throw new NotFoundError();
+  const row = found(await renewInvitation(deps.db, id, secret.hash, invitationExpiry()));
   return deliverInvitation(deps, log, row, secret);
 }

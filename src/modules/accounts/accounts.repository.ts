@@ -3,6 +3,7 @@ import type { AiFeaturesChange } from '../../ai/settings.ts';
 import { newId } from '../../db/ids.ts';
 import { toJson, type Executor } from '../../db/kysely.ts';
 import type { AccountRow, AccountUserRow, Database, ScanSchedule } from '../../db/schema.ts';
+import { listPage } from '../../db/list-page.ts';
 import type { Window } from '../../http/pagination.ts';
 import type { Principal } from '../../http/auth.ts';
 import type { AccountWithStatus } from './accounts.schema.ts';
@@ -35,18 +36,7 @@ export async function listAccounts(
   let scoped = db.selectFrom('accounts').where(reachableBy(principal));
   if (filters.group_id) scoped = scoped.where('accounts.group_id', '=', filters.group_id);
   if (filters.onboarding_status) scoped = scoped.where(onboardingStatus(), '=', filters.onboarding_status);
-  const [rows, total] = await Promise.all([
-    scoped
-      .selectAll('accounts')
-      .select(onboardingStatus().as('onboarding_status'))
-      .orderBy('accounts.created_at')
-      .orderBy('accounts.id')
-      .limit(window.limit)
-      .offset(window.offset)
-      .execute(),
-    scoped.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, count: Number(total.count) };
+  return listPage(scoped, (q) => q.selectAll('accounts').select(onboardingStatus().as('onboarding_status')).orderBy('accounts.created_at').orderBy('accounts.id'), window);
 }
 
 export async function findAccount(db: Executor, principal: Principal, id: string): Promise<AccountWithStatus | undefined> {

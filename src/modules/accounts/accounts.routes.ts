@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { isId } from '../../db/ids.ts';
-import { ForbiddenError, NEEDS_ADMIN, NotFoundError } from '../../http/app-errors.ts';
+import { ForbiddenError, found, NEEDS_ADMIN } from '../../http/app-errors.ts';
 import type { Principal } from '../../http/auth.ts';
 import { listOf, pageWindow, paginate } from '../../http/pagination.ts';
 import { principalOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
@@ -99,8 +99,7 @@ export const accountsRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
 
   async function reachable(request: FastifyRequest, id: string) {
-    const account = await findAccount(db, principalOf(request), id);
-    if (!account) throw new NotFoundError();
+    const account = found(await findAccount(db, principalOf(request), id));
     return account;
   }
 

@@ -1,6 +1,7 @@
 import { newId } from '../../db/ids.ts';
 import { toJson, type Executor } from '../../db/kysely.ts';
 import type { AiActionRow, AiActionsTable } from '../../db/schema.ts';
+import { listPage } from '../../db/list-page.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import type { AiActionFilters } from './ai-actions.schema.ts';
 
@@ -34,11 +35,7 @@ export async function listAiActions(db: Executor, accountId: string, filters: Ai
   if (filters.action_type) scoped = scoped.where('action_type', '=', filters.action_type);
   if (filters.actionable_type) scoped = scoped.where('actionable_type', '=', filters.actionable_type);
   if (filters.actionable_id) scoped = scoped.where('actionable_id', '=', filters.actionable_id);
-  const [rows, total] = await Promise.all([
-    scoped.selectAll().orderBy(sort.sort, sort.order).orderBy('id', sort.order).limit(window.limit).offset(window.offset).execute(),
-    scoped.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, count: Number(total.count) };
+  return listPage(scoped, (q) => q.selectAll().orderBy(sort.sort, sort.order).orderBy('id', sort.order), window);
 }
 
 export async function findAiAction(db: Executor, accountId: string, id: string, lock = false): Promise<AiActionRow | undefined> {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { NotFoundError } from '../../http/app-errors.ts';
+import { found } from '../../http/app-errors.ts';
 import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
 import { scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
 import { IdParams, withErrors } from '../../http/schemas.ts';
@@ -37,8 +37,7 @@ export const aiActionsRoutes: RoutesPlugin = async (app, { services }) => {
       response: withErrors({ 200: One }, { 404: true }),
     },
   }, async (request) => {
-    const row = await findAiAction(db, scopeOf(request).accountId, request.params.id);
-    if (!row) throw new NotFoundError();
+    const row = found(await findAiAction(db, scopeOf(request).accountId, request.params.id));
     return { data: toAiAction(row) };
   });
 

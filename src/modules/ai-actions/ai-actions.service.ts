@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AiActionRow, Database } from '../../db/schema.ts';
 import type { Executor } from '../../db/kysely.ts';
-import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
+import { found, ValidationError } from '../../http/app-errors.ts';
 import { findAiAction, markStatus } from './ai-actions.repository.ts';
 
 /** The fields the AI may change, and so the only ones a revert may write back. */
@@ -51,8 +51,7 @@ async function restore(db: Executor, action: AiActionRow): Promise<void> {
 /** Reverts an applied action in one transaction: the record restored, the action marked reverted. */
 export async function revertAction(db: Kysely<Database>, accountId: string, id: string): Promise<AiActionRow> {
   return db.transaction().execute(async (trx) => {
-    const action = await findAiAction(trx, accountId, id, true);
-    if (!action) throw new NotFoundError();
+    const action = found(await findAiAction(trx, accountId, id, true));
     if (action.status === 'reverted') throw new ValidationError('Action has already been reverted');
     if (action.status === 'suggested') throw new ValidationError('Action was only suggested and never applied');
     if (action.status === 'rejected') throw new ValidationError('Action was rejected and never applied');
@@ -64,8 +63,7 @@ export async function revertAction(db: Kysely<Database>, accountId: string, id: 
 /** Turns down a suggestion: nothing was applied, so nothing changes but the action's status. */
 export async function rejectAction(db: Kysely<Database>, accountId: string, id: string): Promise<AiActionRow> {
   return db.transaction().execute(async (trx) => {
-    const action = await findAiAction(trx, accountId, id, true);
-    if (!action) throw new NotFoundError();
+    const action = found(await findAiAction(trx, accountId, id, true));
     if (action.status === 'rejected') throw new ValidationError('Action has already been rejected');
     if (action.status !== 'suggested') throw new ValidationError('Action was applied, not suggested; revert it instead');
     return markStatus(trx, action.id, 'rejected');

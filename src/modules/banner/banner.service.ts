@@ -1,6 +1,6 @@
 import { BUILT_IN_LANGUAGES, TEXT_KEYS, TRANSLATIONS, type Texts } from '../../../banner/src/translations.ts';
 import type { Executor } from '../../db/kysely.ts';
-import { NotFoundError } from '../../http/app-errors.ts';
+import { found } from '../../http/app-errors.ts';
 import { Problems } from '../../http/validate.ts';
 import { findBanner, incrementRevision, saveBanner, type BannerRow } from './banner.repository.ts';
 import type { BannerChanges, BannerSettings } from './banner.schema.ts';
@@ -47,8 +47,7 @@ function isWebUrl(value: string): boolean {
 }
 
 export async function getBanner(db: Executor, accountId: string): Promise<BannerSettings> {
-  const row = await findBanner(db, accountId);
-  if (!row) throw new NotFoundError();
+  const row = found(await findBanner(db, accountId));
   return settingsOf(row);
 }
 
@@ -65,8 +64,7 @@ export async function changeBanner(db: Executor, accountId: string, changes: Ban
   problems.throwIfAny();
 
   return db.transaction().execute(async (trx) => {
-    const row = await findBanner(trx, accountId);
-    if (!row) throw new NotFoundError();
+    const row = found(await findBanner(trx, accountId));
     const stored = { ...(row.banner as Record<string, unknown>) };
     const { theme, translations, ...plain } = changes;
     Object.assign(stored, plain);
@@ -80,16 +78,14 @@ export async function changeBanner(db: Executor, accountId: string, changes: Ban
       }
       stored.translations = texts;
     }
-    const saved = await saveBanner(trx, accountId, stored);
-    if (!saved) throw new NotFoundError();
+    const saved = found(await saveBanner(trx, accountId, stored));
     return settingsOf(saved);
   });
 }
 
 /** Asks every visitor again: their stored choices now carry an older revision. */
 export async function requestReconsent(db: Executor, accountId: string): Promise<BannerSettings> {
-  const row = await incrementRevision(db, accountId);
-  if (!row) throw new NotFoundError();
+  const row = found(await incrementRevision(db, accountId));
   return settingsOf(row);
 }
 

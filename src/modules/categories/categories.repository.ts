@@ -1,5 +1,6 @@
 import { newId } from '../../db/ids.ts';
 import type { Executor } from '../../db/kysely.ts';
+import { listPage } from '../../db/list-page.ts';
 import type { CategoryRow } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import type { CATEGORY_SORTS, CategoryFields } from './categories.schema.ts';
@@ -8,17 +9,7 @@ export type CategorySort = Sort<(typeof CATEGORY_SORTS)[number]>;
 
 export async function listCategories(db: Executor, accountId: string, sort: CategorySort, window: Window) {
   const scoped = db.selectFrom('categories').where('account_id', '=', accountId);
-  const [rows, total] = await Promise.all([
-    scoped
-      .selectAll()
-      .orderBy(sort.sort, sort.order)
-      .orderBy('id', sort.order)
-      .limit(window.limit)
-      .offset(window.offset)
-      .execute(),
-    scoped.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, count: Number(total.count) };
+  return listPage(scoped, (q) => q.selectAll().orderBy(sort.sort, sort.order).orderBy('id', sort.order), window);
 }
 
 export async function findCategory(db: Executor, accountId: string, id: string): Promise<CategoryRow | undefined> {

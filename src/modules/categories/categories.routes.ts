@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/kysely.ts';
 import type { CategoryRow } from '../../db/schema.ts';
-import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
+import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import { after } from '../../http/maybe-promise.ts';
 import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
 import { scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
@@ -122,9 +122,9 @@ export const categoriesRoutes: RoutesPlugin = async (app, { services }) => {
   }, (request) =>
     // A cached account's category is answered without a promise.
     after(services.categories.find(scopeOf(request).accountId, request.params.id), (row) => {
-      if (!row) throw new NotFoundError();
-      let shown = answered.get(row);
-      if (!shown) answered.set(row, (shown = toCategory(row)));
+      const category = found(row);
+      let shown = answered.get(category);
+      if (!shown) answered.set(category, (shown = toCategory(category)));
       return { data: shown };
     }));
 
@@ -138,8 +138,7 @@ export const categoriesRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, async (request) => {
     const { accountId } = scopeOf(request);
-    const current = await findCategory(db, accountId, request.params.id);
-    if (!current) throw new NotFoundError();
+    const current = found(await findCategory(db, accountId, request.params.id));
     const fields = await clean(accountId, request.body.category, current);
     const row = await updateCategory(db, accountId, current.id, fields).catch(rethrowTaken);
     await services.forgetCategories([accountId]);

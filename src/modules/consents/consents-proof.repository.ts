@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/kysely.ts';
 import type { ConsentRow } from '../../db/schema.ts';
+import { listPage } from '../../db/list-page.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import { GENESIS } from './consent-chain.ts';
 import { filtered } from './consents.repository.ts';
@@ -151,11 +152,7 @@ export async function listErasures(
 ) {
   let scoped = db.selectFrom('consent_erasures').where('account_id', '=', accountId);
   if (subject) scoped = scoped.where('subject_type', '=', subject.type).where('subject_hash', '=', subject.hash);
-  const [rows, total] = await Promise.all([
-    scoped.selectAll().orderBy('created_at', sort.order).orderBy('id', sort.order).limit(window.limit).offset(window.offset).execute(),
-    scoped.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, count: Number(total.count) };
+  return listPage(scoped, (q) => q.selectAll().orderBy('created_at', sort.order).orderBy('id', sort.order), window);
 }
 
 /** Accounts holding consents older than their retention, with that retention. */

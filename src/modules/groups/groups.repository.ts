@@ -1,16 +1,13 @@
 import { newId } from '../../db/ids.ts';
 import type { Executor } from '../../db/kysely.ts';
 import type { GroupRow } from '../../db/schema.ts';
+import { listPage } from '../../db/list-page.ts';
 import type { Window } from '../../http/pagination.ts';
 import type { GroupFields } from './groups.schema.ts';
 
 export async function listGroups(db: Executor, partnerId: string, window: Window) {
   const scoped = db.selectFrom('groups').where('partner_id', '=', partnerId);
-  const [rows, total] = await Promise.all([
-    scoped.selectAll().orderBy('created_at').orderBy('id').limit(window.limit).offset(window.offset).execute(),
-    scoped.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, count: Number(total.count) };
+  return listPage(scoped, (q) => q.selectAll().orderBy('created_at').orderBy('id'), window);
 }
 
 export async function findGroup(db: Executor, partnerId: string, id: string): Promise<GroupRow | undefined> {

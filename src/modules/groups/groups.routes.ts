@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '../../db/kysely.ts';
-import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
+import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import { listOf, pageWindow, paginate } from '../../http/pagination.ts';
 import { principalOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
 import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
@@ -85,8 +85,7 @@ export const groupsRoutes: RoutesPlugin = async (app, { services }) => {
       response: withErrors({ 200: GroupSchema }, { 404: true }),
     },
   }, async (request) => {
-    const row = await findGroup(db, principalOf(request).partnerId!, request.params.id);
-    if (!row) throw new NotFoundError();
+    const row = found(await findGroup(db, principalOf(request).partnerId!, request.params.id));
     return toGroup(row);
   });
 
@@ -102,8 +101,7 @@ export const groupsRoutes: RoutesPlugin = async (app, { services }) => {
     const partnerId = principalOf(request).partnerId!;
     if (!(await findGroup(db, partnerId, request.params.id))) throw new NotFoundError();
     const fields = await clean(partnerId, request.body.group, request.params.id);
-    const row = await updateGroup(db, partnerId, request.params.id, fields).catch(rethrowTaken);
-    if (!row) throw new NotFoundError();
+    const row = found(await updateGroup(db, partnerId, request.params.id, fields).catch(rethrowTaken));
     return toGroup(row);
   });
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/kysely.ts';
 import type { ScanRow, ScanStatus, ScansTable } from '../../db/schema.ts';
+import { listPage } from '../../db/list-page.ts';
 import type { Insertable } from 'kysely';
 import type { Sort, Window } from '../../http/pagination.ts';
 
@@ -13,11 +14,7 @@ export async function insertScan(db: Executor, scan: Insertable<ScansTable>): Pr
 export async function listScans(db: Executor, accountId: string, filters: { status?: ScanStatus }, sort: Sort<'created_at'>, window: Window) {
   let scoped = db.selectFrom('scans').where('account_id', '=', accountId);
   if (filters.status) scoped = scoped.where('status', '=', filters.status);
-  const [rows, total] = await Promise.all([
-    scoped.selectAll().orderBy(sort.sort, sort.order).orderBy('id', sort.order).limit(window.limit).offset(window.offset).execute(),
-    scoped.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, count: Number(total.count) };
+  return listPage(scoped, (q) => q.selectAll().orderBy(sort.sort, sort.order).orderBy('id', sort.order), window);
 }
 
 export async function findScan(db: Executor, accountId: string, id: string): Promise<ScanRow | undefined> {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { NotFoundError } from '../../http/app-errors.ts';
+import { found } from '../../http/app-errors.ts';
 import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
 import { scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
 import { IdParams, withErrors } from '../../http/schemas.ts';
@@ -55,8 +55,7 @@ export const scansRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, async (request) => {
     const { accountId } = scopeOf(request);
-    const row = await findScan(db, accountId, request.params.id);
-    if (!row) throw new NotFoundError();
+    const row = found(await findScan(db, accountId, request.params.id));
     const violations = await violationsOf(db, accountId, [row]);
     return { data: toScan(row, violations.get(row.id)) };
   });

@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import { newId } from '../../db/ids.ts';
 import { isUniqueViolation, toJson } from '../../db/kysely.ts';
 import type { Database, ScanRow } from '../../db/schema.ts';
-import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
+import { found, ValidationError } from '../../http/app-errors.ts';
 import { addressPolicy, resolveAllowed, RefusedAddressError, UnresolvedHostError } from '../../scanner/address-guard.ts';
 import { normaliseDomain, originMatches } from '../accounts/domains.ts';
 import { findScanHosts } from '../accounts/scan-schedule.ts';
@@ -26,8 +26,7 @@ export function hostBelongs(host: string, account: { domain: string; allowed_dom
  * limit not reached.
  */
 export async function queueScan(db: Kysely<Database>, config: Config, accountId: string, fields: ScanFields, scheduled = false): Promise<ScanRow> {
-  const account = await findScanHosts(db, accountId);
-  if (!account) throw new NotFoundError();
+  const account = found(await findScanHosts(db, accountId));
   let url: URL | undefined;
   try {
     url = new URL(fields.starting_url.trim());
@@ -72,8 +71,7 @@ export async function queueScan(db: Kysely<Database>, config: Config, accountId:
 export async function cancelQueuedOrRunning(db: Kysely<Database>, accountId: string, id: string): Promise<ScanRow> {
   const cancelled = await cancelScan(db, accountId, id);
   if (cancelled) return cancelled;
-  const scan = await findScan(db, accountId, id);
-  if (!scan) throw new NotFoundError();
+  const scan = found(await findScan(db, accountId, id));
   throw new ValidationError(`Scan has already ${scan.status === 'cancelled' ? 'been cancelled' : 'finished'}`);
 }
 

@@ -1,5 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Executor } from '../../db/kysely.ts';
+import { listPage } from '../../db/list-page.ts';
 import type { StorageItemRow, StorageItemsTable } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import type { STORAGE_ITEM_SORTS, StorageItemFilters } from './storage-items.schema.ts';
@@ -26,17 +27,7 @@ export async function listStorageItems(
   window: Window,
 ): Promise<{ rows: StorageItemRow[]; count: number }> {
   const scoped = filtered(db, accountId, filters);
-  const [rows, total] = await Promise.all([
-    scoped
-      .selectAll()
-      .orderBy(sort.sort, sort.order)
-      .orderBy('id', sort.order)
-      .limit(window.limit)
-      .offset(window.offset)
-      .execute(),
-    scoped.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, count: Number(total.count) };
+  return listPage(scoped, (q) => q.selectAll().orderBy(sort.sort, sort.order).orderBy('id', sort.order), window);
 }
 
 export async function findStorageItem(db: Executor, accountId: string, id: string): Promise<StorageItemRow | undefined> {

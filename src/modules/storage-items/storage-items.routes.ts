@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { NotFoundError } from '../../http/app-errors.ts';
+import { found } from '../../http/app-errors.ts';
 import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
 import { principalOf, scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
 import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
@@ -78,8 +78,7 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
       response: withErrors({ 200: Wrapped }, { 404: true }),
     },
   }, async (request) => {
-    const row = await findStorageItem(db, scopeOf(request).accountId, request.params.id);
-    if (!row) throw new NotFoundError();
+    const row = found(await findStorageItem(db, scopeOf(request).accountId, request.params.id));
     return { data: toStorageItem(row) };
   });
 

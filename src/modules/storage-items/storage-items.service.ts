@@ -3,7 +3,7 @@ import { isId, newId } from '../../db/ids.ts';
 import { isForeignKeyViolation } from '../../db/kysely.ts';
 import type { ApprovedByType, Database, StorageItemRow, StorageItemStatus } from '../../db/schema.ts';
 import type { Executor } from '../../db/kysely.ts';
-import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
+import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import type { Principal } from '../../http/auth.ts';
 import { Problems } from '../../http/validate.ts';
 import { findAiFeatures, takeForAi } from '../../ai/settings.ts';
@@ -117,8 +117,7 @@ export async function changeStorageItem(
     .transaction()
     .execute(async (trx) => {
       await lockAccountItems(trx, accountId);
-      const current = await findStorageItem(trx, accountId, id);
-      if (!current) throw new NotFoundError();
+      const current = found(await findStorageItem(trx, accountId, id));
       const values = await clean(trx, accountId, fields);
       const name = values.name ?? current.name;
       const storageType = values.storage_type ?? current.storage_type;

@@ -2,6 +2,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { ApiTokenRow, Database, NewApiToken } from '../../db/schema.ts';
 import type { Executor } from '../../db/kysely.ts';
 import { newId } from '../../db/ids.ts';
+import { listPage } from '../../db/list-page.ts';
 
 export async function insertToken(db: Executor, token: Omit<NewApiToken, 'id'>): Promise<ApiTokenRow> {
   return db.insertInto('api_tokens').values({ id: newId(), ...token }).returningAll().executeTakeFirstOrThrow();
@@ -33,17 +34,7 @@ export async function listTokens(
   page: { limit: number; offset: number; order: 'asc' | 'desc' },
 ): Promise<{ rows: ApiTokenRow[]; count: number }> {
   const base = db.selectFrom('api_tokens').where(ownedBy(owner)).where('revoked_at', 'is', null);
-  const [rows, total] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('created_at', page.order)
-      .orderBy('id', page.order)
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, count: Number(total.count) };
+  return listPage(base, (q) => q.selectAll().orderBy('created_at', page.order).orderBy('id', page.order), page);
 }
 
 /** Revokes one of the owner's live tokens; returns its hash so that caches forget it. */

@@ -1,5 +1,5 @@
 import { isId } from '../../db/ids.ts';
-import { ForbiddenError, NEEDS_ADMIN, NotFoundError } from '../../http/app-errors.ts';
+import { ForbiddenError, found, NEEDS_ADMIN } from '../../http/app-errors.ts';
 import { listOf, offsetWindow, paginate } from '../../http/pagination.ts';
 import { principalOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
 import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
@@ -83,8 +83,7 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
       response: withErrors({ 200: MessageSchema }, { 404: true }),
     },
   }, async (request) => {
-    const hash = await revokeToken(db, ownerOf(principalOf(request)), request.params.id);
-    if (!hash) throw new NotFoundError();
+    const hash = found(await revokeToken(db, ownerOf(principalOf(request)), request.params.id));
     await services.forgetTokens([hash]);
     return { message: 'API token was revoked' };
   });

@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import type { FastifyRequest } from 'fastify';
 import { isForeignKeyViolation } from '../../db/kysely.ts';
-import { ForbiddenError, NotFoundError } from '../../http/app-errors.ts';
+import { ForbiddenError, found, NotFoundError } from '../../http/app-errors.ts';
 import { jsonBodyParser } from '../../http/json-body.ts';
 import { after, settle } from '../../http/maybe-promise.ts';
 import type { RoutesPlugin } from '../../http/routes-plugin.ts';
@@ -135,8 +135,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, async (request, reply) => {
     const account = admitted(request);
-    const row = await findVisitorConsent(db, account.id, request.params.id, request.query.session_id);
-    if (!row) throw new NotFoundError();
+    const row = found(await findVisitorConsent(db, account.id, request.params.id, request.query.session_id));
     reply.header('cache-control', 'no-store');
     return toReceipt(row);
   });
