@@ -116,7 +116,9 @@ export async function accountStats(
   const stored = new Map<string, typeof sketches>();
   for (const row of sketches) {
     const key = `${row.grain} ${row.start}`;
-    stored.set(key, [...(stored.get(key) ?? []), row]);
+    const rows = stored.get(key);
+    if (rows) rows.push(row);
+    else stored.set(key, [row]);
   }
   for (const { tally, parts, accountId } of spans) {
     for (const part of parts) {
