@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../src/db/ids.ts';
 import { insertAiAction } from '../src/modules/ai-actions/ai-actions.repository.ts';
 import { call, ENGINE, startApp, type TestApp } from './helpers/app.ts';
 import { describeBrowser, launchBrowser } from './helpers/browser.ts';
@@ -42,6 +43,32 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   context.setDefaultTimeout(10_000);
   return { context, page: await context.newPage() };
+}
+
+/** A finished scan (stored as the runner stores one) that found an advertising cookie set before consent. */
+async function finishedScan(label: string): Promise<string> {
+  const token = tenant.tokens.account;
+  const category = await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name: `Advertising ${label}` } } });
+  const item = await call(t.app, 'POST', '/api/v1/storage-items', {
+    token, body: { storage_item: { name: `_ads_${label}`, domain: 'browser.example.com', category_id: category.body.data.id } },
+  });
+  const id = newId();
+  const url = `https://${tenant.account.domain}/`;
+  await t.services.db.insertInto('scans').values({
+    id, account_id: tenant.account.id, status: 'completed', starting_url: url, max_pages: 5, pages_scanned: 1, storage_items_found: 1,
+    started_at: new Date(), finished_at: new Date(),
+    report: JSON.stringify({
+      pages: [{ url, status: 200, time_ms: 120, pass: 'before_consent', error: null }],
+      storage_items: [{
+        name: `_ads_${label}`, domain: 'browser.example.com', storage_type: 'cookie', storage_item_id: item.body.data.id, first_seen_url: url,
+        expires_at: null, duration: '90 days', path: '/', secure: true, http_only: false, same_site: 'Lax', partitioned: false,
+        set_before_consent: true, set_by: null,
+      }],
+      refused: [],
+      consent_banner: false,
+    }),
+  }).execute();
+  return id;
 }
 
 async function signIn(page: Page, email: string, password: string) {
@@ -467,6 +494,28 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
   });
 
+  it('lists the scans, opens a report with what was set before consent, and says why a scan cannot start', async () => {
+    await finishedScan('scan');
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Scans' }).click();
+    await settled(page);
+    const row = page.getByRole('row', { name: new RegExp(tenant.account.domain) }).first();
+    expect(await row.locator('td').first().textContent()).toBe('Done');
+    await row.getByRole('link').click();
+    await settled(page);
+    const before = page.getByRole('region', { name: 'Set before consent' });
+    expect(await before.getByRole('rowheader').first().textContent()).toBe('_ads_scan');
+    expect(await before.locator('td').nth(1).textContent()).toBe('Advertising scan');
+
+    await page.getByRole('link', { name: 'All scans' }).click();
+    await settled(page);
+    await page.getByLabel('Starting page').fill('https://elsewhere.example.org/');
+    await page.getByRole('button', { name: 'Start scan' }).click();
+    expect(await page.getByRole('alert').textContent()).toMatch(/domain/i);
+    await context.close();
+  });
+
   it('charts the statistics of the account and of a group, with the same figures as tables', async () => {
     const token = tenant.tokens.account;
     const category = await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name: 'Charted marketing' } } });
@@ -562,6 +611,9 @@ describeHere('the dashboard in a browser', () => {
     await visit(`${account}/consents`, 'consents');
     await visit(`${account}/consents/${consent.body.data.id}`, 'consent');
     await visit(`${account}/members`, 'members');
+    const scan = await finishedScan('axe');
+    await visit(`${account}/scans`, 'scans');
+    await visit(`${account}/scans/${scan}`, 'scan');
     await visit('/tokens', 'tokens');
     await visit('/password', 'change-password');
     await visit('/accounts', 'accounts');

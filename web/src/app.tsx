@@ -7,6 +7,7 @@ import { ConsentDetail, ConsentsPage } from './pages/consents';
 import { MembersPage } from './pages/members';
 import { GroupPage, PartnerPage } from './pages/partner';
 import { AcceptInvitation, ForgotPassword, ResetPassword, SignIn } from './pages/public';
+import { ScanReport, ScansPage } from './pages/scans';
 import { StorageItemsPage } from './pages/storage-items';
 import { ChangePassword, TokensPage } from './pages/tokens';
 import { match, navigate, useLocation, type Location } from './router';
@@ -26,6 +27,7 @@ const ACCOUNT_PAGES: [string, string][] = [
   ['/storage-items', 'Storage items'],
   ['/ai', 'AI suggestions'],
   ['/consents', 'Consent log'],
+  ['/scans', 'Scans'],
   ['/members', 'Members'],
 ];
 
@@ -50,6 +52,8 @@ function routeFor(location: Location, session: Session): preact.JSX.Element {
     ['/accounts/:id/ai', (p) => <AiPage key={p.id} accountId={p.id} />],
     ['/accounts/:id/consents', (p) => <ConsentsPage key={p.id} accountId={p.id} />],
     ['/accounts/:id/consents/:consent', (p) => <ConsentDetail accountId={p.id} id={p.consent} />],
+    ['/accounts/:id/scans', (p) => <ScansPage key={p.id} accountId={p.id} />],
+    ['/accounts/:id/scans/:scan', (p) => <ScanReport accountId={p.id} id={p.scan} />],
     ['/accounts/:id/members', (p) => <MembersPage key={p.id} />],
   ];
   for (const [pattern, render] of routes) {

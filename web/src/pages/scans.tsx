@@ -1,0 +1,138 @@
+import { useEffect, useState } from 'preact/hooks';
+import { must, type Scan } from '../api/client';
+import { api } from '../session';
+import { ErrorNote, Field, Form, Link, Loading, Notice, Page, Pager, Table, formatDate, text, useLoad } from '../ui';
+
+const LIMIT = 20;
+const STATUS_LABELS: Record<Scan['status'], string> = {
+  queued: 'Waiting to start', in_progress: 'Scanning', completed: 'Done', failed: 'Failed', cancelled: 'Cancelled',
+};
+const running = (scan: Scan) => scan.status === 'queued' || scan.status === 'in_progress';
+/** How often a running scan's progress is read again. */
+const POLL_MS = 2_000;
+
+/** Scans of the account's website: start one, follow it, and read what it found. */
+export function ScansPage({ accountId }: { accountId: string }) {
+  const [page, setPage] = useState(1);
+  const [done, setDone] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const account = useLoad(() => must(api.GET('/api/v1/accounts/{id}', { params: { path: { id: accountId } } })), [accountId]);
+  const scans = useLoad(() => must(api.GET('/api/v1/scans', { params: { query: { page, limit: LIMIT, order: 'desc' } } })), [page]);
+  const active = scans.data?.data.some(running) ?? false;
+  useEffect(() => {
+    if (!active) return;
+    const timer = setTimeout(scans.reload, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [active, scans.data]);
+  const cancel = async (scan: Scan) => {
+    setError(undefined);
+    try {
+      await must(api.DELETE('/api/v1/scans/{id}', { params: { path: { id: scan.id } } }));
+      setDone(`The scan of ${scan.starting_url} was cancelled.`);
+      scans.reload();
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  return (
+    <Page title="Scans">
+      <p>A scan visits your website in a browser, lists every cookie and storage key it finds, and
+        reports what is set before the visitor consents.</p>
+      {account.data && (
+        <section class="card">
+          <h2>New scan</h2>
+          <Form submit="Start scan" label="New scan" onSubmit={async (data) => {
+            setDone(undefined);
+            const pages = text(data, 'max_pages');
+            await must(api.POST('/api/v1/scans', { body: { scan: { starting_url: text(data, 'starting_url'), ...(pages && { max_pages: Number(pages) }) } } }));
+            setDone('The scan was queued. This page follows its progress.');
+            scans.reload();
+          }}>
+            <Field label="Starting page" name="starting_url" type="url" required defaultValue={`https://${account.data.domain}/`}
+              hint="A page of the account's domain or of its allowed domains." />
+            <Field label="Pages at most" name="max_pages" type="number" min={1} max={500} defaultValue="50" />
+          </Form>
+        </section>
+      )}
+      {done && <Notice>{done}</Notice>}
+      <ErrorNote error={error ?? scans.error} />
+      {scans.loading && !scans.data && <Loading what="scans" />}
+      {scans.data && scans.data.data.length === 0 && <p>No scan yet.</p>}
+      {scans.data && scans.data.data.length > 0 && (
+        <>
+          <Table label="Scans">
+            <thead><tr><th scope="col">Started from</th><th scope="col">State</th><th scope="col">Pages</th><th scope="col">Items found</th><th scope="col">Set before consent</th><th scope="col">Queued</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {scans.data.data.map((scan) => (
+                <tr key={scan.id}>
+                  <th scope="row"><Link href={`/accounts/${accountId}/scans/${scan.id}`}>{scan.starting_url}</Link></th>
+                  <td>{STATUS_LABELS[scan.status]}{scan.error && <span class="hint"> ({scan.error})</span>}</td>
+                  <td>{scan.pages_scanned} of {scan.max_pages}</td>
+                  <td>{scan.storage_items_found}</td>
+                  <td>{scan.report ? scan.report.violations.length : '—'}</td>
+                  <td>{formatDate(scan.created_at)}</td>
+                  <td class="row-actions">{running(scan) && (
+                    <button type="button" class="danger" onClick={() => cancel(scan)} aria-label={`Cancel the scan of ${scan.starting_url}`}>Cancel</button>
+                  )}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+          <Pager pagination={scans.data.pagination} limit={LIMIT} onPage={setPage} />
+        </>
+      )}
+    </Page>
+  );
+}
+
+/** One scan's report: what breaks the visitors' choice first, then everything found and every page visited. */
+export function ScanReport({ accountId, id }: { accountId: string; id: string }) {
+  const scan = useLoad(() => must(api.GET('/api/v1/scans/{id}', { params: { path: { id } } })).then((r) => r.data), [id]);
+  const current = scan.data;
+  useEffect(() => {
+    if (!current || !running(current)) return;
+    const timer = setTimeout(scan.reload, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [current]);
+  if (scan.error) return <Page title="Scan"><ErrorNote error={scan.error} /></Page>;
+  if (!current) return <Loading what="the scan" />;
+  const report = current.report;
+  return (
+    <Page title={`Scan of ${current.starting_url}`}>
+      <p><Link href={`/accounts/${accountId}/scans`}>All scans</Link></p>
+      <p role="status">{STATUS_LABELS[current.status]}: {current.pages_scanned} of at most {current.max_pages} pages,
+        {' '}{current.storage_items_found} items found ({current.new_storage_items} new). {current.error}</p>
+      {report && (
+        <>
+          <h2>Set before consent</h2>
+          {report.violations.length === 0
+            ? <p>Nothing of a category visitors may refuse was set before they chose.</p>
+            : (
+              <Table label="Set before consent">
+                <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Category</th><th scope="col">First seen on</th></tr></thead>
+                <tbody>{report.violations.map((v) => (
+                  <tr key={`${v.storage_type} ${v.domain} ${v.name}`}><th scope="row">{v.name}</th><td>{v.domain}</td><td>{v.category}</td><td>{v.first_seen_url}</td></tr>
+                ))}</tbody>
+              </Table>
+            )}
+          <h2>Everything found</h2>
+          <Table label="Everything found">
+            <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Kind</th><th scope="col">Lasts</th><th scope="col">Before consent</th></tr></thead>
+            <tbody>{report.storage_items.map((item) => (
+              <tr key={`${item.storage_type} ${item.domain} ${item.name}`}>
+                <th scope="row">{item.name}</th><td>{item.domain}</td><td>{item.storage_type.replace('_', ' ')}</td><td>{item.duration}</td><td>{item.set_before_consent ? 'Yes' : 'No'}</td>
+              </tr>
+            ))}</tbody>
+          </Table>
+          <h2>Pages visited</h2>
+          <Table label="Pages visited">
+            <thead><tr><th scope="col">Page</th><th scope="col">Pass</th><th scope="col">Status</th></tr></thead>
+            <tbody>{report.pages.map((visit) => (
+              <tr key={`${visit.pass} ${visit.url}`}><th scope="row">{visit.url}</th><td>{visit.pass === 'before_consent' ? 'Before consent' : 'After "Accept all"'}</td><td>{visit.error ?? visit.status}</td></tr>
+            ))}</tbody>
+          </Table>
+        </>
+      )}
+    </Page>
+  );
+}
