@@ -195,6 +195,23 @@ describe('the banner settings', () => {
     expect(data.texts.sv).toMatchObject({ accept_all: 'Acceptera alla', reject_all: 'Reject all' });
   });
 
+  it('POST /banner/preview answers the script with unsaved changes, checked like a save, and saves nothing', async () => {
+    const before = (await api('GET', '/api/v1/banner', undefined, other.tokens.admin)).body;
+    const served = (await script(other.account.id)).body;
+    const res = await api('POST', '/api/v1/banner/preview', { banner: { layout: 'bar', translations: { en: { title: 'Preview title' } } } }, other.tokens.member);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
+    const config = embedded(res.body);
+    expect(config.account.id).toBe(other.account.id);
+    expect(config.banner.layout).toBe('bar');
+    expect(config.texts.en.title).toBe('Preview title');
+    expect((await api('GET', '/api/v1/banner', undefined, other.tokens.admin)).body).toEqual(before);
+    expect((await script(other.account.id)).body).toBe(served);
+    const bad = await api('POST', '/api/v1/banner/preview', { banner: { privacy_policy_url: 'javascript:alert(1)' } }, other.tokens.admin);
+    expect([bad.status, bad.body]).toEqual([422, { errors: [{ error: 'Privacy policy url is invalid' }] }]);
+  });
+
   it('refuses bad values with 422 and changes nothing', async () => {
     const before = (await api('GET', '/api/v1/banner', undefined, other.tokens.admin)).body;
     const cases: [unknown, string][] = [

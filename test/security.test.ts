@@ -187,6 +187,7 @@ const TABLE: Record<string, Entry> = {
   'POST /api/v1/account-invitations/accept': { rule: 'public', body: { invitation: { token: 'x', password: 'whatever' } } },
   'GET /api/v1/banner': { rule: 'account' },
   'PATCH /api/v1/banner': { rule: 'account', admin: true, body: { banner: { layout: 'bar' } } },
+  'POST /api/v1/banner/preview': { rule: 'account', body: { banner: { layout: 'bar' } } },
   'POST /api/v1/banner/reconsent': { rule: 'account', admin: true },
   'GET /widget/:account_id.js': { rule: 'public', path: (t) => `/widget/${t.account.id}.js` },
   'GET /widget/:account_id/config.json': { rule: 'public', path: (t) => `/widget/${t.account.id}/config.json` },

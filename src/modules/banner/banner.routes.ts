@@ -1,7 +1,9 @@
+import { Type } from 'typebox';
+import { found } from '../../http/app-errors.ts';
 import { scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
 import { withErrors } from '../../http/schemas.ts';
 import { BannerResponse, UpdateBannerBody } from './banner.schema.ts';
-import { changeBanner, getBanner, requestReconsent } from './banner.service.ts';
+import { changeBanner, getBanner, previewBanner, requestReconsent } from './banner.service.ts';
 
 const tags = ['Banner'];
 const security = [{ bearer: [] }];
@@ -31,6 +33,23 @@ export const bannerRoutes: RoutesPlugin = async (app, { services }) => {
     const data = await changeBanner(db, accountId, request.body.banner);
     await services.forgetBanner([accountId]);
     return { data };
+  });
+
+  app.post('/banner/preview', {
+    config: { auth: 'account' },
+    schema: {
+      operationId: 'previewBanner', tags, security,
+      summary: 'The banner script as it would be with these changes, saved nowhere: for a live preview',
+      body: UpdateBannerBody,
+      response: withErrors({
+        200: { description: 'The account\'s banner script with the changes applied', content: { 'text/javascript': { schema: Type.String() } } },
+      }, { 413: true, 415: true, 422: true }),
+    },
+  }, async (request, reply) => {
+    const { accountId } = scopeOf(request);
+    const settings = await previewBanner(db, accountId, request.body.banner);
+    const script = found(await services.bannerScripts.preview(accountId, settings));
+    return reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'no-store').send(script);
   });
 
   app.post('/banner/reconsent', {

@@ -51,8 +51,8 @@ export async function getBanner(db: Executor, accountId: string): Promise<Banner
   return settingsOf(row);
 }
 
-/** Merges the changes into what the account set: a theme colour or a language's text at a time. */
-export async function changeBanner(db: Executor, accountId: string, changes: BannerChanges): Promise<BannerSettings> {
+/** Refuses a privacy policy address that is not a web page, and a language nobody knows. */
+function checkChanges(changes: BannerChanges): void {
   const problems = new Problems();
   if (changes.privacy_policy_url) {
     changes.privacy_policy_url = changes.privacy_policy_url.trim();
@@ -62,25 +62,40 @@ export async function changeBanner(db: Executor, accountId: string, changes: Ban
     if (!knownLanguage(code)) problems.add('translations', `has an unknown language code: ${code.slice(0, 10)}`);
   }
   problems.throwIfAny();
+}
 
+/** What the account set, with the changes merged in: a theme colour or a language's text at a time. */
+function merged(row: BannerRow, changes: BannerChanges): Record<string, unknown> {
+  const stored = { ...(row.banner as Record<string, unknown>) };
+  const { theme, translations, ...plain } = changes;
+  Object.assign(stored, plain);
+  if (plain.privacy_policy_url === '') stored.privacy_policy_url = null;
+  if (theme) stored.theme = { ...(stored.theme as object), ...theme };
+  if (translations) {
+    const texts: StoredTexts = { ...(stored.translations as StoredTexts) };
+    for (const [code, given] of Object.entries(translations)) {
+      if (given === null) delete texts[code];
+      else texts[code] = { ...texts[code], ...given };
+    }
+    stored.translations = texts;
+  }
+  return stored;
+}
+
+export async function changeBanner(db: Executor, accountId: string, changes: BannerChanges): Promise<BannerSettings> {
+  checkChanges(changes);
   return db.transaction().execute(async (trx) => {
     const row = found(await findBanner(trx, accountId));
-    const stored = { ...(row.banner as Record<string, unknown>) };
-    const { theme, translations, ...plain } = changes;
-    Object.assign(stored, plain);
-    if (plain.privacy_policy_url === '') stored.privacy_policy_url = null;
-    if (theme) stored.theme = { ...(stored.theme as object), ...theme };
-    if (translations) {
-      const texts: StoredTexts = { ...(stored.translations as StoredTexts) };
-      for (const [code, given] of Object.entries(translations)) {
-        if (given === null) delete texts[code];
-        else texts[code] = { ...texts[code], ...given };
-      }
-      stored.translations = texts;
-    }
-    const saved = found(await saveBanner(trx, accountId, stored));
+    const saved = found(await saveBanner(trx, accountId, merged(row, changes)));
     return settingsOf(saved);
   });
+}
+
+/** The settings the changes would give, checked as a save checks them, and not saved. */
+export async function previewBanner(db: Executor, accountId: string, changes: BannerChanges): Promise<BannerSettings> {
+  checkChanges(changes);
+  const row = found(await findBanner(db, accountId));
+  return settingsOf({ ...row, banner: merged(row, changes) });
 }
 
 /** Asks every visitor again: their stored choices now carry an older revision. */

@@ -8,8 +8,9 @@ import type { BannerConfig } from '../../../banner/src/config.ts';
 import type { Executor } from '../../db/kysely.ts';
 import type { MaybePromise } from '../../http/maybe-promise.ts';
 import { TtlMap } from '../../http/ttl-map.ts';
+import type { BannerSettings } from '../banner/banner.schema.ts';
 import { bannerTexts, findBannerSettings } from '../banner/banner.service.ts';
-import { bannerContent, findWidgetAccount } from './widget.repository.ts';
+import { bannerContent, findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -29,6 +30,18 @@ async function loadBundle(): Promise<string> {
   if (existsSync(path)) return readFile(path, 'utf8');
   const { buildBanner } = await import('../../../banner/build.ts');
   return buildBanner();
+}
+
+/** What the banner script is given: the account, its look and texts, and its categories. */
+function configOf(account: WidgetAccount, settings: BannerSettings, categories: BannerConfig['categories']): BannerConfig {
+  const { translations: _, revision, account_id: __, ...look } = settings;
+  return {
+    account: { id: account.id, name: account.name, default_language: account.default_language },
+    revision,
+    banner: look,
+    texts: bannerTexts(settings),
+    categories,
+  };
 }
 
 /** The bundle runs inside a function whose one parameter is the account's configuration. */
@@ -79,26 +92,33 @@ export class BannerScripts {
     this.building.delete(accountId);
   }
 
-  private async build(accountId: string): Promise<BuiltBanner | undefined> {
+  /** The bundle, loaded once. */
+  private loaded(): Promise<string> {
     this.bundle ??= loadBundle().catch((error: unknown) => {
       this.bundle = undefined;
       throw error;
     });
+    return this.bundle;
+  }
+
+  /**
+   * The script the account's banner would be with `settings` (not saved: the editor's preview),
+   * built fresh and never cached.
+   */
+  async preview(accountId: string, settings: BannerSettings): Promise<string | undefined> {
+    const [bundle, account, categories] = await Promise.all([this.loaded(), findWidgetAccount(this.db, accountId), bannerContent(this.db, accountId)]);
+    return account && scriptFor(bundle, configOf(account, settings, categories));
+  }
+
+  private async build(accountId: string): Promise<BuiltBanner | undefined> {
     const [bundle, account, settings, categories] = await Promise.all([
-      this.bundle,
+      this.loaded(),
       findWidgetAccount(this.db, accountId),
       findBannerSettings(this.db, accountId),
       bannerContent(this.db, accountId),
     ]);
     if (!account || !settings) return undefined;
-    const { translations: _, revision, account_id: __, ...look } = settings;
-    const config: BannerConfig = {
-      account: { id: account.id, name: account.name, default_language: account.default_language },
-      revision,
-      banner: look,
-      texts: bannerTexts(settings),
-      categories,
-    };
+    const config = configOf(account, settings, categories);
     const identity = Buffer.from(scriptFor(bundle, config));
     const [gzipped, brotli] = await Promise.all([
       gzipAsync(identity, { level: 9 }),

@@ -669,6 +669,23 @@ export interface paths {
         patch: operations["updateBanner"];
         trace?: never;
     };
+    "/api/v1/banner/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The banner script as it would be with these changes, saved nowhere: for a live preview */
+        post: operations["previewBanner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/banner/reconsent": {
         parameters: {
             query?: never;
@@ -9658,6 +9675,182 @@ export interface operations {
             };
             /** @description Authentication, authorization, pagination, not-found and other errors */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one human-readable sentence per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    previewBanner: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    banner: {
+                        /** @enum {string} */
+                        layout?: "box" | "bar" | "cloud";
+                        /** @enum {string} */
+                        position?: "top" | "middle" | "bottom" | "top left" | "top center" | "top right" | "middle left" | "middle center" | "middle right" | "bottom left" | "bottom center" | "bottom right";
+                        theme?: {
+                            background?: string | null;
+                            text?: string | null;
+                            primary?: string | null;
+                            primary_text?: string | null;
+                        };
+                        privacy_policy_url?: string | null;
+                        show_reject_all?: boolean;
+                        consent_expiry_days?: number;
+                        /** @description By language code: the texts to set (merged with those set before), or null to drop a language */
+                        translations?: {
+                            [key: string]: {
+                                title?: string;
+                                description?: string;
+                                accept_all?: string;
+                                reject_all?: string;
+                                manage?: string;
+                                save?: string;
+                                preferences_title?: string;
+                                preferences_description?: string;
+                                close?: string;
+                                privacy_policy?: string;
+                                gpc_notice?: string;
+                                revision_notice?: string;
+                                consent_id?: string;
+                                cookie_name?: string;
+                                cookie_domain?: string;
+                                cookie_duration?: string;
+                                cookie_description?: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The account's banner script with the changes applied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
