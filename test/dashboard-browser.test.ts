@@ -494,6 +494,26 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
   });
 
+  it('edits the banner, previews the real script with the unsaved change, and saves it', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Banner', exact: true }).click();
+    await settled(page);
+    const preview = page.frameLocator('iframe[title="Banner preview"]');
+    await preview.getByRole('button', { name: 'Accept all' }).first().waitFor();
+    await page.getByLabel('Title', { exact: true }).fill('Cookies at the browser shop');
+    await preview.getByText('Cookies at the browser shop').waitFor();
+    const before = await call(t.app, 'GET', `/widget/${tenant.account.id}/config.json`);
+    expect(JSON.stringify(before.body)).not.toContain('Cookies at the browser shop');
+    await page.getByRole('button', { name: 'Save banner' }).click();
+    await page.getByText('The banner was saved').waitFor();
+    const after = await call(t.app, 'GET', `/widget/${tenant.account.id}/config.json`);
+    expect(JSON.stringify(after.body)).toContain('Cookies at the browser shop');
+    // The frame is sandboxed: the banner in it cannot reach the dashboard's storage, where the token is.
+    expect(await page.locator('iframe[title="Banner preview"]').getAttribute('sandbox')).toBe('allow-scripts');
+    await context.close();
+  });
+
   it('lists the scans, opens a report with what was set before consent, and says why a scan cannot start', async () => {
     await finishedScan('scan');
     const { context, page } = await newPage();
@@ -611,6 +631,7 @@ describeHere('the dashboard in a browser', () => {
     await visit(`${account}/consents`, 'consents');
     await visit(`${account}/consents/${consent.body.data.id}`, 'consent');
     await visit(`${account}/members`, 'members');
+    await visit(`${account}/banner`, 'banner');
     const scan = await finishedScan('axe');
     await visit(`${account}/scans`, 'scans');
     await visit(`${account}/scans/${scan}`, 'scan');

@@ -71,6 +71,7 @@ const TABLE: Record<string, Entry> = {
   'GET /readyz': { rule: 'none' },
   'GET /api/v1/openapi.json': { rule: 'none' },
   'GET /': { rule: 'none' },
+  'GET /banner-preview.html': { rule: 'none' },
   'GET /*': { rule: 'none' },
   'POST /api/v1/auth': { rule: 'public', body: { email: 'x@example.test', password: 'whatever' } },
   'DELETE /api/v1/auth': { rule: 'any' },

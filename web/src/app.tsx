@@ -2,6 +2,7 @@ import { useEffect } from 'preact/hooks';
 import { must } from './api/client';
 import { AiPage } from './pages/ai';
 import { AccountsPage, Overview } from './pages/accounts';
+import { BannerPage } from './pages/banner';
 import { CategoriesPage } from './pages/categories';
 import { ConsentDetail, ConsentsPage } from './pages/consents';
 import { MembersPage } from './pages/members';
@@ -24,6 +25,7 @@ const PUBLIC: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
 const ACCOUNT_PAGES: [string, string][] = [
   ['', 'Overview'],
   ['/categories', 'Categories'],
+  ['/banner', 'Banner'],
   ['/storage-items', 'Storage items'],
   ['/ai', 'AI suggestions'],
   ['/consents', 'Consent log'],
@@ -48,6 +50,7 @@ function routeFor(location: Location, session: Session): preact.JSX.Element {
     ['/accounts', () => <AccountsPage />],
     ['/accounts/:id', (p) => <Overview id={p.id} />],
     ['/accounts/:id/categories', (p) => <CategoriesPage key={p.id} />],
+    ['/accounts/:id/banner', (p) => <BannerPage key={p.id} accountId={p.id} />],
     ['/accounts/:id/storage-items', (p) => <StorageItemsPage key={p.id} accountId={p.id} />],
     ['/accounts/:id/ai', (p) => <AiPage key={p.id} accountId={p.id} />],
     ['/accounts/:id/consents', (p) => <ConsentsPage key={p.id} accountId={p.id} />],

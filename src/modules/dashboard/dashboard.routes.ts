@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../http/app-errors.ts';
 import type { RoutesPlugin } from '../../http/routes-plugin.ts';
 import { chooseEncoding, loadSite, type SiteFile } from './dashboard-files.ts';
+import { registerBannerPreviewPage } from './banner-preview.ts';
 
 /**
  * What the dashboard's page may do: its own scripts and styles and calls to this origin, nothing
@@ -73,6 +74,7 @@ export const dashboardRoutes: RoutesPlugin = async (app, { services }) => {
     return send(request, reply, file);
   };
   const options = { schema: { hide: true }, config: { auth: 'none' as const } };
+  registerBannerPreviewPage(app);
   app.get('/', options, serve);
   app.get('/*', options, serve);
 };

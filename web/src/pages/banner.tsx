@@ -1,0 +1,111 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { must } from '../api/client';
+import type { paths } from '../api/schema';
+import { api } from '../session';
+import { Checkbox, ErrorNote, Field, Form, Loading, Notice, Page, Select, text, useLoad } from '../ui';
+
+type Changes = paths['/api/v1/banner']['patch']['requestBody']['content']['application/json']['banner'];
+type Layout = NonNullable<Changes['layout']>;
+type Position = NonNullable<Changes['position']>;
+
+const LAYOUTS: [Layout, string][] = [['box', 'Box'], ['bar', 'Bar across the page'], ['cloud', 'Cloud']];
+const POSITIONS: Position[] = ['bottom right', 'bottom left', 'bottom center', 'bottom', 'top', 'middle', 'middle center', 'top right', 'top left', 'top center'];
+const COLOURS = [['background', 'Background colour'], ['text', 'Text colour'], ['primary', 'Button colour'], ['primary_text', 'Button text colour']] as const;
+const TEXTS = [['title', 'Title'], ['description', 'Text'], ['accept_all', '"Accept all" button'], ['reject_all', '"Reject all" button']] as const;
+/** Typing pauses this long before the preview is built again. */
+const PREVIEW_DELAY_MS = 400;
+
+/** The settings a form holds, in the shape PATCH /banner takes. */
+function changesOf(form: HTMLFormElement, language: string): Changes {
+  const data = new FormData(form);
+  const texts = Object.fromEntries(TEXTS.map(([key]) => [key, text(data, `text_${key}`)]).filter(([, value]) => value !== ''));
+  return {
+    layout: text(data, 'layout') as Layout,
+    position: text(data, 'position') as Position,
+    theme: Object.fromEntries(COLOURS.map(([key]) => [key, text(data, key) || null])),
+    privacy_policy_url: text(data, 'privacy_policy_url') || null,
+    show_reject_all: data.get('show_reject_all') === 'on',
+    ...(Object.keys(texts).length > 0 && { translations: { [language]: texts } }),
+  };
+}
+
+/**
+ * The banner's look and words, with a live preview: the real banner script, built by the server
+ * from the unsaved settings, running in a sandboxed frame (`/banner-preview.html`).
+ */
+export function BannerPage({ accountId }: { accountId: string }) {
+  const banner = useLoad(() => must(api.GET('/api/v1/banner')).then((r) => r.data), [accountId]);
+  const account = useLoad(() => must(api.GET('/api/v1/accounts/{id}', { params: { path: { id: accountId } } })), [accountId]);
+  const form = useRef<HTMLFormElement>(null);
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [script, setScript] = useState<string>();
+  const [previewError, setPreviewError] = useState<unknown>();
+  const [saved, setSaved] = useState<string>();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const language = account.data?.default_language ?? 'en';
+
+  const preview = () => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(async () => {
+      if (!form.current) return;
+      try {
+        const built = await must(api.POST('/api/v1/banner/preview', { body: { banner: changesOf(form.current, language) }, parseAs: 'text' }));
+        setPreviewError(undefined);
+        setScript(built as unknown as string);
+      } catch (caught) {
+        setPreviewError(caught);
+      }
+    }, PREVIEW_DELAY_MS);
+  };
+  // A new script needs a fresh page: the frame reloads, says it is ready, and is sent the script.
+  useEffect(() => {
+    if (!script || !frame.current) return;
+    const target = frame.current;
+    const onMessage = (event: MessageEvent) => {
+      if (event.source === target.contentWindow && event.data?.previewReady) target.contentWindow!.postMessage({ script }, '*');
+    };
+    window.addEventListener('message', onMessage);
+    target.src = `/banner-preview.html?${Date.now()}`;
+    return () => window.removeEventListener('message', onMessage);
+  }, [script]);
+  useEffect(() => { if (banner.data && account.data) preview(); }, [banner.data, account.data]);
+
+  if (banner.error || account.error) return <Page title="Banner"><ErrorNote error={banner.error ?? account.error} /></Page>;
+  if (!banner.data || !account.data) return <Loading what="the banner" />;
+  const settings = banner.data;
+  const own = settings.translations[language] ?? {};
+  return (
+    <Page title="Banner">
+      <p>How the consent banner looks, and what it says in the account's language ({language}).
+        The preview shows the banner your visitors will get once you save.</p>
+      <div class="banner-editor">
+        <div onInput={preview} onChange={preview}>
+          <Form submit="Save banner" label="Banner settings" onSubmit={async (_data, element) => {
+            setSaved(undefined);
+            await must(api.PATCH('/api/v1/banner', { body: { banner: changesOf(element, language) } }));
+            setSaved('The banner was saved. Websites get it within five minutes.');
+            banner.reload();
+          }}>
+            <div ref={(element) => { form.current = element?.closest('form') ?? null; }} />
+            <Select label="Layout" name="layout" defaultValue={settings.layout} options={LAYOUTS} />
+            <Select label="Position" name="position" defaultValue={settings.position} options={POSITIONS.map((p) => [p, p])} />
+            {TEXTS.map(([key, label]) => (
+              <Field key={key} label={label} name={`text_${key}`} defaultValue={own[key] ?? ''} hint="Empty: the built-in words." />
+            ))}
+            {COLOURS.map(([key, label]) => (
+              <Field key={key} label={label} name={key} defaultValue={settings.theme[key] ?? ''} placeholder="#1a73e8" pattern="#[0-9a-fA-F]{3,8}" />
+            ))}
+            <Field label="Privacy policy address" name="privacy_policy_url" type="url" defaultValue={settings.privacy_policy_url ?? ''} />
+            <Checkbox label='Show a "Reject all" button' name="show_reject_all" defaultChecked={settings.show_reject_all} />
+          </Form>
+          {saved && <Notice>{saved}</Notice>}
+        </div>
+        <section class="card preview" aria-label="Preview">
+          <h2>Preview</h2>
+          <ErrorNote error={previewError} />
+          <iframe ref={frame} title="Banner preview" sandbox="allow-scripts" />
+        </section>
+      </div>
+    </Page>
+  );
+}
