@@ -509,6 +509,11 @@ describeHere('the dashboard in a browser', () => {
     await page.getByText('The banner was saved').waitFor();
     const after = await call(t.app, 'GET', `/widget/${tenant.account.id}/config.json`);
     expect(JSON.stringify(after.body)).toContain('Cookies at the browser shop');
+    // Another language's texts, previewed in that language.
+    await page.getByLabel('Language of the texts').selectOption('de');
+    await preview.getByRole('button', { name: 'Alle akzeptieren' }).first().waitFor();
+    await page.getByLabel('Title', { exact: true }).fill('Cookies im Laden');
+    await preview.getByText('Cookies im Laden').waitFor();
     // The frame is sandboxed: the banner in it cannot reach the dashboard's storage, where the token is.
     expect(await page.locator('iframe[title="Banner preview"]').getAttribute('sandbox')).toBe('allow-scripts');
     await context.close();

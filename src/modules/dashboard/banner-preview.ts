@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
  * The page the banner editor frames to preview the real banner script with unsaved changes. It is
  * sandboxed by its own policy (an opaque origin: it can reach neither the dashboard's storage, where
  * the token is, nor its cookies), may be framed only by the dashboard, and runs only what the
- * dashboard posts to it: the script `POST /api/v1/banner/preview` answered. The banner keeps its
+ * dashboard posts to it: the script `POST /api/v1/banner/preview` answered, in the language the
+ * editor shows (the banner speaks the page's `lang` first). The banner keeps its
  * choice in a cookie and local storage, which an opaque origin may not use, so the page gives it
  * in-memory stand-ins first.
  */
@@ -47,6 +48,7 @@ const PAGE = `<!doctype html>
   window.addEventListener('message', function (event) {
     if (ran || event.source !== window.parent || !event.data || typeof event.data.script !== 'string') return;
     ran = true;
+    if (typeof event.data.language === 'string') document.documentElement.lang = event.data.language;
     var script = document.createElement('script');
     script.textContent = event.data.script;
     document.body.appendChild(script);

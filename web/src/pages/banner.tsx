@@ -12,6 +12,9 @@ const LAYOUTS: [Layout, string][] = [['box', 'Box'], ['bar', 'Bar across the pag
 const POSITIONS: Position[] = ['bottom right', 'bottom left', 'bottom center', 'bottom', 'top', 'middle', 'middle center', 'top right', 'top left', 'top center'];
 const COLOURS = [['background', 'Background colour'], ['text', 'Text colour'], ['primary', 'Button colour'], ['primary_text', 'Button text colour']] as const;
 const TEXTS = [['title', 'Title'], ['description', 'Text'], ['accept_all', '"Accept all" button'], ['reject_all', '"Reject all" button']] as const;
+/** The languages the banner speaks without the account adding one. */
+const BUILT_IN = ['en', 'de', 'fr', 'es', 'it', 'nl'];
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
 /** Typing pauses this long before the preview is built again. */
 const PREVIEW_DELAY_MS = 400;
 
@@ -42,7 +45,8 @@ export function BannerPage({ accountId }: { accountId: string }) {
   const [previewError, setPreviewError] = useState<unknown>();
   const [saved, setSaved] = useState<string>();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const language = account.data?.default_language ?? 'en';
+  const [chosen, setChosen] = useState<string>();
+  const language = chosen ?? account.data?.default_language ?? 'en';
 
   const preview = () => {
     clearTimeout(timer.current);
@@ -62,22 +66,23 @@ export function BannerPage({ accountId }: { accountId: string }) {
     if (!script || !frame.current) return;
     const target = frame.current;
     const onMessage = (event: MessageEvent) => {
-      if (event.source === target.contentWindow && event.data?.previewReady) target.contentWindow!.postMessage({ script }, '*');
+      if (event.source === target.contentWindow && event.data?.previewReady) target.contentWindow!.postMessage({ script, language }, '*');
     };
     window.addEventListener('message', onMessage);
     target.src = `/banner-preview.html?${Date.now()}`;
     return () => window.removeEventListener('message', onMessage);
-  }, [script]);
-  useEffect(() => { if (banner.data && account.data) preview(); }, [banner.data, account.data]);
+  }, [script, language]);
+  useEffect(() => { if (banner.data && account.data) preview(); }, [banner.data, account.data, language]);
 
   if (banner.error || account.error) return <Page title="Banner"><ErrorNote error={banner.error ?? account.error} /></Page>;
   if (!banner.data || !account.data) return <Loading what="the banner" />;
   const settings = banner.data;
   const own = settings.translations[language] ?? {};
+  const languages = [...new Set([...BUILT_IN, account.data.default_language, ...Object.keys(settings.translations)])];
   return (
     <Page title="Banner">
-      <p>How the consent banner looks, and what it says in the account's language ({language}).
-        The preview shows the banner your visitors will get once you save.</p>
+      <p>How the consent banner looks, and what it says in each language. The preview shows the banner
+        your visitors will get once you save, in the language chosen below.</p>
       <div class="banner-editor">
         <div onInput={preview} onChange={preview}>
           <Form submit="Save banner" label="Banner settings" onSubmit={async (_data, element) => {
@@ -89,8 +94,10 @@ export function BannerPage({ accountId }: { accountId: string }) {
             <div ref={(element) => { form.current = element?.closest('form') ?? null; }} />
             <Select label="Layout" name="layout" defaultValue={settings.layout} options={LAYOUTS} />
             <Select label="Position" name="position" defaultValue={settings.position} options={POSITIONS.map((p) => [p, p])} />
+            <Select label="Language of the texts" name="language" value={language} onChange={(event) => setChosen((event.currentTarget as HTMLSelectElement).value)}
+              options={languages.map((code) => [code, `${languageNames.of(code) ?? code} (${code})`])} />
             {TEXTS.map(([key, label]) => (
-              <Field key={key} label={label} name={`text_${key}`} defaultValue={own[key] ?? ''} hint="Empty: the built-in words." />
+              <Field key={`${language} ${key}`} label={label} name={`text_${key}`} defaultValue={own[key] ?? ''} hint="Empty: the built-in words." />
             ))}
             {COLOURS.map(([key, label]) => (
               <Field key={key} label={label} name={key} defaultValue={settings.theme[key] ?? ''} placeholder="#1a73e8" pattern="#[0-9a-fA-F]{3,8}" />
