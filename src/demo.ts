@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.ts';
-import { insertAccount, insertMembership } from './modules/accounts/accounts.repository.ts';
-import { markVendorsSetup } from './modules/accounts/onboarding-facts.ts';
+import { insertAccount, markVendorsSetup } from './modules/accounts/accounts.repository.ts';
+import { insertMembership } from './modules/account-users/account-users.repository.ts';
 import { insertCategory } from './modules/categories/categories.repository.ts';
 import { insertGroup } from './modules/groups/groups.repository.ts';
 import { insertPartner } from './modules/partners/partners.repository.ts';
 import { createStorageItem } from './modules/storage-items/storage-items.service.ts';
 import type { StorageItemFields } from './modules/storage-items/storage-items.schema.ts';
 import { issueToken } from './modules/tokens/tokens.service.ts';
-import { hashPassword } from './modules/users/passwords.ts';
+import { hashPassword } from './modules/users/users.service.ts';
 import { insertUser } from './modules/users/users.repository.ts';
 
 const CATEGORIES = [

@@ -1,13 +1,14 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
-import { createAiWorker, stderrLog, type AiWorker } from './ai/worker.ts';
+import { createAiWorker, stderrLog, type AiWorker } from './modules/ai-actions/ai-worker.ts';
 import type { Config } from './config.ts';
 import { createDb, migrate, type Db, type Engine } from './db/database.ts';
-import type { ApiTokenRow, Database } from './db/schema.ts';
-import { MembershipCache } from './http/memberships.ts';
-import { TtlMap } from './http/ttl-map.ts';
+import type { Database } from './db/schema.ts';
 import { createLimiters, type Limiters } from './http/rate-limit.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import { MembershipCache } from './modules/account-users/memberships.ts';
 import { CategoryCache } from './modules/categories/category-cache.ts';
+import { TokenLookup } from './modules/tokens/token-lookup.ts';
 import { ConsentWriter } from './modules/consents/consent-writer.ts';
 import { BannerScripts } from './modules/widget/banner-script.ts';
 import { createScanRunner, type ScanRunner } from './modules/scans/scan-jobs.ts';
@@ -16,6 +17,9 @@ import { VisitCounter } from './modules/stats/visit-counter.ts';
 import { connectRedis, type RedisClients } from './redis.ts';
 import { Metrics } from './http/metrics.ts';
 
+/** Every module's routes: a Fastify plugin given the shared services. */
+export type RoutesPlugin = FastifyPluginAsyncTypebox<{ services: Services }>;
+
 /** Everything long-lived that routes share, built once per process from the configuration. */
 export interface Services {
   config: Config;
@@ -23,11 +27,8 @@ export interface Services {
   /** The same connection, for what Kysely does not say: statements prepared once per connection. */
   database: Db;
   engine: Engine;
-  /**
-   * Token rows by hash, so that a warm request costs no database round trip; a revoke forgets the
-   * hash here and, through Redis, on every other instance; the lifetime bounds a lost broadcast.
-   */
-  tokenCache: TtlMap<string, ApiTokenRow | undefined>;
+  /** Token rows by hash, cached (see token-lookup.ts). */
+  tokens: TokenLookup;
   limiters: Limiters;
   redis: RedisClients | undefined;
   /** Invitation emails: SMTP when SMTP_URL is set, else the log. */
@@ -69,7 +70,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     throw error;
   }
   const redis = await connectRedis(config);
-  const tokenCache = new TtlMap<string, ApiTokenRow | undefined>(30_000, 50_000);
+  const tokens = new TokenLookup(database.kysely);
   const mailer = createMailer(config);
   let metrics: Metrics | undefined;
   const visits = new VisitCounter(database.kysely, { flushIntervalMs: config.visitFlushIntervalMs, maxSessions: 50_000 });
@@ -102,7 +103,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     redis.subscriber.on('message', (from: string, message: string) => {
       if (from !== channel) return;
       const [kind, key] = message.split(':', 2);
-      if (kind === 'token') tokenCache.forget(key);
+      if (kind === 'token') tokens.forget(key);
       if (kind === 'user') memberships.forget(key);
       // The banner shows the categories: a change of them is a change of it.
       if (kind === 'categories') {
@@ -120,7 +121,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     db: database.kysely,
     database,
     engine: database.engine,
-    tokenCache,
+    tokens,
     limiters: createLimiters(config, redis),
     redis,
     mailer,
@@ -134,7 +135,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     metrics,
     scans,
     async forgetTokens(hashes) {
-      for (const hash of hashes) tokenCache.forget(hash);
+      for (const hash of hashes) tokens.forget(hash);
       await broadcast('token', hashes);
     },
     async forgetMemberships(userIds) {

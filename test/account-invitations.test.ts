@@ -4,7 +4,7 @@ import { NEEDS_ACCOUNT, NEEDS_ADMIN } from '../src/http/app-errors.ts';
 import { loadConfig } from '../src/config.ts';
 import { createMailer, senderOf } from '../src/mail/mailer.ts';
 import { newId } from '../src/db/ids.ts';
-import { hashToken } from '../src/modules/tokens/token-secret.ts';
+import { hashToken } from '../src/lib/token-secret.ts';
 import { call, startApp, type TestApp } from './helpers/app.ts';
 import { startInbox, type Inbox } from './helpers/inbox.ts';
 import { createTenant, createUser, PASSWORD, type Tenant } from './helpers/tenants.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NEEDS_ACCOUNT, NEEDS_ADMIN } from '../src/http/app-errors.ts';
-import { insertMembership } from '../src/modules/accounts/accounts.repository.ts';
+import { insertMembership } from '../src/modules/account-users/account-users.repository.ts';
 import { issueToken } from '../src/modules/tokens/tokens.service.ts';
 import { call, startApp, type TestApp } from './helpers/app.ts';
 import { createTenant, createUser, type Tenant } from './helpers/tenants.ts';

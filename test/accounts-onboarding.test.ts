@@ -4,7 +4,7 @@
  * and account_recent_visitors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ONBOARDING_STATUSES } from '../src/modules/accounts/onboarding.ts';
+import { ONBOARDING_STATUSES } from '../src/modules/accounts/accounts.schema.ts';
 import { call, startApp, type TestApp } from './helpers/app.ts';
 import { createTenant, type Tenant } from './helpers/tenants.ts';
 

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_AI_FEATURES } from '../src/ai/settings.ts';
+import { DEFAULT_AI_FEATURES } from '../src/modules/accounts/accounts.schema.ts';
 import type { AccountRow } from '../src/db/schema.ts';
-import { insertAccount, insertMembership } from '../src/modules/accounts/accounts.repository.ts';
+import { insertAccount } from '../src/modules/accounts/accounts.repository.ts';
+import { insertMembership } from '../src/modules/account-users/account-users.repository.ts';
 import { insertGroup } from '../src/modules/groups/groups.repository.ts';
 import { call, startApp, type TestApp } from './helpers/app.ts';
 import { createTenant, createUser, type Tenant } from './helpers/tenants.ts';

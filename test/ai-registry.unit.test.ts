@@ -10,7 +10,7 @@ import { factsFromOpenCookieDatabase, Knowledge } from '../src/ai/knowledge/know
 import { OCD_PLATFORM_PURPOSES, relabelOpenCookieDatabase } from '../src/ai/knowledge/ocd-relabel.ts';
 import { compilePattern, isStandardCategory, loadRegistryVendors, Registry, registryEntries, type RegistryVendor } from '../src/ai/knowledge/registry.ts';
 import { loadOpenCookieDatabase } from '../src/ai/knowledge/sources.ts';
-import { meaningScores, servesStandard } from '../src/ai/standard-categories.ts';
+import { meaningScores, servesStandard } from '../src/ai/knowledge/category-meaning.ts';
 import type { CategoryRow } from '../src/db/schema.ts';
 
 const vendors = loadRegistryVendors();

@@ -59,7 +59,7 @@ describe('POST /api-tokens', () => {
   it('expires a token at its expires_at', async () => {
     const res = await create(tenant.tokens.admin, { expires_at: new Date(Date.now() + 60_000).toISOString() });
     await t.services.db.updateTable('api_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', res.body.data.id).execute();
-    t.services.tokenCache.forget((await t.services.db.selectFrom('api_tokens').select('token_hash').where('id', '=', res.body.data.id).executeTakeFirstOrThrow()).token_hash);
+    t.services.tokens.forget((await t.services.db.selectFrom('api_tokens').select('token_hash').where('id', '=', res.body.data.id).executeTakeFirstOrThrow()).token_hash);
     expect(await call(t.app, 'GET', '/api/v1/me', { token: res.body.token })).toMatchObject({
       status: 401, body: { errors: [{ code: 401, message: 'Missing, invalid or expired API token' }] },
     });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../src/modules/tokens/token-secret.ts';
+import { hashToken } from '../src/lib/token-secret.ts';
 import { call, startApp, type TestApp } from './helpers/app.ts';
 import { createTenant, createUser, PASSWORD, type Tenant } from './helpers/tenants.ts';
 

@@ -9,7 +9,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/db/database.ts';
-import { generateToken } from '../src/modules/tokens/token-secret.ts';
+import { generateToken } from '../src/lib/token-secret.ts';
 import { call, ENGINE, startApp, type TestApp } from './helpers/app.ts';
 import { createTenant, type Tenant } from './helpers/tenants.ts';
 

@@ -12,7 +12,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../bench/processes.ts';
 import { retryDueInvitationEmails, retryDelayMs } from '../src/modules/account-invitations/invitation-mail.ts';
-import { hashToken } from '../src/modules/tokens/token-secret.ts';
+import { hashToken } from '../src/lib/token-secret.ts';
 import { call, ENGINE, startApp, type TestApp } from './helpers/app.ts';
 import { startInbox, type Inbox } from './helpers/inbox.ts';
 import { createTenant, type Tenant } from './helpers/tenants.ts';

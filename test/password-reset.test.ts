@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MailMessage, Mailer } from '../src/mail/mailer.ts';
 import { requestReset } from '../src/modules/password-resets/password-resets.service.ts';
-import { hashToken } from '../src/modules/tokens/token-secret.ts';
+import { hashToken } from '../src/lib/token-secret.ts';
 import { call, startApp, type TestApp } from './helpers/app.ts';
 import { startInbox, type Inbox } from './helpers/inbox.ts';
 import { createUser, PASSWORD } from './helpers/tenants.ts';

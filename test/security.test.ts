@@ -209,7 +209,7 @@ let other: Known;
 let revoked: string;
 
 async function withTokenIds(tenant: Tenant): Promise<Known> {
-  const { hashToken } = await import('../src/modules/tokens/token-secret.ts');
+  const { hashToken } = await import('../src/lib/token-secret.ts');
   const ids = {} as Record<Who, string>;
   for (const who of EVERYONE) {
     const row = await t.services.db.selectFrom('api_tokens').select('id').where('token_hash', '=', hashToken(tenant.tokens[who])).executeTakeFirstOrThrow();

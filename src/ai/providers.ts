@@ -1,4 +1,10 @@
-import type { Config } from '../config.ts';
+/** Where the language model is; the configuration's LLM_* settings. */
+export interface TextProviderSettings {
+  llmUrl?: string;
+  llmModel: string;
+  llmApiKey?: string;
+  llmTimeoutMs: number;
+}
 
 /**
  * Where text the knowledge does not hold comes from: descriptions of names nobody lists, and
@@ -62,6 +68,6 @@ export function openAiCompatibleProvider(url: string, model: string, apiKey: str
   };
 }
 
-export function textProviderFrom(config: Config): TextProvider | undefined {
+export function textProviderFrom(config: TextProviderSettings): TextProvider | undefined {
   return config.llmUrl ? openAiCompatibleProvider(config.llmUrl, config.llmModel, config.llmApiKey, config.llmTimeoutMs) : undefined;
 }

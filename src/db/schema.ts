@@ -1,4 +1,5 @@
 import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+import type { TokenType } from '../lib/token-secret.ts';
 
 /** A column the database fills on insert; never written on update. */
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -6,7 +7,7 @@ type Timestamp = ColumnType<Date, Date | undefined, Date>;
 /** jsonb columns are written as JSON text so that both drivers store the same value. */
 type Json<T> = ColumnType<T, string, string>;
 
-export type TokenType = 'partner' | 'user' | 'account';
+export type { TokenType } from '../lib/token-secret.ts';
 export type TokenKind = 'session' | 'api';
 
 export interface PartnersTable {

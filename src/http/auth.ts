@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isId } from '../db/ids.ts';
 import type { ApiTokenRow, TokenType } from '../db/schema.ts';
-import { findTokenByHash } from '../modules/tokens/tokens.repository.ts';
-import { hashToken, tokenTypeOf } from '../modules/tokens/token-secret.ts';
-import type { Services } from '../services.ts';
+import { after, settle, type MaybePromise } from '../lib/maybe-promise.ts';
+import { hashToken, tokenTypeOf } from '../lib/token-secret.ts';
 import {
   EXPIRED_TOKEN,
   ForbiddenError,
@@ -14,8 +13,7 @@ import {
   NEEDS_USER,
   UnauthorizedError,
 } from './app-errors.ts';
-import { after, settle, type MaybePromise } from './maybe-promise.ts';
-import { consume, consumeBoth, type ThrottleName } from './rate-limit.ts';
+import { consume, consumeBoth, type Limiters, type ThrottleName } from './rate-limit.ts';
 
 /**
  * What a route declares about its callers (`config.auth`):
@@ -56,6 +54,15 @@ declare module 'fastify' {
   }
 }
 
+/** What the hook reads, given by the service layer: http/ knows no module. */
+export interface AuthStores {
+  /** The token row with this SHA-256, from memory when warm. */
+  tokens: { byHash(hash: string): MaybePromise<ApiTokenRow | undefined> };
+  /** The accounts a user belongs to; `accountId`, when given, is one the caller asks for. */
+  memberships: { of(userId: string, accountId?: string): Promise<Array<{ account_id: string; admin: boolean }>> };
+  limiters: Limiters;
+}
+
 type Lookup = { principal: Principal } | { failure: string } | undefined;
 
 function toPrincipal(row: ApiTokenRow): Principal {
@@ -71,16 +78,13 @@ function toPrincipal(row: ApiTokenRow): Principal {
 }
 
 /** A cached token is judged at once: the warm path of every request spends no promise on it. */
-function lookUp(services: Services, request: FastifyRequest): MaybePromise<Lookup> {
+function lookUp(stores: AuthStores, request: FastifyRequest): MaybePromise<Lookup> {
   const header = request.headers.authorization;
   if (header === undefined) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   const token = match?.[1];
   if (!token || !tokenTypeOf(token)) return { failure: INVALID_TOKEN };
-  const hash = hashToken(token);
-  const cached = services.tokenCache.get(hash);
-  if (cached) return judge(cached.value);
-  return findTokenByHash(services.db, hash).then((row) => judge(services.tokenCache.set(hash, row)));
+  return after(stores.tokens.byHash(hashToken(token)), judge);
 }
 
 function judge(row: ApiTokenRow | undefined): Lookup {
@@ -97,12 +101,12 @@ function requestedAccount(request: FastifyRequest): string | undefined {
   return value === undefined ? undefined : typeof value === 'string' ? value : '';
 }
 
-async function resolveMembership(services: Services, principal: Principal, request: FastifyRequest): Promise<AccountScope> {
+async function resolveMembership(stores: AuthStores, principal: Principal, request: FastifyRequest): Promise<AccountScope> {
   if (principal.type !== 'user') throw new UnauthorizedError(NEEDS_ACCOUNT);
   const sent = requestedAccount(request);
   if (sent !== undefined && !isId(sent)) throw new UnauthorizedError(NEEDS_ACCOUNT);
   const requested = sent?.toLowerCase();
-  const memberships = await services.memberships.of(principal.userId!, requested);
+  const memberships = await stores.memberships.of(principal.userId!, requested);
   const chosen = requested === undefined
     ? (memberships.length === 1 ? memberships[0] : undefined)
     : memberships.find((m) => m.account_id === requested);
@@ -119,20 +123,20 @@ function requireType(rule: AuthRule, principal: Principal): void {
 }
 
 /** Counts the request: against its token, or its client IP without one; then the route's own throttle. */
-function count(services: Services, request: FastifyRequest, reply: FastifyReply, principal: Principal | null): MaybePromise<void> {
+function count(stores: AuthStores, request: FastifyRequest, reply: FastifyReply, principal: Principal | null): MaybePromise<void> {
   const { throttle } = request.routeOptions.config;
-  const { general: perToken, owner } = services.limiters;
+  const { general: perToken, owner } = stores.limiters;
   // An account token counts for the user or partner who made it.
   const ownerKey = principal && (principal.userId ? `u:${principal.userId}` : principal.partnerId ? `p:${principal.partnerId}` : undefined);
   const general = principal
     ? ownerKey ? consumeBoth(perToken, `t:${principal.tokenId}`, owner, ownerKey, reply) : consume(perToken, `t:${principal.tokenId}`, reply)
-    : throttle ? undefined : consume(services.limiters.general, `ip:${request.ip}`, reply);
+    : throttle ? undefined : consume(stores.limiters.general, `ip:${request.ip}`, reply);
   if (!throttle) return general;
-  return after(general, () => consume(services.limiters[throttle], `ip:${request.ip}`, reply));
+  return after(general, () => consume(stores.limiters[throttle], `ip:${request.ip}`, reply));
 }
 
 /** Applies the route's rule to the caller; only an account route for a user token may need the database. */
-function authorise(services: Services, request: FastifyRequest, found: Lookup): MaybePromise<void> {
+function authorise(stores: AuthStores, request: FastifyRequest, found: Lookup): MaybePromise<void> {
   const { auth: rule, admin } = request.routeOptions.config;
   // Routes all declare a rule; only the not-found handler has none.
   if (rule === 'public' || rule === undefined) return;
@@ -151,15 +155,27 @@ function authorise(services: Services, request: FastifyRequest, found: Lookup): 
     if (requested !== undefined && requested.toLowerCase() !== principal.accountId) throw new UnauthorizedError(NEEDS_ACCOUNT);
     return scoped({ accountId: principal.accountId!, isAdmin: true });
   }
-  return resolveMembership(services, principal, request).then(scoped);
+  return resolveMembership(stores, principal, request).then(scoped);
 }
 
-function admit(services: Services, request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
+function admit(stores: AuthStores, request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
   if (request.routeOptions.config.auth === 'none') return;
-  return after(lookUp(services, request), (found) => {
+  return after(lookUp(stores, request), (found) => {
     const principal = found && 'principal' in found ? found.principal : null;
-    return after(count(services, request, reply, principal), () => authorise(services, request, found));
+    return after(count(stores, request, reply, principal), () => authorise(stores, request, found));
   });
+}
+
+/** The caller on a route whose rule guarantees a token. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error(`Route ${request.routeOptions.url} has no token rule`);
+  return request.principal;
+}
+
+/** The account on an account-scoped route. */
+export function scopeOf(request: FastifyRequest): AccountScope {
+  if (!request.scope) throw new Error(`Route ${request.routeOptions.url} is not account-scoped`);
+  return request.scope;
 }
 
 /**
@@ -167,9 +183,9 @@ function admit(services: Services, request: FastifyRequest, reply: FastifyReply)
  * with a callback rather than as an async function: a caller whose token, limit and scope are all
  * in memory is admitted without a promise.
  */
-export function registerAuth(app: FastifyInstance, services: Services): void {
+export function registerAuth(app: FastifyInstance, stores: AuthStores): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('scope', null);
 
-  app.addHook('onRequest', (request, reply, done) => settle(() => admit(services, request, reply), done));
+  app.addHook('onRequest', (request, reply, done) => settle(() => admit(stores, request, reply), done));
 }

@@ -3,8 +3,8 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import type { Config } from '../config.ts';
 import type { RedisClients } from '../redis.ts';
 import { RateLimitedError } from './app-errors.ts';
-import { after, type MaybePromise } from './maybe-promise.ts';
-import { TtlMap } from './ttl-map.ts';
+import { after, type MaybePromise } from '../lib/maybe-promise.ts';
+import { TtlMap } from '../lib/ttl-map.ts';
 
 /** The password routes each have their own per-IP budget, so that one onboarding does not exhaust another's. */
 export type ThrottleName = 'login' | 'signup' | 'password' | 'reset' | 'accept' | 'widget';

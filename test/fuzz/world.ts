@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../src/db/ids.ts';
-import { insertMembership } from '../../src/modules/accounts/accounts.repository.ts';
+import { insertMembership } from '../../src/modules/account-users/account-users.repository.ts';
 import { issueToken } from '../../src/modules/tokens/tokens.service.ts';
 import { call, startApp, type TestApp } from '../helpers/app.ts';
 import { createTenant, createUser, revokedToken, type Tenant } from '../helpers/tenants.ts';

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import type { Services } from '../../src/services.ts';
-import { insertAccount, insertMembership } from '../../src/modules/accounts/accounts.repository.ts';
+import { insertAccount } from '../../src/modules/accounts/accounts.repository.ts';
+import { insertMembership } from '../../src/modules/account-users/account-users.repository.ts';
 import { insertGroup } from '../../src/modules/groups/groups.repository.ts';
 import { insertPartner } from '../../src/modules/partners/partners.repository.ts';
 import { issueToken } from '../../src/modules/tokens/tokens.service.ts';
-import { hashPassword } from '../../src/modules/users/passwords.ts';
+import { hashPassword } from '../../src/modules/users/users.service.ts';
 import { insertUser } from '../../src/modules/users/users.repository.ts';
 import { call } from './app.ts';
 

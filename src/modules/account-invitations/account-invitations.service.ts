@@ -4,7 +4,7 @@ import type { AccountInvitationRow } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
 import { BadRequestError, found, NotFoundError, RateLimitedError } from '../../http/app-errors.ts';
 import type { Services } from '../../services.ts';
-import { normaliseEmail } from '../users/users.repository.ts';
+import { normaliseEmail } from '../users/users.service.ts';
 import {
   findInvitation,
   findOpenInvitationByEmail,

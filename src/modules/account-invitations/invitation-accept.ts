@@ -3,12 +3,12 @@ import { isUniqueViolation } from '../../db/kysely.ts';
 import type { AccountInvitationRow, Database, UserRow } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import { Problems } from '../../http/validate.ts';
-import { findMembership, insertMembership } from '../accounts/accounts.repository.ts';
-import { findAccountUser } from '../account-users/account-users.repository.ts';
+import { findMembership, insertMembership } from '../account-users/account-users.service.ts';
+import { findAccountUser } from '../account-users/account-users.service.ts';
 import { toAccountUser, type AccountUser } from '../account-users/account-users.schema.ts';
 import { issueToken, sessionExpiry } from '../tokens/tokens.service.ts';
-import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '../users/passwords.ts';
-import { findUserByEmail, insertUser } from '../users/users.repository.ts';
+import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '../users/users.service.ts';
+import { findUserByEmail, insertUser } from '../users/users.service.ts';
 import { findInvitationBySecret, markAccepted } from './account-invitations.repository.ts';
 import { hashInvitationSecret, invitationState } from './invitation-secret.ts';
 

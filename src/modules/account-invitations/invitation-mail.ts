@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AccountInvitationRow } from '../../db/schema.ts';
 import { invitationEmail } from '../../mail/invitation-email.ts';
 import type { Services } from '../../services.ts';
-import { findUser } from '../users/users.repository.ts';
+import { findUser } from '../users/users.service.ts';
 import { accountName, claimEmailRetry, dueEmailRetries, recordEmail } from './account-invitations.repository.ts';
 import { invitationExpiry, inviteUrl, newInvitationSecret, type InvitationSecret } from './invitation-secret.ts';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AccountInvitationRow } from '../../db/schema.ts';
-import { hashToken } from '../tokens/token-secret.ts';
+import { hashToken } from '../../lib/token-secret.ts';
 
 /**
  * The secret of an invite URL, separate from the invitation's id.

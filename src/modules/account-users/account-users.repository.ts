@@ -1,4 +1,6 @@
+import { newId } from '../../db/ids.ts';
 import type { Executor } from '../../db/kysely.ts';
+import type { AccountUserRow } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 
 /** A membership with the user and the account it joins: everything the response shows. */
@@ -75,4 +77,26 @@ export async function setAdmin(db: Executor, accountId: string, id: string, admi
 export async function deleteAccountUser(db: Executor, accountId: string, id: string): Promise<string | undefined> {
   const row = await db.deleteFrom('account_users').where('account_id', '=', accountId).where('id', '=', id).returning('user_id').executeTakeFirst();
   return row?.user_id;
+}
+
+export async function insertMembership(db: Executor, accountId: string, userId: string, admin: boolean): Promise<AccountUserRow> {
+  return db
+    .insertInto('account_users')
+    .values({ id: newId(), account_id: accountId, user_id: userId, admin })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findMembership(db: Executor, accountId: string, userId: string): Promise<AccountUserRow | undefined> {
+  return db
+    .selectFrom('account_users')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+export async function memberIdsOf(db: Executor, accountId: string): Promise<string[]> {
+  const rows = await db.selectFrom('account_users').select('user_id').where('account_id', '=', accountId).execute();
+  return rows.map((row) => row.user_id);
 }

@@ -50,3 +50,6 @@ export async function changeRoles(db: Kysely<Database>, accountId: string, id: s
 export async function removeAccountUser(db: Kysely<Database>, accountId: string, id: string): Promise<string | undefined> {
   return underRules(db, accountId, id, { removes: true, demotes: false }, (trx) => deleteAccountUser(trx, accountId, id));
 }
+
+/** What other modules use of the memberships. */
+export { findAccountUser, findMembership, insertMembership, memberIdsOf } from './account-users.repository.ts';

@@ -1,14 +1,97 @@
-import { sql, type ExpressionBuilder } from 'kysely';
-import type { AiFeaturesChange } from '../../ai/settings.ts';
+import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
 import { newId } from '../../db/ids.ts';
 import { toJson, type Executor } from '../../db/kysely.ts';
-import type { AccountRow, AccountUserRow, Database, ScanSchedule } from '../../db/schema.ts';
+import type { AccountRow, Database, ScanSchedule } from '../../db/schema.ts';
 import { listPage } from '../../db/list-page.ts';
 import type { Window } from '../../http/pagination.ts';
 import type { Principal } from '../../http/auth.ts';
-import type { AccountWithStatus } from './accounts.schema.ts';
-import { onboardingStatus, type OnboardingStatus } from './onboarding.ts';
-import { scheduleChange } from './scan-schedule.ts';
+import { aiFeaturesOf, LIVE_VISITORS, type AccountWithStatus, type AiFeatures, type AiFeaturesChange, type OnboardingStatus } from './accounts.schema.ts';
+
+/**
+ * The onboarding status, derived in SQL from facts so that it can be listed and filtered:
+ * installed accounts are `live` with enough recent visitors; below that they are `code_installed`
+ * during their first 30 days and `inactive` after.
+ */
+export function onboardingStatus(alias = 'accounts'): RawBuilder<OnboardingStatus> {
+  const a = sql.table(alias);
+  return sql<OnboardingStatus>`case
+    when ${a}.code_installed_at is null then
+      case when ${a}.vendors_setup_at is null then 'account_created' else 'vendors_setup' end
+    when (select count(*) from account_recent_visitors v
+            where v.account_id = ${a}.id and v.last_seen_at > now() - interval '30 days') >= ${sql.lit(LIVE_VISITORS)} then 'live'
+    when ${a}.code_installed_at > now() - interval '30 days' then 'code_installed'
+    else 'inactive'
+  end`;
+}
+
+const period = (schedule: ScanSchedule) => sql`case ${schedule} when 'weekly' then interval '7 days' else interval '30 days' end`;
+
+/** The columns a schedule change writes; the same schedule again keeps its date. */
+export function scheduleChange(schedule: ScanSchedule) {
+  return {
+    scan_schedule: schedule,
+    next_scan_at: schedule === 'off'
+      ? null
+      : sql<Date>`case when scan_schedule = ${schedule} and next_scan_at is not null then next_scan_at else now() + ${period(schedule)} end`,
+  };
+}
+
+/**
+ * The accounts whose rescan is due, their next date moved a period on in the same statement:
+ * each due date is taken once, by one instance (SKIP LOCKED), even with several running.
+ */
+export async function takeDueScanSchedules(db: Executor, limit: number): Promise<Array<{ id: string; domain: string }>> {
+  const due = db
+    .selectFrom('accounts')
+    .select('id')
+    .where('scan_schedule', '<>', 'off')
+    .where('next_scan_at', '<=', sql<Date>`now()`)
+    .orderBy('next_scan_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
+  return db
+    .updateTable('accounts')
+    .set({ next_scan_at: sql`now() + case scan_schedule when 'weekly' then interval '7 days' else interval '30 days' end` })
+    .where('id', 'in', due)
+    .returning(['id', 'domain'])
+    .execute();
+}
+
+/** The hosts an account's scans may start on: its domain and allowed domains. */
+export async function findScanHosts(db: Executor, accountId: string): Promise<{ domain: string; allowed_domains: string[] } | undefined> {
+  return db.selectFrom('accounts').select(['domain', 'allowed_domains']).where('id', '=', accountId).executeTakeFirst();
+}
+
+/** The account's language, the default of what is created in it. */
+export async function accountLanguage(db: Executor, accountId: string): Promise<string> {
+  const row = await db.selectFrom('accounts').select('default_language').where('id', '=', accountId).executeTakeFirstOrThrow();
+  return row.default_language;
+}
+
+/** What the AI may do on the account (the defaults for an unknown account). */
+export async function findAiFeatures(db: Executor, accountId: string): Promise<AiFeatures> {
+  const row = await db.selectFrom('accounts').select('ai_features').where('id', '=', accountId).executeTakeFirst();
+  return aiFeaturesOf(row?.ai_features);
+}
+
+/**
+ * The facts behind the onboarding status. Each is written once: later calls touch no row.
+ */
+export async function markVendorsSetup(db: Executor, accountId: string): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ vendors_setup_at: new Date() })
+    .where('id', '=', accountId)
+    .where('vendors_setup_at', 'is', null)
+    .execute();
+}
+
+/** Marks the accounts whose banner was seen as installed (once: later calls touch no row). */
+export async function markCodeInstalled(db: Executor, accountIds: string[]): Promise<void> {
+  if (accountIds.length === 0) return;
+  await sql`update accounts set code_installed_at = now() where id = any(${accountIds}::uuid[]) and code_installed_at is null`.execute(db);
+}
 
 /** The accounts a token reaches: its partner's groups', its user's memberships, or itself. */
 function reachableBy(principal: Principal) {
@@ -92,29 +175,7 @@ export async function deleteAccount(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('accounts').where('id', '=', id).execute();
 }
 
-export async function insertMembership(db: Executor, accountId: string, userId: string, admin: boolean): Promise<AccountUserRow> {
-  return db
-    .insertInto('account_users')
-    .values({ id: newId(), account_id: accountId, user_id: userId, admin })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
-export async function findMembership(db: Executor, accountId: string, userId: string): Promise<AccountUserRow | undefined> {
-  return db
-    .selectFrom('account_users')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-}
-
 export async function partnerOwnsGroup(db: Executor, partnerId: string, groupId: string): Promise<boolean> {
   const row = await db.selectFrom('groups').select('id').where('id', '=', groupId).where('partner_id', '=', partnerId).executeTakeFirst();
   return row !== undefined;
-}
-
-export async function memberIdsOf(db: Executor, accountId: string): Promise<string[]> {
-  const rows = await db.selectFrom('account_users').select('user_id').where('account_id', '=', accountId).execute();
-  return rows.map((row) => row.user_id);
 }

@@ -1,10 +1,55 @@
 import { Type, type Static } from 'typebox';
-import { AiFeaturesChanges, AiFeaturesSchema, aiFeaturesOf } from '../../ai/settings.ts';
 import type { AccountRow } from '../../db/schema.ts';
 import { pageQuery } from '../../http/pagination.ts';
 import { Name, Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
-import { ONBOARDING_STATUSES, type OnboardingStatus } from './onboarding.ts';
-import { SCAN_SCHEDULES } from './scan-schedule.ts';
+
+export const ONBOARDING_STATUSES = ['account_created', 'vendors_setup', 'code_installed', 'inactive', 'live'] as const;
+export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number];
+
+/** Visitors (distinct session ids) in the last 30 days that make an installed account live. */
+export const LIVE_VISITORS = 10;
+
+/**
+ * Scheduled rescans: an account whose `scan_schedule` is on gets a scan every 7 (`weekly`) or 30
+ * (`monthly`) days, the first one a whole period after the schedule was turned on.
+ */
+export const SCAN_SCHEDULES = ['off', 'weekly', 'monthly'] as const;
+
+/**
+ * What the AI may do on an account, each switch on its own. All off until the account turns
+ * them on: the AI changes what visitors are asked to consent to, so it is opted into, not imposed.
+ */
+export const AiFeaturesSchema = Type.Object({
+  autofill: Type.Boolean({ description: 'Fill empty description, company_name and duration from the knowledge' }),
+  auto_categorise: Type.Boolean({ description: 'Put uncategorised storage items in a standard category, creating it when missing' }),
+  auto_approve: Type.Boolean({ description: 'Finalise what the AI categorised when its confidence reaches the threshold' }),
+  auto_approve_threshold: Type.Number({ minimum: 0, maximum: 1, description: 'Confidence from which auto_approve finalises' }),
+}, { description: 'What the AI may do on this account' });
+export type AiFeatures = Static<typeof AiFeaturesSchema>;
+
+/** Only the settings sent change. */
+export const AiFeaturesChanges = Type.Partial(AiFeaturesSchema);
+export type AiFeaturesChange = Static<typeof AiFeaturesChanges>;
+
+export const DEFAULT_AI_FEATURES: AiFeatures = {
+  autofill: false,
+  auto_categorise: false,
+  auto_approve: false,
+  auto_approve_threshold: 0.95,
+};
+
+/** The stored settings over the defaults; unknown stored keys are ignored. */
+export function aiFeaturesOf(stored: Record<string, unknown> | null | undefined): AiFeatures {
+  const out: AiFeatures = { ...DEFAULT_AI_FEATURES };
+  for (const key of Object.keys(DEFAULT_AI_FEATURES) as Array<keyof AiFeatures>) {
+    const value = stored?.[key];
+    if (typeof value === typeof DEFAULT_AI_FEATURES[key]) (out as Record<string, unknown>)[key] = value;
+  }
+  return out;
+}
+
+/** Whether the AI has anything to do on the account's items at all. */
+export const aiWorksOnItems = (features: AiFeatures): boolean => features.autofill || features.auto_categorise;
 
 const Status = StringEnum(ONBOARDING_STATUSES);
 export const Language = Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$', maxLength: 35 });

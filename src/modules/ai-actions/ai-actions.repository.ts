@@ -47,3 +47,16 @@ export async function findAiAction(db: Executor, accountId: string, id: string, 
 export async function markStatus(db: Executor, id: string, status: 'reverted' | 'rejected'): Promise<AiActionRow> {
   return db.updateTable('ai_actions').set({ status }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
+
+/** Fields of the item whose AI change a person has reverted or rejected: the AI never puts them back. */
+export async function revertedFields(db: Executor, accountId: string, itemId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('ai_actions')
+    .select('suggested_params')
+    .where('account_id', '=', accountId)
+    .where('actionable_id', '=', itemId)
+    .where('status', 'in', ['reverted', 'rejected'])
+    .execute();
+  // A suggested category names a standard category; the field it would fill is category_id.
+  return new Set(rows.flatMap((row) => Object.keys(row.suggested_params).map((key) => (key === 'category' ? 'category_id' : key))));
+}

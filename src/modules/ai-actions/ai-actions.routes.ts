@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
 import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
-import { scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import type { RoutesPlugin } from '../../services.ts';
+import { scopeOf } from '../../http/auth.ts';
 import { IdParams, withErrors } from '../../http/schemas.ts';
 import { findAiAction, listAiActions } from './ai-actions.repository.ts';
 import { AiActionListQuery, AiActionSchema, toAiAction } from './ai-actions.schema.ts';

@@ -69,3 +69,6 @@ export async function rejectAction(db: Kysely<Database>, accountId: string, id: 
     return markStatus(trx, action.id, 'rejected');
   });
 }
+
+/** The AI's background worker, which the scans hand new items to. */
+export type { AiWorker, WorkerLog } from './ai-worker.ts';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Name, Timestamp } from '../../http/schemas.ts';
 import { UserSchema } from '../users/users.schema.ts';
-import { MAX_PASSWORD_LENGTH } from '../users/passwords.ts';
+import { MAX_PASSWORD_LENGTH } from '../users/users.service.ts';
 
 const Email = Type.String({ format: 'email', maxLength: 254 });
 const Password = Type.String({ maxLength: MAX_PASSWORD_LENGTH });

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
-import { scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import type { RoutesPlugin } from '../../services.ts';
+import { scopeOf } from '../../http/auth.ts';
 import { withErrors } from '../../http/schemas.ts';
 import { BannerResponse, UpdateBannerBody } from './banner.schema.ts';
 import { changeBanner, getBanner, previewBanner, requestReconsent } from './banner.service.ts';

@@ -22,11 +22,6 @@ export async function slugTaken(db: Executor, accountId: string, slug: string, e
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-export async function accountLanguage(db: Executor, accountId: string): Promise<string> {
-  const row = await db.selectFrom('accounts').select('default_language').where('id', '=', accountId).executeTakeFirstOrThrow();
-  return row.default_language;
-}
-
 export type NewCategory = Required<Pick<CategoryFields, 'name' | 'slug' | 'default_language'>> & CategoryFields;
 
 export async function insertCategory(db: Executor, accountId: string, fields: NewCategory): Promise<CategoryRow> {
@@ -61,4 +56,23 @@ export async function categoryHoldsStorageItems(db: Executor, accountId: string,
 export async function deleteCategory(db: Executor, accountId: string, id: string): Promise<boolean> {
   const result = await db.deleteFrom('categories').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   return result.numDeletedRows > 0n;
+}
+
+/** Every category of the account, oldest first. */
+export async function allCategories(db: Executor, accountId: string): Promise<CategoryRow[]> {
+  return db.selectFrom('categories').selectAll().where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function findCategoryBySlug(db: Executor, accountId: string, slug: string): Promise<CategoryRow | undefined> {
+  return db.selectFrom('categories').selectAll().where('account_id', '=', accountId).where('slug', '=', slug).executeTakeFirst();
+}
+
+/** Inserts the category unless its slug is taken in the account (by another instance, at the same moment). */
+export async function insertCategoryUnlessTaken(db: Executor, accountId: string, fields: NewCategory): Promise<CategoryRow | undefined> {
+  return db
+    .insertInto('categories')
+    .values({ id: newId(), account_id: accountId, ...fields })
+    .onConflict((oc) => oc.columns(['account_id', 'slug']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }

@@ -1,7 +1,6 @@
 import type { Executor } from '../../db/kysely.ts';
 import type { CategoryRow } from '../../db/schema.ts';
-import { after, type MaybePromise } from '../../http/maybe-promise.ts';
-import { TtlMap } from '../../http/ttl-map.ts';
+import { TtlMap } from '../../lib/ttl-map.ts';
 
 /**
  * Each account's categories, kept in memory: reading one (`GET /categories/{id}`) and checking the
@@ -23,9 +22,9 @@ export class CategoryCache {
 
   /**
    * The account's categories by id; every id of `ids` is looked for in the database if it is not
-   * cached. Answered at once (no promise) when the cache holds them all.
+   * cached.
    */
-  of(accountId: string, ids: readonly string[]): MaybePromise<Map<string, CategoryRow>> {
+  async of(accountId: string, ids: readonly string[]): Promise<Map<string, CategoryRow>> {
     const cached = this.accounts.get(accountId)?.value;
     if (cached && ids.every((id) => cached.has(id))) return cached;
     return this.load(accountId);
@@ -39,8 +38,8 @@ export class CategoryCache {
     return loaded;
   }
 
-  find(accountId: string, id: string): MaybePromise<CategoryRow | undefined> {
-    return after(this.of(accountId, [id]), (categories) => categories.get(id));
+  async find(accountId: string, id: string): Promise<CategoryRow | undefined> {
+    return (await this.of(accountId, [id])).get(id);
   }
 
   forget(accountId: string): void {

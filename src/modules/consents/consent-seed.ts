@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/kysely.ts';
 import type { UserPreferences } from '../../db/schema.ts';
 import { HyperLogLog } from '../../lib/hyperloglog.ts';
-import { mergeSketches } from '../stats/stats.repository.ts';
+import { mergeSketches } from '../stats/stats.service.ts';
 import { newId } from '../../db/ids.ts';
 import { chain, type Hashable } from './consent-chain.ts';
 import { findHead } from './consents-proof.repository.ts';

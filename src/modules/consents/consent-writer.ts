@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { UnavailableError } from '../../http/app-errors.ts';
 import { isDatabaseUnavailable } from '../../http/error-handler.ts';
-import { utcDay } from '../stats/visit-counter.ts';
+import { utcDay } from '../stats/stats.service.ts';
 import { chain, GENESIS } from './consent-chain.ts';
 import type { NewConsent } from './consents.repository.ts';
 

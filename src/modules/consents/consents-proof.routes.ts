@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { BadRequestError, ValidationError } from '../../http/app-errors.ts';
-import { principalOf, scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import type { RoutesPlugin } from '../../services.ts';
+import { principalOf, scopeOf } from '../../http/auth.ts';
 import { withErrors } from '../../http/schemas.ts';
 import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
 import { listCheckpoints, listErasures } from './consents-proof.repository.ts';

@@ -133,3 +133,6 @@ export async function eraseConsents(db: Kysely<Database>, accountId: string, fie
     });
   });
 }
+
+/** What the widget uses: a visitor's own receipt. */
+export { findVisitorConsent } from './consents-proof.repository.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../http/app-errors.ts';
-import type { RoutesPlugin } from '../../http/routes-plugin.ts';
+import type { RoutesPlugin } from '../../services.ts';
 import { chooseEncoding, loadSite, type SiteFile } from './dashboard-files.ts';
 import { registerBannerPreviewPage } from './banner-preview.ts';
 

@@ -1,7 +1,8 @@
 import { isUniqueViolation } from '../../db/kysely.ts';
 import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import { listOf, pageWindow, paginate } from '../../http/pagination.ts';
-import { principalOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import type { RoutesPlugin } from '../../services.ts';
+import { principalOf } from '../../http/auth.ts';
 import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
 import { Problems } from '../../http/validate.ts';
 import {

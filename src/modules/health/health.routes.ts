@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { UnavailableError } from '../../http/app-errors.ts';
-import type { RoutesPlugin } from '../../http/routes-plugin.ts';
+import type { RoutesPlugin } from '../../services.ts';
 import { ErrorList } from '../../http/schemas.ts';
 
 const Status = Type.Object({ status: Type.String() });

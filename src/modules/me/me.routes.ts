@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
-import { principalOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import type { RoutesPlugin } from '../../services.ts';
+import { principalOf } from '../../http/auth.ts';
 import { Nullable, StringEnum, Timestamp, withErrors } from '../../http/schemas.ts';
-import { findAccountById } from '../accounts/accounts.repository.ts';
+import { findAccountById } from '../accounts/accounts.service.ts';
 import { AccountSchema, toAccount } from '../accounts/accounts.schema.ts';
-import { findPartner } from '../partners/partners.repository.ts';
-import { findUser } from '../users/users.repository.ts';
+import { findPartner } from '../partners/partners.service.ts';
+import { findUser } from '../users/users.service.ts';
 import { toUser, UserSchema } from '../users/users.schema.ts';
 
 const PartnerSchema = Type.Object({ id: Type.String(), name: Type.String(), created_at: Timestamp });

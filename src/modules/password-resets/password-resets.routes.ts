@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../http/routes-plugin.ts';
+import type { RoutesPlugin } from '../../services.ts';
 import { withErrors } from '../../http/schemas.ts';
 import { ResetBody, ResetRequestBody, ResetRequestResponse, ResetResponse } from './password-resets.schema.ts';
 import { RESET_REQUESTED, requestReset, resetPassword } from './password-resets.service.ts';

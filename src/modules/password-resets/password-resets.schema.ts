@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { MAX_PASSWORD_LENGTH } from '../users/passwords.ts';
+import { MAX_PASSWORD_LENGTH } from '../users/users.service.ts';
 
 const Password = Type.String({ maxLength: MAX_PASSWORD_LENGTH });
 

@@ -3,10 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ValidationError } from '../../http/app-errors.ts';
 import { passwordResetEmail } from '../../mail/password-reset-email.ts';
 import type { Services } from '../../services.ts';
-import { revokeUserSessions } from '../tokens/tokens.repository.ts';
-import { hashToken } from '../tokens/token-secret.ts';
-import { hashPassword, MIN_PASSWORD_LENGTH } from '../users/passwords.ts';
-import { findUserByEmail, updatePasswordHash } from '../users/users.repository.ts';
+import { revokeUserSessions } from '../tokens/tokens.service.ts';
+import { hashToken } from '../../lib/token-secret.ts';
+import { hashPassword, MIN_PASSWORD_LENGTH } from '../users/users.service.ts';
+import { findUserByEmail, updatePasswordHash } from '../users/users.service.ts';
 import { consumeResetLink, findResetLink, replaceResetLink } from './password-resets.repository.ts';
 import type { ResetInput } from './password-resets.schema.ts';
 

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
-import type { AiWorker, WorkerLog } from '../../ai/worker.ts';
+import type { AiWorker, WorkerLog } from '../ai-actions/ai-actions.service.ts';
 import type { Config } from '../../config.ts';
 import type { Engine } from '../../db/database.ts';
 import type { Database, ScanRow } from '../../db/schema.ts';
 import { ValidationError } from '../../http/app-errors.ts';
 import { CrawlError } from '../../scanner/crawl.ts';
 import { crawlInThread } from '../../scanner/crawl-thread.ts';
-import { takeDueScanSchedules } from '../accounts/scan-schedule.ts';
+import { takeDueScanSchedules } from '../accounts/accounts.service.ts';
 import { recordScannedItems } from '../storage-items/scanned-items.service.ts';
 import { claimNextScan, finishScan, recoverAbandonedScans, releaseScan, renewLease } from './scans.repository.ts';
 import type { StoredReport } from './scans.schema.ts';

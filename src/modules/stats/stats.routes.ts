@@ -1,5 +1,6 @@
 import { BadRequestError, NotFoundError } from '../../http/app-errors.ts';
-import { principalOf, scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import type { RoutesPlugin } from '../../services.ts';
+import { principalOf, scopeOf } from '../../http/auth.ts';
 import { IdParams, withErrors } from '../../http/schemas.ts';
 import { groupAccounts, groupExists } from './stats.repository.ts';
 import { GroupStatsSchema, StatsQuery, StatsSchema, type Interval } from './stats.schema.ts';

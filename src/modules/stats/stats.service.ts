@@ -154,3 +154,7 @@ export async function accountStats(
     };
   }
 }
+
+/** What other modules use of the statistics: the consent writer's and the seed's day and sketches. */
+export { mergeSketches } from './stats.repository.ts';
+export { utcDay, VisitCounter } from './visit-counter.ts';

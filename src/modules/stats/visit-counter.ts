@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { HyperLogLog } from '../../lib/hyperloglog.ts';
-import { markCodeInstalled, recordVisits, setDailyVisitors, type VisitTally } from '../accounts/onboarding-facts.ts';
+import { markCodeInstalled } from '../accounts/accounts.service.ts';
+import { recordVisits, setDailyVisitors, type VisitTally } from './stats.repository.ts';
 import { existingAccounts, mergeSketches } from './stats.repository.ts';
 
 interface Tally {

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { takeForAi } from '../../ai/settings.ts';
 import { newId } from '../../db/ids.ts';
 import type { Database, SameSite, StorageItemRow, StorageType } from '../../db/schema.ts';
-import { markVendorsSetup } from '../accounts/onboarding-facts.ts';
+import { markVendorsSetup } from '../accounts/accounts.service.ts';
+import { takeForAi } from './storage-items.service.ts';
 import {
   insertStorageItem,
   listRefusableCategories,

@@ -30,8 +30,10 @@ export async function listStorageItems(
   return listPage(scoped, (q) => q.selectAll().orderBy(sort.sort, sort.order).orderBy('id', sort.order), window);
 }
 
-export async function findStorageItem(db: Executor, accountId: string, id: string): Promise<StorageItemRow | undefined> {
-  return db.selectFrom('storage_items').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+/** `lock`: the row stays locked until the transaction ends. */
+export async function findStorageItem(db: Executor, accountId: string, id: string, lock = false): Promise<StorageItemRow | undefined> {
+  const query = db.selectFrom('storage_items').selectAll().where('account_id', '=', accountId).where('id', '=', id);
+  return (lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
 export async function insertStorageItem(db: Executor, item: NewStorageItem): Promise<StorageItemRow> {
@@ -81,5 +83,27 @@ export async function listRefusableCategories(db: Executor, accountId: string, i
     .where('storage_items.account_id', '=', accountId)
     .where('storage_items.id', 'in', itemIds)
     .where('categories.required', '=', false)
+    .execute();
+}
+
+/** Hands an item to the AI: `processing` until the worker has applied what it found. */
+export async function markProcessing(db: Executor, id: string): Promise<StorageItemRow> {
+  return db.updateTable('storage_items').set({ status: 'processing' }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Writes exactly `changes` (no `updated_at` unless given): what the AI applied to an item. */
+export async function writeItemChanges(db: Executor, id: string, changes: StorageItemChanges): Promise<void> {
+  await db.updateTable('storage_items').set(changes).where('id', '=', id).execute();
+}
+
+/** Items left `processing` (the AI's durable queue), oldest first. */
+export async function listProcessingItems(db: Executor, limit: number): Promise<Array<{ id: string; account_id: string }>> {
+  return db
+    .selectFrom('storage_items')
+    .select(['id', 'account_id'])
+    .where('status', '=', 'processing')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
     .execute();
 }

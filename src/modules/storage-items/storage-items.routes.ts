@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
 import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
-import { principalOf, scopeOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import type { RoutesPlugin } from '../../services.ts';
+import { principalOf, scopeOf } from '../../http/auth.ts';
 import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
 import { findStorageItem, listStorageItems } from './storage-items.repository.ts';
 import {

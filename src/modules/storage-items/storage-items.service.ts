@@ -6,13 +6,14 @@ import type { Executor } from '../../db/kysely.ts';
 import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import type { Principal } from '../../http/auth.ts';
 import { Problems } from '../../http/validate.ts';
-import { findAiFeatures, takeForAi } from '../../ai/settings.ts';
-import { markVendorsSetup } from '../accounts/onboarding-facts.ts';
-import { findCategory } from '../categories/categories.repository.ts';
+import { aiWorksOnItems } from '../accounts/accounts.schema.ts';
+import { findAiFeatures, markVendorsSetup } from '../accounts/accounts.service.ts';
+import { findCategory } from '../categories/categories.service.ts';
 import {
   deleteStorageItem,
   findStorageItem,
   insertStorageItem,
+  markProcessing,
   updateStorageItem,
   type StorageItemChanges,
 } from './storage-items.repository.ts';
@@ -177,3 +178,24 @@ export async function takeUncategorisedForAi(db: Kysely<Database>, accountId: st
       .execute();
   });
 }
+
+/** A draft that lacks a category or a description: what the AI is for. */
+export function needsAi(item: Pick<StorageItemRow, 'status' | 'category_id' | 'description'>): boolean {
+  return item.status === 'draft' && (item.category_id === null || item.description === '');
+}
+
+/**
+ * Called inside the transaction that wrote a storage item, when the item is new or its name,
+ * domain or storage type changed (what the AI's knowledge rests on; an edit of anything else,
+ * clearing a field included, is a person's decision the AI leaves alone). When the account lets
+ * the AI work and the item needs it, the item becomes `processing` in the same transaction, so a
+ * crash can never lose it: the worker picks up every `processing` item when it starts. The
+ * caller hands the returned row to `AiWorker.submit` once the transaction has committed.
+ */
+export async function takeForAi(trx: Executor, row: StorageItemRow): Promise<StorageItemRow> {
+  if (!needsAi(row) || !aiWorksOnItems(await findAiFeatures(trx, row.account_id))) return row;
+  return markProcessing(trx, row.id);
+}
+
+/** What the AI uses of the storage items: its queue, and the items it works on. */
+export { findStorageItem, listProcessingItems, writeItemChanges } from './storage-items.repository.ts';

@@ -1,10 +1,12 @@
 import { isId } from '../../db/ids.ts';
 import { ForbiddenError, found, NEEDS_ADMIN } from '../../http/app-errors.ts';
 import { listOf, offsetWindow, paginate } from '../../http/pagination.ts';
-import { principalOf, type RoutesPlugin } from '../../http/routes-plugin.ts';
+import type { RoutesPlugin } from '../../services.ts';
+import { principalOf } from '../../http/auth.ts';
 import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
 import { Problems } from '../../http/validate.ts';
-import { findAccount, findMembership } from '../accounts/accounts.repository.ts';
+import { findMembership } from '../account-users/account-users.service.ts';
+import { findAccount } from '../accounts/accounts.service.ts';
 import { countLiveNamedTokens, listTokens, revokeToken, type TokenOwner } from './tokens.repository.ts';
 import { CreatedTokenResponse, CreateTokenBody, TokenListQuery, toApiToken, ApiTokenSchema } from './tokens.schema.ts';
 import { issueToken } from './tokens.service.ts';

@@ -1,6 +1,6 @@
 import type { ApiTokenRow, TokenKind, TokenType } from '../../db/schema.ts';
 import type { Executor } from '../../db/kysely.ts';
-import { generateToken } from './token-secret.ts';
+import { generateToken } from '../../lib/token-secret.ts';
 import { insertToken } from './tokens.repository.ts';
 
 export interface TokenRequest {
@@ -35,3 +35,6 @@ export async function issueToken(db: Executor, request: TokenRequest): Promise<{
 export function sessionExpiry(now = Date.now()): Date {
   return new Date(now + SESSION_DAYS * 24 * 60 * 60 * 1000);
 }
+
+/** What other modules use of the tokens: revoking them when a password, a session or an account ends. */
+export { accountTokenHashes, revokeOtherSessions, revokeTokenById, revokeUserSessions } from './tokens.repository.ts';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { after } from '../../http/maybe-promise.ts';
+import { after } from '../../lib/maybe-promise.ts';
 import type { Services } from '../../services.ts';
-import { markCodeInstalled } from '../accounts/onboarding-facts.ts';
+import { markCodeInstalled } from '../accounts/accounts.service.ts';
 import type { BuiltBanner } from './banner-script.ts';
 
 /** Browsers check again after two minutes (cheaply, with If-None-Match): a change shows within five. */

@@ -1,8 +1,8 @@
 import type { Executor } from '../../db/kysely.ts';
 import { isId } from '../../db/ids.ts';
-import type { MaybePromise } from '../../http/maybe-promise.ts';
-import { TtlMap } from '../../http/ttl-map.ts';
-import { isLocalHost, originMatches } from '../accounts/domains.ts';
+import type { MaybePromise } from '../../lib/maybe-promise.ts';
+import { TtlMap } from '../../lib/ttl-map.ts';
+import { isLocalHost, originMatches } from '../../lib/hosts.ts';
 import { findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
 
 /**

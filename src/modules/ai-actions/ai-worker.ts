@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.ts';
-import type { Database, StorageItemRow } from '../db/schema.ts';
-import { loadClassifier, type Classifier } from './classifier/classifier.ts';
-import { textProviderFrom, type TextProvider } from './providers.ts';
-import { workOn } from './work.ts';
+import type { Config } from '../../config.ts';
+import type { Database, StorageItemRow } from '../../db/schema.ts';
+import { loadClassifier, type Classifier } from '../../ai/classifier/classifier.ts';
+import { textProviderFrom, type TextProvider } from '../../ai/providers.ts';
+import { listProcessingItems } from '../storage-items/storage-items.service.ts';
+import { workOn } from './classify-item.ts';
 
 export interface WorkerLog {
   error(details: object, message: string): void;
@@ -53,14 +54,7 @@ export class AiWorker {
 
   /** Queues every item left in `processing`, oldest first, as many as the queue holds. */
   async resume(): Promise<void> {
-    const rows = await this.db
-      .selectFrom('storage_items')
-      .select(['id', 'account_id'])
-      .where('status', '=', 'processing')
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(this.options.queueMax)
-      .execute();
+    const rows = await listProcessingItems(this.db, this.options.queueMax);
     for (const row of rows) this.enqueue({ id: row.id, accountId: row.account_id });
   }
 

@@ -1,5 +1,7 @@
 import { hash, randomBytes } from 'node:crypto';
-import type { TokenType } from '../../db/schema.ts';
+
+/** Who a token belongs to; the database stores it as `api_tokens.token_type`. */
+export type TokenType = 'partner' | 'user' | 'account';
 
 export const TOKEN_PREFIX: Record<TokenType, string> = { partner: 'csp_', user: 'csu_', account: 'csa_' };
 const PREFIX_TYPES = new Map(Object.entries(TOKEN_PREFIX).map(([type, prefix]) => [prefix, type as TokenType]));

@@ -1,5 +1,5 @@
-import type { Executor } from '../db/kysely.ts';
-import { TtlMap } from './ttl-map.ts';
+import type { Executor } from '../../db/kysely.ts';
+import { TtlMap } from '../../lib/ttl-map.ts';
 
 export interface Membership {
   account_id: string;

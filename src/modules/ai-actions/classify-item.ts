@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { Executor } from '../db/kysely.ts';
-import type { ApprovedByType, Database, StorageItemRow, StorageItemStatus } from '../db/schema.ts';
-import { insertAiAction, type NewAiAction } from '../modules/ai-actions/ai-actions.repository.ts';
-import type { Classification, Classifier, Finding } from './classifier/classifier.ts';
-import type { TextProvider } from './providers.ts';
-import { findAiFeatures } from './settings.ts';
-import { categoryFor } from './standard-categories.ts';
+import type { Executor } from '../../db/kysely.ts';
+import type { ApprovedByType, Database, StorageItemRow, StorageItemStatus } from '../../db/schema.ts';
+import { accountLanguage, findAiFeatures } from '../accounts/accounts.service.ts';
+import { categoryForStandard } from '../categories/categories.service.ts';
+import { findStorageItem, writeItemChanges } from '../storage-items/storage-items.service.ts';
+import { insertAiAction, revertedFields, type NewAiAction } from './ai-actions.repository.ts';
+import type { Classification, Classifier, Finding } from '../../ai/classifier/classifier.ts';
+import type { TextProvider } from '../../ai/providers.ts';
 
 export interface WorkContext {
   db: Kysely<Database>;
@@ -46,19 +47,6 @@ async function write(context: WorkContext, item: StorageItemRow, found: Classifi
   return written;
 }
 
-/** Fields of the item whose AI change a person has reverted or rejected: the AI never puts them back. */
-async function revertedFields(db: Executor, accountId: string, itemId: string): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('ai_actions')
-    .select('suggested_params')
-    .where('account_id', '=', accountId)
-    .where('actionable_id', '=', itemId)
-    .where('status', 'in', ['reverted', 'rejected'])
-    .execute();
-  // A suggested category names a standard category; the field it would fill is category_id.
-  return new Set(rows.flatMap((row) => Object.keys(row.suggested_params).map((key) => (key === 'category' ? 'category_id' : key))));
-}
-
 /**
  * Applies what the AI found to one `processing` item, in one transaction with every action it
  * logs. Only empty fields are filled; an item a person moved out of `processing` meanwhile is left
@@ -66,8 +54,7 @@ async function revertedFields(db: Executor, accountId: string, itemId: string): 
  * auto-approves and the category's confidence reaches the threshold), else back in `draft`.
  */
 async function apply(trx: Executor, itemId: string, accountId: string, found: Classification, written: Written) {
-  const item = await trx.selectFrom('storage_items').selectAll()
-    .where('account_id', '=', accountId).where('id', '=', itemId).forUpdate().executeTakeFirst();
+  const item = await findStorageItem(trx, accountId, itemId, true);
   if (!item || item.status !== 'processing') return;
   const features = await findAiFeatures(trx, accountId);
   const reverted = await revertedFields(trx, accountId, itemId);
@@ -86,7 +73,7 @@ async function apply(trx: Executor, itemId: string, accountId: string, found: Cl
   let categorised: Finding<string> | undefined;
   if (features.auto_categorise && item.category_id === null && !reverted.has('category_id')) {
     if (found.category) {
-      const { category, created } = await categoryFor(trx, accountId, found.category.value, features.auto_approve);
+      const { category, created } = await categoryForStandard(trx, accountId, found.category.value, features.auto_approve);
       if (created) {
         actions.push({
           account_id: accountId, action_type: 'auto_categorise', actionable_type: 'Category', actionable_id: category.id,
@@ -142,19 +129,16 @@ async function apply(trx: Executor, itemId: string, accountId: string, found: Cl
       previous_params: { status: 'in_review', approved_by_type: null }, confidence: categorised.confidence, source: categorised.source,
     });
   }
-  await trx.updateTable('storage_items')
-    .set({ ...changes, status, approved_by_type: approvedBy, ...(statusMoved ? { updated_at: new Date() } : {}) })
-    .where('id', '=', itemId).execute();
+  await writeItemChanges(trx, itemId, { ...changes, status, approved_by_type: approvedBy, ...(statusMoved ? { updated_at: new Date() } : {}) });
   for (const action of actions) await insertAiAction(trx, action);
 }
 
 /** The AI's work on one item: classify, ask the text provider if any, then apply. */
 export async function workOn(context: WorkContext, itemId: string, accountId: string): Promise<void> {
   const { db } = context;
-  const item = await db.selectFrom('storage_items').selectAll().where('account_id', '=', accountId).where('id', '=', itemId).executeTakeFirst();
+  const item = await findStorageItem(db, accountId, itemId);
   if (!item || item.status !== 'processing') return;
   const found = context.classifier.classify({ name: item.name, domain: item.domain, duration: item.duration });
-  const account = await db.selectFrom('accounts').select('default_language').where('id', '=', accountId).executeTakeFirst();
-  const written = await write(context, item, found, account?.default_language ?? 'en');
+  const written = await write(context, item, found, await accountLanguage(db, accountId));
   await db.transaction().execute((trx) => apply(trx, itemId, accountId, found, written));
 }

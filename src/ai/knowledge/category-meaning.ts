@@ -1,8 +1,17 @@
-import { newId } from '../db/ids.ts';
-import type { Executor } from '../db/kysely.ts';
-import type { CategoryRow } from '../db/schema.ts';
-import { accountLanguage } from '../modules/categories/categories.repository.ts';
-import { STANDARD_CATEGORY_DEFINITIONS, type StandardCategory } from './knowledge/categories.ts';
+import type { StandardCategory } from './categories.ts';
+
+/** What an account's category is, as far as its meaning goes. */
+export interface CategoryText {
+  slug: string;
+  name: string;
+  description: string;
+}
+
+/** A category of an account, as matched against the standard ones. */
+export interface AccountCategory extends CategoryText {
+  required: boolean;
+  created_at: Date;
+}
 
 /**
  * Words that say which standard category an account's own category is, in the languages accounts
@@ -66,7 +75,7 @@ for (const [standard, list] of Object.entries(MEANING) as Array<[StandardCategor
  * How strongly a category's slug, name and description speak for each standard category: a word of
  * the slug or name weighs 3, a word of the description 1 (once each).
  */
-export function meaningScores(category: Pick<CategoryRow, 'slug' | 'name' | 'description'>): Record<StandardCategory, number> {
+export function meaningScores(category: CategoryText): Record<StandardCategory, number> {
   const scores: Record<StandardCategory, number> = { necessary: 0, functional: 0, analytics: 0, marketing: 0, preferences: 0 };
   const add = (text: string, weight: number) => {
     for (const word of new Set(words(text))) for (const standard of LOOKUP.get(word) ?? []) scores[standard] += weight;
@@ -81,7 +90,7 @@ export function meaningScores(category: Pick<CategoryRow, 'slug' | 'name' | 'des
  * it (ties allowed: "Functional & Preferences" serves both). A required category never takes a
  * category visitors may refuse: that would set the item without consent.
  */
-export function servesStandard(category: CategoryRow, standard: StandardCategory): number {
+export function servesStandard(category: AccountCategory, standard: StandardCategory): number {
   if (category.required && standard !== 'necessary') return 0;
   const scores = meaningScores(category);
   const best = Math.max(...Object.values(scores));
@@ -89,8 +98,8 @@ export function servesStandard(category: CategoryRow, standard: StandardCategory
 }
 
 /** The account's category that serves `standard` best (highest score, the standard slug, then the oldest). */
-export function bestMatch(categories: CategoryRow[], standard: StandardCategory): CategoryRow | undefined {
-  let best: { row: CategoryRow; score: number } | undefined;
+export function bestMatch<C extends AccountCategory>(categories: C[], standard: StandardCategory): C | undefined {
+  let best: { row: C; score: number } | undefined;
   for (const row of categories) {
     const serves = servesStandard(row, standard);
     if (serves === 0) continue;
@@ -100,47 +109,3 @@ export function bestMatch(categories: CategoryRow[], standard: StandardCategory)
   return best?.row;
 }
 
-/**
- * The account's category for a standard one: an existing category whose slug, name or description
- * means it (in any of the languages above), or else a new one the AI creates (`created`). A new
- * category is unpublished, so that it never shows in the banner until an admin publishes it,
- * unless the account lets the AI approve (`publish`).
- */
-export async function categoryFor(
-  db: Executor,
-  accountId: string,
-  standard: StandardCategory,
-  publish: boolean,
-): Promise<{ category: CategoryRow; created: boolean }> {
-  const existing = await db.selectFrom('categories').selectAll().where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();
-  const matched = bestMatch(existing, standard);
-  if (matched) return { category: matched, created: false };
-
-  const definition = STANDARD_CATEGORY_DEFINITIONS[standard];
-  const taken = new Set(existing.map((row) => row.slug));
-  const slug = [standard, `${standard}-ai`, `${standard}-ai-${newId().slice(-8)}`].find((candidate) => !taken.has(candidate))!;
-  // Another instance may create it at the same moment: the unique slug keeps one, and it is taken.
-  const inserted = await db
-    .insertInto('categories')
-    .values({
-      id: newId(),
-      account_id: accountId,
-      name: definition.name,
-      slug,
-      description: definition.description,
-      required: definition.required,
-      published: publish,
-      default_language: await accountLanguage(db, accountId),
-    })
-    .onConflict((oc) => oc.columns(['account_id', 'slug']).doNothing())
-    .returningAll()
-    .executeTakeFirst();
-  if (inserted) return { category: inserted, created: true };
-  const raced = await db
-    .selectFrom('categories')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('slug', '=', slug)
-    .executeTakeFirstOrThrow();
-  return { category: raced, created: false };
-}

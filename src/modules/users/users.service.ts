@@ -25,3 +25,6 @@ export async function verifyPassword(stored: string | undefined, password: strin
   const ok = await verify(target, password).catch(() => false);
   return ok && stored !== undefined;
 }
+
+/** What other modules use of the users. */
+export { findUser, findUserByEmail, insertUser, normaliseEmail, updatePasswordHash } from './users.repository.ts';

@@ -1,0 +1,147 @@
+import type { Kysely } from 'kysely';
+import { isId } from '../../db/ids.ts';
+import type { Executor } from '../../db/kysely.ts';
+import type { Database } from '../../db/schema.ts';
+import { ForbiddenError, found, NEEDS_ADMIN } from '../../http/app-errors.ts';
+import type { Principal } from '../../http/auth.ts';
+import { Problems } from '../../http/validate.ts';
+import { normaliseDomain } from '../../lib/hosts.ts';
+import type { Services } from '../../services.ts';
+import { findMembership, insertMembership, memberIdsOf } from '../account-users/account-users.service.ts';
+import { accountTokenHashes } from '../tokens/tokens.service.ts';
+import {
+  deleteAccount,
+  findAccount,
+  findAccountById,
+  insertAccount,
+  listAccounts,
+  partnerOwnsGroup,
+  updateAccount,
+  type NewAccount,
+} from './accounts.repository.ts';
+import type { AccountFields, AccountWithStatus } from './accounts.schema.ts';
+
+/** What other modules use of the accounts: facts of the onboarding status, settings, scan schedules. */
+export {
+  accountLanguage,
+  findAccount,
+  findAccountById,
+  findAiFeatures,
+  findScanHosts,
+  markCodeInstalled,
+  markVendorsSetup,
+  takeDueScanSchedules,
+} from './accounts.repository.ts';
+
+/**
+ * Checks and normalises account fields; 422 with every problem at once. `currentGroupId` is the
+ * account's group (null for a new one): only a partner moves an account, and only into its own groups.
+ */
+async function cleanFields(
+  db: Executor,
+  principal: Principal,
+  fields: AccountFields,
+  currentGroupId: string | null,
+): Promise<Partial<NewAccount> & Pick<AccountFields, 'ai_features' | 'scan_schedule'>> {
+  const problems = new Problems();
+  const out: Partial<NewAccount> & Pick<AccountFields, 'ai_features' | 'scan_schedule'> = {
+    ai_features: fields.ai_features,
+    scan_schedule: fields.scan_schedule,
+  };
+  if (fields.name !== undefined) out.name = problems.required('name', fields.name);
+  if (fields.domain !== undefined) {
+    const domain = normaliseDomain(fields.domain);
+    if (fields.domain.trim() === '') problems.add('domain', "can't be blank");
+    else if (!domain) problems.add('domain', 'is invalid');
+    out.domain = domain;
+  }
+  if (fields.allowed_domains !== undefined) {
+    const domains = fields.allowed_domains.map(normaliseDomain);
+    if (domains.some((domain) => !domain)) problems.add('allowed_domains', 'is invalid');
+    out.allowed_domains = [...new Set(domains.filter((domain): domain is string => !!domain))];
+  }
+  if (fields.default_language !== undefined) out.default_language = fields.default_language;
+  if (fields.https_only !== undefined) out.https_only = fields.https_only;
+  if (fields.consent_retention_days !== undefined) out.consent_retention_days = fields.consent_retention_days;
+  if (fields.group_id !== undefined) {
+    const groupId = fields.group_id;
+    const allowed = principal.type === 'partner'
+      ? isId(groupId) && (await partnerOwnsGroup(db, principal.partnerId!, groupId))
+      : groupId === currentGroupId;
+    if (!allowed) problems.add('group', 'must exist');
+    out.group_id = groupId;
+  }
+  problems.throwIfAny();
+  return out;
+}
+
+/** A write on an account the caller reaches: partners and account tokens may, users must be admins. */
+async function assertCanWrite(db: Executor, principal: Principal, account: AccountWithStatus, action: 'update' | 'delete') {
+  if (principal.type === 'partner') return;
+  if (principal.type === 'account') {
+    if (action === 'delete') throw new ForbiddenError('Only the account owner or its partner can delete an account');
+    return;
+  }
+  if (action === 'delete') {
+    if (account.owner_id !== principal.userId) {
+      throw new ForbiddenError('Only the account owner or its partner can delete an account');
+    }
+    return;
+  }
+  const membership = await findMembership(db, account.id, principal.userId!);
+  if (!membership?.admin) throw new ForbiddenError(NEEDS_ADMIN);
+}
+
+/** The accounts the caller reaches, a page of them. */
+export const accountsFor = listAccounts;
+
+/** An account the caller reaches, or 404. */
+export async function reachableAccount(db: Executor, principal: Principal, id: string): Promise<AccountWithStatus> {
+  return found(await findAccount(db, principal, id));
+}
+
+/** A partner's account goes in one of its groups; a user's is owned and administered by the user. */
+export async function createAccount(db: Kysely<Database>, principal: Principal, fields: AccountFields): Promise<AccountWithStatus> {
+  if (principal.type === 'account') throw new ForbiddenError('Account tokens cannot create accounts');
+  const clean = await cleanFields(db, principal, { ...fields, group_id: fields.group_id ?? null }, null);
+  const id = await db.transaction().execute(async (trx) => {
+    const row = await insertAccount(trx, {
+      name: clean.name!,
+      domain: clean.domain!,
+      allowed_domains: clean.allowed_domains ?? [],
+      group_id: clean.group_id ?? null,
+      owner_id: principal.userId,
+      default_language: clean.default_language ?? 'en',
+      https_only: clean.https_only ?? true,
+      consent_retention_days: clean.consent_retention_days,
+    });
+    if (principal.userId) await insertMembership(trx, row.id, principal.userId, true);
+    return row.id;
+  });
+  return (await findAccountById(db, id))!;
+}
+
+/** Only the fields sent change; the banner is built anew with them. */
+export async function changeAccount(services: Services, principal: Principal, id: string, fields: AccountFields): Promise<AccountWithStatus> {
+  const { db } = services;
+  const account = await reachableAccount(db, principal, id);
+  await assertCanWrite(db, principal, account, 'update');
+  await updateAccount(db, account.id, await cleanFields(db, principal, fields, account.group_id));
+  await services.forgetBanner([account.id]);
+  return (await findAccountById(db, account.id))!;
+}
+
+/** Deletes the account and everything in it; its tokens, memberships and caches are forgotten everywhere. */
+export async function removeAccount(services: Services, principal: Principal, id: string): Promise<void> {
+  const { db } = services;
+  const account = await reachableAccount(db, principal, id);
+  await assertCanWrite(db, principal, account, 'delete');
+  const { tokenHashes, memberIds } = await db.transaction().execute(async (trx) => {
+    const gone = { tokenHashes: await accountTokenHashes(trx, account.id), memberIds: await memberIdsOf(trx, account.id) };
+    await deleteAccount(trx, account.id);
+    return gone;
+  });
+  await services.forgetTokens(tokenHashes);
+  await services.forgetMemberships(memberIds);
+  await services.forgetCategories([account.id]);
+}

@@ -1,0 +1,141 @@
+import { STANDARD_CATEGORY_DEFINITIONS, type StandardCategory } from '../../ai/knowledge/categories.ts';
+import { bestMatch } from '../../ai/knowledge/category-meaning.ts';
+import { newId } from '../../db/ids.ts';
+import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../db/kysely.ts';
+import type { CategoryRow } from '../../db/schema.ts';
+import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
+import { Problems } from '../../http/validate.ts';
+import type { Services } from '../../services.ts';
+import { accountLanguage, markVendorsSetup } from '../accounts/accounts.service.ts';
+import { bumpRevision } from '../banner/banner.service.ts';
+import {
+  allCategories,
+  categoryHoldsStorageItems,
+  deleteCategory,
+  findCategory,
+  findCategoryBySlug,
+  insertCategory,
+  insertCategoryUnlessTaken,
+  slugTaken,
+  updateCategory,
+} from './categories.repository.ts';
+import type { CategoryFields } from './categories.schema.ts';
+import { slugify } from './slug.ts';
+
+/** What other modules use of the categories. */
+export { findCategory } from './categories.repository.ts';
+export { CategoryCache } from './category-cache.ts';
+
+export const SLUG_TAKEN = 'Slug has already been taken';
+export const CATEGORY_IN_USE = 'Category still holds storage items; move or delete them first';
+
+/**
+ * Trims the texts and settles the slug: the one sent, or (when creating, or when an empty one is
+ * sent) the default made from the name. The slug must be free in the account.
+ */
+async function cleanFields(db: Executor, accountId: string, fields: CategoryFields, current?: CategoryRow): Promise<CategoryFields> {
+  const problems = new Problems();
+  const out: CategoryFields = { ...fields };
+  if (fields.name !== undefined) out.name = problems.required('name', fields.name);
+  if (fields.description !== undefined) out.description = fields.description.trim();
+  const name = out.name ?? current?.name ?? '';
+  const wantsDefault = !fields.slug && (fields.slug !== undefined || !current);
+  if (wantsDefault) out.slug = slugify(name);
+  // A slug made from the name is the name's problem: the client sent no slug to blame.
+  if (out.slug === '') {
+    // A blank name is its own problem.
+    if (name !== '') problems.add('name', 'has no letter or digit to make a slug from; send a slug');
+  } else if (out.slug !== undefined && (await slugTaken(db, accountId, out.slug, current?.id))) {
+    if (wantsDefault) problems.add('name', `has already been taken (its slug ${out.slug} is in use; send another slug)`);
+    else problems.add('slug', 'has already been taken');
+  }
+  problems.throwIfAny();
+  return out;
+}
+
+const rethrowTaken = (error: unknown): never => {
+  if (isUniqueViolation(error)) throw new ValidationError(SLUG_TAKEN);
+  throw error;
+};
+
+/** A new category; the banner asks visitors again, since they were asked about the categories there were. */
+export async function createCategory(services: Services, accountId: string, sent: CategoryFields): Promise<CategoryRow> {
+  const { db } = services;
+  const fields = await cleanFields(db, accountId, sent);
+  const default_language = fields.default_language ?? (await accountLanguage(db, accountId));
+  const row = await db
+    .transaction()
+    .execute(async (trx) => {
+      const created = await insertCategory(trx, accountId, { ...fields, name: fields.name!, slug: fields.slug!, default_language });
+      await markVendorsSetup(trx, accountId);
+      await bumpRevision(trx, accountId);
+      return created;
+    })
+    .catch(rethrowTaken);
+  await services.forgetCategories([accountId]);
+  return row;
+}
+
+/** Only the fields sent change. */
+export async function changeCategory(services: Services, accountId: string, id: string, sent: CategoryFields): Promise<CategoryRow> {
+  const { db } = services;
+  const current = found(await findCategory(db, accountId, id));
+  const fields = await cleanFields(db, accountId, sent, current);
+  const row = await updateCategory(db, accountId, current.id, fields).catch(rethrowTaken);
+  await services.forgetCategories([accountId]);
+  if (!row) throw new NotFoundError();
+  return row;
+}
+
+/** Deletes a category that holds no storage items. */
+export async function removeCategory(services: Services, accountId: string, id: string): Promise<void> {
+  const { db } = services;
+  if (!(await findCategory(db, accountId, id))) throw new NotFoundError();
+  if (await categoryHoldsStorageItems(db, accountId, id)) throw new ValidationError(CATEGORY_IN_USE);
+  const deleted = await db
+    .transaction()
+    .execute(async (trx) => {
+      const gone = await deleteCategory(trx, accountId, id);
+      if (gone) await bumpRevision(trx, accountId);
+      return gone;
+    })
+    .catch((error: unknown) => {
+      // A storage item moved into it between the check and the delete.
+      if (isForeignKeyViolation(error)) throw new ValidationError(CATEGORY_IN_USE);
+      throw error;
+    });
+  await services.forgetCategories([accountId]);
+  if (!deleted) throw new NotFoundError();
+}
+
+/**
+ * The account's category for a standard one: an existing category whose slug, name or description
+ * means it (in any of the languages above), or else a new one the AI creates (`created`). A new
+ * category is unpublished, so that it never shows in the banner until an admin publishes it,
+ * unless the account lets the AI approve (`publish`).
+ */
+export async function categoryForStandard(
+  db: Executor,
+  accountId: string,
+  standard: StandardCategory,
+  publish: boolean,
+): Promise<{ category: CategoryRow; created: boolean }> {
+  const existing = await allCategories(db, accountId);
+  const matched = bestMatch(existing, standard);
+  if (matched) return { category: matched, created: false };
+
+  const definition = STANDARD_CATEGORY_DEFINITIONS[standard];
+  const taken = new Set(existing.map((row) => row.slug));
+  const slug = [standard, `${standard}-ai`, `${standard}-ai-${newId().slice(-8)}`].find((candidate) => !taken.has(candidate))!;
+  // Another instance may create it at the same moment: the unique slug keeps one, and it is taken.
+  const inserted = await insertCategoryUnlessTaken(db, accountId, {
+    name: definition.name,
+    slug,
+    description: definition.description,
+    required: definition.required,
+    published: publish,
+    default_language: await accountLanguage(db, accountId),
+  });
+  if (inserted) return { category: inserted, created: true };
+  return { category: (await findCategoryBySlug(db, accountId, slug))!, created: false };
+}
