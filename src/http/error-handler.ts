@@ -13,7 +13,6 @@ declare module 'fastify' {
   }
 }
 
-export { isDatabaseUnavailable };
 
 function send(reply: FastifyReply, status: number, message: string, form: ErrorForm = 'array') {
   const code = status;

@@ -1,10 +1,17 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { UnavailableError } from '../../http/app-errors.ts';
-import { isDatabaseUnavailable } from '../../http/error-handler.ts';
+import { isDatabaseUnavailable } from '../../db/outage.ts';
 import { utcDay } from '../stats/stats.service.ts';
 import { chain, GENESIS } from './consent-chain.ts';
-import type { NewConsent } from './consents.repository.ts';
+import {
+  insertConsentBatch,
+  readChainHeads,
+  type CategoryRollup,
+  type ChainedConsent,
+  type DailyRollup,
+  type Head,
+  type NewConsent,
+} from './consents.repository.ts';
 
 interface Pending {
   consent: NewConsent;
@@ -23,11 +30,6 @@ export interface ConsentWriterOptions {
   onBatch?: (size: number) => void;
 }
 
-/** The last link of an account's chain. */
-interface Head {
-  seq: number;
-  hash: string;
-}
 
 /** Where committed consents are counted as a pageview and a visitor. */
 export interface VisitSink {
@@ -152,18 +154,13 @@ export class ConsentWriter {
     const accounts = [...new Set(consents.map((c) => c.account_id))].filter((id) => reload || !this.heads.has(id));
     if (accounts.length === 0) return;
     if (this.heads.size + accounts.length > MAX_HEADS) this.heads.clear();
-    const rows = await this.db.kysely.selectFrom('consent_chain_heads').select(['account_id', 'seq', 'hash'])
-      .where('account_id', 'in', accounts).execute();
     for (const id of accounts) this.heads.set(id, { seq: 0, hash: GENESIS });
-    for (const row of rows) this.heads.set(row.account_id, { seq: Number(row.seq), hash: row.hash });
+    for (const [id, head] of await readChainHeads(this.db.kysely, accounts)) this.heads.set(id, head);
   }
 
   /**
-   * One statement, so one round trip and one implicit transaction: the chain heads advanced by
-   * compare-and-set, the rows of the accounts whose head advanced (passed as arrays, so that the
-   * statement's text, and its plan, is the same for every batch size: prepared once per
-   * connection), the account counters, the daily rollups and checkpoints, the per-category
-   * choices and the first-install fact. Answers the accounts whose rows were stored.
+   * Chains each account's consents on its head, then stores them all in one statement
+   * (`insertConsentBatch`); answers the accounts whose rows were stored.
    */
   private async insertRound(consents: NewConsent[]): Promise<Set<string>> {
     const byAccount = new Map<string, NewConsent[]>();
@@ -174,7 +171,7 @@ export class ConsentWriter {
     }
     const accounts = [...byAccount.keys()].sort();
     const expected = accounts.map((id) => this.heads.get(id)!);
-    const rows: (NewConsent & { seq: number; hash: string; personal_hash: string; personal_salt: string })[] = [];
+    const rows: ChainedConsent[] = [];
     const heads: Head[] = [];
     for (const [i, id] of accounts.entries()) {
       const list = byAccount.get(id)!;
@@ -188,69 +185,9 @@ export class ConsentWriter {
     const daily = dailyRollup(rows);
     const choices = categoryRollup(rows);
     const fresh = accounts.filter((id) => !this.installed.has(id));
-    const statement = sql<{ account_id: string }>`with expected(account_id, seq, hash, new_seq, new_hash) as (
-        select * from unnest(${accounts}::uuid[], ${expected.map((h) => h.seq)}::bigint[], ${expected.map((h) => h.hash)}::text[],
-          ${heads.map((h) => h.seq)}::bigint[], ${heads.map((h) => h.hash)}::text[])
-      ), advanced as (
-        insert into consent_chain_heads as head (account_id, seq, hash)
-        select account_id, new_seq, new_hash from expected where seq = 0 order by account_id
-        on conflict (account_id) do nothing
-        returning account_id
-      ), moved as (
-        update consent_chain_heads as head set seq = expected.new_seq, hash = expected.new_hash
-        from expected where head.account_id = expected.account_id and expected.seq > 0
-          and head.seq = expected.seq and head.hash = expected.hash
-        returning head.account_id
-      ), stored(account_id) as (
-        select account_id from advanced union all select account_id from moved
-      ), inserted as (
-        insert into consents (id, account_id, session_id, user_id, user_preferences, url, user_agent, ip_address, gpc, created_at,
-          chain_seq, hash, personal_hash, personal_salt)
-        select * from unnest(
-          ${rows.map((c) => c.id)}::uuid[], ${rows.map((c) => c.account_id)}::uuid[],
-          ${rows.map((c) => c.session_id)}::text[], ${rows.map((c) => c.user_id)}::text[],
-          ${rows.map((c) => JSON.stringify(c.user_preferences))}::jsonb[], ${rows.map((c) => c.url)}::text[],
-          ${rows.map((c) => c.user_agent)}::text[], ${rows.map((c) => c.ip_address)}::text[],
-          ${rows.map((c) => c.gpc)}::boolean[], ${rows.map((c) => c.created_at.toISOString())}::timestamptz[],
-          ${rows.map((c) => c.seq)}::bigint[], ${rows.map((c) => c.hash)}::text[],
-          ${rows.map((c) => c.personal_hash)}::text[], ${rows.map((c) => c.personal_salt)}::text[]
-        ) as row(id, account_id) where row.account_id in (select account_id from stored)
-        returning account_id
-      ), counted as (
-        insert into account_consent_counts (account_id, consents)
-        select account_id, count(*) from inserted group by account_id order by account_id
-        on conflict (account_id) do update set consents = account_consent_counts.consents + excluded.consents
-      ), daily as (
-        insert into consent_daily_stats as d (account_id, day, consents, accept_all, accept_custom, accept_necessary, gpc, head_seq, head_id, head_hash)
-        select * from unnest(
-          ${daily.map((d) => d.account_id)}::uuid[], ${daily.map((d) => d.day)}::date[], ${daily.map((d) => d.consents)}::int[],
-          ${daily.map((d) => d.all)}::int[], ${daily.map((d) => d.custom)}::int[], ${daily.map((d) => d.necessary)}::int[],
-          ${daily.map((d) => d.gpc)}::int[], ${daily.map((d) => d.head_seq)}::bigint[], ${daily.map((d) => d.head_id)}::uuid[],
-          ${daily.map((d) => d.head_hash)}::text[]
-        ) as row(account_id) where row.account_id in (select account_id from stored)
-        on conflict (account_id, day) do update set
-          consents = d.consents + excluded.consents, accept_all = d.accept_all + excluded.accept_all,
-          accept_custom = d.accept_custom + excluded.accept_custom, accept_necessary = d.accept_necessary + excluded.accept_necessary,
-          gpc = d.gpc + excluded.gpc,
-          head_id = case when excluded.head_seq > d.head_seq then excluded.head_id else d.head_id end,
-          head_hash = case when excluded.head_seq > d.head_seq then excluded.head_hash else d.head_hash end,
-          head_seq = greatest(d.head_seq, excluded.head_seq)
-      ), chosen as (
-        insert into consent_daily_categories as d (account_id, day, category_id, accepted, rejected)
-        select * from unnest(
-          ${choices.map((c) => c.account_id)}::uuid[], ${choices.map((c) => c.day)}::date[], ${choices.map((c) => c.category_id)}::uuid[],
-          ${choices.map((c) => c.accepted)}::int[], ${choices.map((c) => c.rejected)}::int[]
-        ) as row(account_id) where row.account_id in (select account_id from stored)
-        on conflict (account_id, day, category_id) do update set
-          accepted = d.accepted + excluded.accepted, rejected = d.rejected + excluded.rejected
-      ), installed as (
-        update accounts set code_installed_at = now() where id = any(${fresh}::uuid[]) and code_installed_at is null
-      )
-      select account_id from stored`;
     let stored: Set<string>;
     try {
-      const result = await this.db.executePrepared<{ account_id: string }>('consent_batch', statement.compile(this.db.kysely));
-      stored = new Set(result.map((row) => row.account_id));
+      stored = await insertConsentBatch(this.db, { accounts, expected, heads, rows, daily, choices, fresh });
     } catch (error) {
       for (const id of accounts) this.heads.delete(id);
       throw error;
@@ -268,14 +205,9 @@ export class ConsentWriter {
   }
 }
 
-interface Chained extends NewConsent {
-  seq: number;
-  hash: string;
-}
-
 /** Per account and UTC day: consents by accept type, GPC, and the day's last link (in account order). */
-function dailyRollup(rows: Chained[]) {
-  const days = new Map<string, { account_id: string; day: string; consents: number; all: number; custom: number; necessary: number; gpc: number; head_seq: number; head_id: string; head_hash: string }>();
+function dailyRollup(rows: ChainedConsent[]): DailyRollup[] {
+  const days = new Map<string, DailyRollup>();
   for (const c of rows) {
     const day = utcDay(c.created_at);
     const key = `${c.account_id} ${day}`;
@@ -290,9 +222,9 @@ function dailyRollup(rows: Chained[]) {
 }
 
 /** Per account, UTC day and category: how often it was accepted and rejected (in key order). */
-function categoryRollup(rows: Chained[]) {
-  const counts = new Map<string, { account_id: string; day: string; category_id: string; accepted: number; rejected: number }>();
-  const add = (c: Chained, day: string, categoryId: string, field: 'accepted' | 'rejected') => {
+function categoryRollup(rows: ChainedConsent[]): CategoryRollup[] {
+  const counts = new Map<string, CategoryRollup>();
+  const add = (c: ChainedConsent, day: string, categoryId: string, field: 'accepted' | 'rejected') => {
     const key = `${c.account_id} ${day} ${categoryId}`;
     let entry = counts.get(key);
     if (!entry) counts.set(key, (entry = { account_id: c.account_id, day, category_id: categoryId, accepted: 0, rejected: 0 }));

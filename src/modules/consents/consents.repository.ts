@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
 import type { Executor } from '../../db/kysely.ts';
 import type { ConsentRow, UserPreferences } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
@@ -14,6 +16,134 @@ export interface NewConsent {
   ip_address: string | null;
   gpc: boolean;
   created_at: Date;
+}
+
+/** The last link of an account's chain. */
+export interface Head {
+  seq: number;
+  hash: string;
+}
+
+/** A consent with its place in its account's chain. */
+export interface ChainedConsent extends NewConsent {
+  seq: number;
+  hash: string;
+  personal_hash: string;
+  personal_salt: string;
+}
+
+/** One account's consents of one UTC day in a batch, and the day's last link. */
+export interface DailyRollup {
+  account_id: string;
+  day: string;
+  consents: number;
+  all: number;
+  custom: number;
+  necessary: number;
+  gpc: number;
+  head_seq: number;
+  head_id: string;
+  head_hash: string;
+}
+
+/** How often a batch accepted and rejected one category of one account on one UTC day. */
+export interface CategoryRollup {
+  account_id: string;
+  day: string;
+  category_id: string;
+  accepted: number;
+  rejected: number;
+}
+
+/** A batch of the consent writer: its accounts (sorted), their heads before and after, rows and rollups. */
+export interface ConsentBatch {
+  accounts: string[];
+  expected: Head[];
+  heads: Head[];
+  rows: ChainedConsent[];
+  daily: DailyRollup[];
+  choices: CategoryRollup[];
+  /** Accounts whose first install may not be recorded yet. */
+  fresh: string[];
+}
+
+/** The chain heads of these accounts (an account without consents has none). */
+export async function readChainHeads(db: Executor, accounts: string[]): Promise<Map<string, Head>> {
+  const rows = await db.selectFrom('consent_chain_heads').select(['account_id', 'seq', 'hash']).where('account_id', 'in', accounts).execute();
+  return new Map(rows.map((row) => [row.account_id, { seq: Number(row.seq), hash: row.hash }]));
+}
+
+/**
+ * One statement, so one round trip and one implicit transaction: the chain heads advanced by
+ * compare-and-set, the rows of the accounts whose head advanced (passed as arrays, so that the
+ * statement's text, and its plan, is the same for every batch size: prepared once per
+ * connection), the account counters, the daily rollups and checkpoints, the per-category choices
+ * and the first-install fact. Answers the accounts whose rows were stored: an account another
+ * writer moved the head of meanwhile stored nothing and is chained again by the caller.
+ */
+export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepared'>, batch: ConsentBatch): Promise<Set<string>> {
+  const { accounts, expected, heads, rows, daily, choices, fresh } = batch;
+  const statement = sql<{ account_id: string }>`with expected(account_id, seq, hash, new_seq, new_hash) as (
+        select * from unnest(${accounts}::uuid[], ${expected.map((h) => h.seq)}::bigint[], ${expected.map((h) => h.hash)}::text[],
+          ${heads.map((h) => h.seq)}::bigint[], ${heads.map((h) => h.hash)}::text[])
+      ), advanced as (
+        insert into consent_chain_heads as head (account_id, seq, hash)
+        select account_id, new_seq, new_hash from expected where seq = 0 order by account_id
+        on conflict (account_id) do nothing
+        returning account_id
+      ), moved as (
+        update consent_chain_heads as head set seq = expected.new_seq, hash = expected.new_hash
+        from expected where head.account_id = expected.account_id and expected.seq > 0
+          and head.seq = expected.seq and head.hash = expected.hash
+        returning head.account_id
+      ), stored(account_id) as (
+        select account_id from advanced union all select account_id from moved
+      ), inserted as (
+        insert into consents (id, account_id, session_id, user_id, user_preferences, url, user_agent, ip_address, gpc, created_at,
+          chain_seq, hash, personal_hash, personal_salt)
+        select * from unnest(
+          ${rows.map((c) => c.id)}::uuid[], ${rows.map((c) => c.account_id)}::uuid[],
+          ${rows.map((c) => c.session_id)}::text[], ${rows.map((c) => c.user_id)}::text[],
+          ${rows.map((c) => JSON.stringify(c.user_preferences))}::jsonb[], ${rows.map((c) => c.url)}::text[],
+          ${rows.map((c) => c.user_agent)}::text[], ${rows.map((c) => c.ip_address)}::text[],
+          ${rows.map((c) => c.gpc)}::boolean[], ${rows.map((c) => c.created_at.toISOString())}::timestamptz[],
+          ${rows.map((c) => c.seq)}::bigint[], ${rows.map((c) => c.hash)}::text[],
+          ${rows.map((c) => c.personal_hash)}::text[], ${rows.map((c) => c.personal_salt)}::text[]
+        ) as row(id, account_id) where row.account_id in (select account_id from stored)
+        returning account_id
+      ), counted as (
+        insert into account_consent_counts (account_id, consents)
+        select account_id, count(*) from inserted group by account_id order by account_id
+        on conflict (account_id) do update set consents = account_consent_counts.consents + excluded.consents
+      ), daily as (
+        insert into consent_daily_stats as d (account_id, day, consents, accept_all, accept_custom, accept_necessary, gpc, head_seq, head_id, head_hash)
+        select * from unnest(
+          ${daily.map((d) => d.account_id)}::uuid[], ${daily.map((d) => d.day)}::date[], ${daily.map((d) => d.consents)}::int[],
+          ${daily.map((d) => d.all)}::int[], ${daily.map((d) => d.custom)}::int[], ${daily.map((d) => d.necessary)}::int[],
+          ${daily.map((d) => d.gpc)}::int[], ${daily.map((d) => d.head_seq)}::bigint[], ${daily.map((d) => d.head_id)}::uuid[],
+          ${daily.map((d) => d.head_hash)}::text[]
+        ) as row(account_id) where row.account_id in (select account_id from stored)
+        on conflict (account_id, day) do update set
+          consents = d.consents + excluded.consents, accept_all = d.accept_all + excluded.accept_all,
+          accept_custom = d.accept_custom + excluded.accept_custom, accept_necessary = d.accept_necessary + excluded.accept_necessary,
+          gpc = d.gpc + excluded.gpc,
+          head_id = case when excluded.head_seq > d.head_seq then excluded.head_id else d.head_id end,
+          head_hash = case when excluded.head_seq > d.head_seq then excluded.head_hash else d.head_hash end,
+          head_seq = greatest(d.head_seq, excluded.head_seq)
+      ), chosen as (
+        insert into consent_daily_categories as d (account_id, day, category_id, accepted, rejected)
+        select * from unnest(
+          ${choices.map((c) => c.account_id)}::uuid[], ${choices.map((c) => c.day)}::date[], ${choices.map((c) => c.category_id)}::uuid[],
+          ${choices.map((c) => c.accepted)}::int[], ${choices.map((c) => c.rejected)}::int[]
+        ) as row(account_id) where row.account_id in (select account_id from stored)
+        on conflict (account_id, day, category_id) do update set
+          accepted = d.accepted + excluded.accepted, rejected = d.rejected + excluded.rejected
+      ), installed as (
+        update accounts set code_installed_at = now() where id = any(${fresh}::uuid[]) and code_installed_at is null
+      )
+      select account_id from stored`;
+  const result = await db.executePrepared<{ account_id: string }>('consent_batch', statement.compile(db.kysely));
+  return new Set(result.map((row) => row.account_id));
 }
 
 export function filtered(db: Executor, accountId: string, filters: ConsentFilters) {
