@@ -19,6 +19,7 @@ import { accountInvitationsRoutes } from './modules/account-invitations/account-
 import { accountUsersRoutes } from './modules/account-users/account-users.routes.ts';
 import { aiActionsRoutes } from './modules/ai-actions/ai-actions.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
 import { bannerRoutes } from './modules/banner/banner.routes.ts';
 import { categoriesRoutes } from './modules/categories/categories.routes.ts';
 import { storageItemsRoutes } from './modules/storage-items/storage-items.routes.ts';
@@ -153,6 +154,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(healthRoutes, { services });
   const api = { services, prefix: API_PREFIX };
   await app.register(authRoutes, api);
+  await app.register(usersRoutes, api);
   await app.register(passwordResetsRoutes, api);
   await app.register(meRoutes, api);
   await app.register(tokensRoutes, api);

@@ -5,7 +5,8 @@ import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { describeStartupOutage } from './db/outage.ts';
 import { isId } from './db/ids.ts';
 import type { Database, TokenType } from './db/schema.ts';
-import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './modules/users/users.service.ts';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './modules/users/users.schema.ts';
+import { hashPassword } from './lib/passwords.ts';
 
 // The modules that touch the database (Kysely, PGlite, TypeBox) are most of the start-up time:
 // they are imported once the arguments have been checked, so that a typo is answered at once and

@@ -9,7 +9,7 @@ import { insertPartner } from './modules/partners/partners.repository.ts';
 import { createStorageItem } from './modules/storage-items/storage-items.service.ts';
 import type { StorageItemFields } from './modules/storage-items/storage-items.schema.ts';
 import { issueToken } from './modules/tokens/tokens.service.ts';
-import { hashPassword } from './modules/users/users.service.ts';
+import { hashPassword } from './lib/passwords.ts';
 import { insertUser } from './modules/users/users.repository.ts';
 
 const CATEGORIES = [

@@ -6,7 +6,7 @@ import { insertMembership } from '../../src/modules/account-users/account-users.
 import { insertGroup } from '../../src/modules/groups/groups.repository.ts';
 import { insertPartner } from '../../src/modules/partners/partners.repository.ts';
 import { issueToken } from '../../src/modules/tokens/tokens.service.ts';
-import { hashPassword } from '../../src/modules/users/users.service.ts';
+import { hashPassword } from '../../src/lib/passwords.ts';
 import { insertUser } from '../../src/modules/users/users.repository.ts';
 import { call } from './app.ts';
 

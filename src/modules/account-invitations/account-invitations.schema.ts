@@ -3,7 +3,7 @@ import type { AccountInvitationRow } from '../../db/schema.ts';
 import { offsetQuery } from '../../http/pagination.ts';
 import { Name, Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
 import { AccountUserSchema, RolesSchema } from '../account-users/account-users.schema.ts';
-import { MAX_PASSWORD_LENGTH } from '../users/users.service.ts';
+import { MAX_PASSWORD_LENGTH } from '../users/users.schema.ts';
 import type { InvitationView } from './account-invitations.repository.ts';
 import { invitationState, maskedInviteUrl, INVITATION_STATES } from './invitation-secret.ts';
 

@@ -7,7 +7,8 @@ import { findMembership, insertMembership } from '../account-users/account-users
 import { findAccountUser } from '../account-users/account-users.service.ts';
 import { toAccountUser, type AccountUser } from '../account-users/account-users.schema.ts';
 import { issueToken, sessionExpiry } from '../tokens/tokens.service.ts';
-import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '../users/users.service.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { checkNewPassword } from '../users/users.service.ts';
 import { findUserByEmail, insertUser } from '../users/users.service.ts';
 import { findInvitationBySecret, markAccepted } from './account-invitations.repository.ts';
 import { hashInvitationSecret, invitationState } from './invitation-secret.ts';
@@ -45,9 +46,7 @@ async function acceptingUser(db: Kysely<Database>, invitation: AccountInvitation
   }
   const problems = new Problems();
   const name = input.name?.trim() || invitation.name;
-  if (input.password.length < MIN_PASSWORD_LENGTH) {
-    problems.add('password', `is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)`);
-  }
+  checkNewPassword(problems, input.password);
   problems.throwIfAny();
   return { created: { name, email: invitation.email, passwordHash: await hashPassword(input.password) } };
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { MAX_PASSWORD_LENGTH } from '../users/users.service.ts';
+import { MAX_PASSWORD_LENGTH } from '../users/users.schema.ts';
 
 const Password = Type.String({ maxLength: MAX_PASSWORD_LENGTH });
 

@@ -1,6 +1,12 @@
 import { Type, type Static } from 'typebox';
 import type { UserRow } from '../../db/schema.ts';
-import { Timestamp } from '../../http/schemas.ts';
+import { Name, Timestamp } from '../../http/schemas.ts';
+
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 256;
+
+export const Email = Type.String({ format: 'email', maxLength: 254 });
+export const Password = Type.String({ maxLength: MAX_PASSWORD_LENGTH });
 
 export const UserSchema = Type.Object({
   id: Type.String(),
@@ -21,3 +27,17 @@ export function toUser(row: UserRow): User {
     updated_at: row.updated_at.toISOString(),
   };
 }
+
+export const PasswordBody = Type.Object({
+  user: Type.Object({
+    current_password: Password,
+    password: Password,
+    password_confirmation: Password,
+  }),
+});
+
+export const SignUpBody = Type.Object({
+  user: Type.Object({ name: Name(), email: Email, password: Password }),
+});
+
+export const SignUpResponse = Type.Object({ data: UserSchema, token: Type.String() });

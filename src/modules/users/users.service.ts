@@ -1,29 +1,57 @@
-import { hash, verify } from '@node-rs/argon2';
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/kysely.ts';
+import type { Database } from '../../db/schema.ts';
+import { UnauthorizedError } from '../../http/app-errors.ts';
+import type { Principal } from '../../http/auth.ts';
+import { Problems } from '../../http/validate.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { issueToken, revokeOtherSessions, sessionExpiry } from '../tokens/tokens.service.ts';
+import { findUser, findUserByEmail, insertUser, updatePasswordHash } from './users.repository.ts';
+import { MIN_PASSWORD_LENGTH, toUser, type User } from './users.schema.ts';
 
-/** `Algorithm.Argon2id` of @node-rs/argon2 (a const enum, which isolated modules cannot import). */
-const ARGON2ID = 2;
-
-/** argon2id with the OWASP-recommended floor: 19 MiB of memory, 2 passes, 1 lane. */
-const PARAMS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-
-export const MIN_PASSWORD_LENGTH = 8;
-export const MAX_PASSWORD_LENGTH = 256;
-
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, PARAMS);
+/** A password of the right length; `problems` collects what is wrong. */
+export function checkNewPassword(problems: Problems, password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH) problems.add('password', `is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)`);
 }
 
-let dummyHash: Promise<string> | undefined;
+/** Public sign-up: the user and a session token. */
+export async function signUp(db: Kysely<Database>, fields: { name: string; email: string; password: string }): Promise<{ data: User; token: string }> {
+  const problems = new Problems();
+  const name = problems.required('name', fields.name);
+  checkNewPassword(problems, fields.password);
+  if (await findUserByEmail(db, fields.email)) problems.add('email', 'has already been taken');
+  problems.throwIfAny();
+  const passwordHash = await hashPassword(fields.password);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const user = await insertUser(trx, { name, email: fields.email, passwordHash });
+      const session = await issueToken(trx, { type: 'user', kind: 'session', userId: user.id, expiresAt: sessionExpiry() });
+      return { data: toUser(user), token: session.token };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) new Problems().add('email', 'has already been taken').throwIfAny();
+    throw error;
+  }
+}
 
-/**
- * Verifies a password against a stored hash. With no user (unknown email) it verifies against a
- * hash of nothing in particular, so both failures take the same time.
- */
-export async function verifyPassword(stored: string | undefined, password: string): Promise<boolean> {
-  dummyHash ??= hashPassword('consentry-timing-equaliser');
-  const target = stored ?? (await dummyHash);
-  const ok = await verify(target, password).catch(() => false);
-  return ok && stored !== undefined;
+/** Changes the caller's password; answers the hashes of the other sessions it logged out. */
+export async function changePassword(
+  db: Kysely<Database>,
+  principal: Principal,
+  fields: { current_password: string; password: string; password_confirmation: string },
+): Promise<string[]> {
+  const user = await findUser(db, principal.userId!);
+  if (!user) throw new UnauthorizedError();
+  const problems = new Problems();
+  if (!(await verifyPassword(user.password_hash, fields.current_password))) problems.add('current_password', 'is invalid');
+  checkNewPassword(problems, fields.password);
+  if (fields.password !== fields.password_confirmation) problems.add('password_confirmation', "doesn't match Password");
+  problems.throwIfAny();
+  const passwordHash = await hashPassword(fields.password);
+  return db.transaction().execute(async (trx) => {
+    await updatePasswordHash(trx, user.id, passwordHash);
+    return revokeOtherSessions(trx, user.id, principal.tokenId);
+  });
 }
 
 /** What other modules use of the users. */

@@ -1,0 +1,44 @@
+import { Type } from 'typebox';
+import { ForbiddenError } from '../../http/app-errors.ts';
+import { principalOf } from '../../http/auth.ts';
+import { withErrors } from '../../http/schemas.ts';
+import type { RoutesPlugin } from '../../services.ts';
+import { PasswordBody, SignUpBody, SignUpResponse } from './users.schema.ts';
+import { changePassword, signUp } from './users.service.ts';
+
+const tags = ['Authentication'];
+const security = [{ bearer: [] }];
+
+/** A user's own routes: public sign-up and changing one's password. */
+export const usersRoutes: RoutesPlugin = async (app, { services }) => {
+  const { db } = services;
+
+  app.put('/password', {
+    config: { auth: 'user', throttle: 'password' },
+    schema: {
+      operationId: 'changePassword',
+      tags,
+      security,
+      summary: 'Change the password; every other session of the user is logged out',
+      body: PasswordBody,
+      response: withErrors({ 200: Type.Object({ success: Type.Boolean() }) }, { 415: true, 422: true }),
+    },
+  }, async (request) => {
+    await services.forgetTokens(await changePassword(db, principalOf(request), request.body.user));
+    return { success: true };
+  });
+
+  app.post('/users', {
+    config: { auth: 'public', throttle: 'signup' },
+    schema: {
+      operationId: 'signUp',
+      tags,
+      summary: 'Create a user; returns it with a session token',
+      body: SignUpBody,
+      response: withErrors({ 201: SignUpResponse }, { 403: true, 415: true, 422: true }),
+    },
+  }, async (request, reply) => {
+    if (!services.config.signupEnabled) throw new ForbiddenError('Sign-up is disabled on this server');
+    return reply.code(201).send(await signUp(db, request.body.user));
+  });
+};
