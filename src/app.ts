@@ -25,7 +25,6 @@ import { categoriesRoutes } from './modules/categories/categories.routes.ts';
 import { storageItemsRoutes } from './modules/storage-items/storage-items.routes.ts';
 import { groupsRoutes } from './modules/groups/groups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
-import { meRoutes } from './modules/me/me.routes.ts';
 import { passwordResetsRoutes } from './modules/password-resets/password-resets.routes.ts';
 import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
@@ -156,7 +155,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(authRoutes, api);
   await app.register(usersRoutes, api);
   await app.register(passwordResetsRoutes, api);
-  await app.register(meRoutes, api);
   await app.register(tokensRoutes, api);
   await app.register(groupsRoutes, api);
   await app.register(accountsRoutes, api);

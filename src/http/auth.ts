@@ -158,7 +158,7 @@ function authorise(stores: AuthStores, request: FastifyRequest, found: Lookup): 
   return resolveMembership(stores, principal, request).then(scoped);
 }
 
-function admit(stores: AuthStores, request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
+function authenticate(stores: AuthStores, request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
   if (request.routeOptions.config.auth === 'none') return;
   return after(lookUp(stores, request), (found) => {
     const principal = found && 'principal' in found ? found.principal : null;
@@ -187,5 +187,5 @@ export function registerAuth(app: FastifyInstance, stores: AuthStores): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('scope', null);
 
-  app.addHook('onRequest', (request, reply, done) => settle(() => admit(stores, request, reply), done));
+  app.addHook('onRequest', (request, reply, done) => settle(() => authenticate(stores, request, reply), done));
 }

@@ -5,8 +5,8 @@ import { withErrors } from '../../http/schemas.ts';
 import { hashToken } from '../../lib/token-secret.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { normaliseEmail } from '../users/users.service.ts';
-import { LoginBody, LoginResponse } from './auth.schema.ts';
-import { logIn, logOut } from './auth.service.ts';
+import { LoginBody, LoginResponse, MeResponse } from './auth.schema.ts';
+import { logIn, logOut, whoAmI } from './auth.service.ts';
 
 const tags = ['Authentication'];
 const security = [{ bearer: [] }];
@@ -44,4 +44,12 @@ export const authRoutes: RoutesPlugin = async (app, { services }) => {
     return {};
   });
 
+  app.get('/me', {
+    config: { auth: 'any' },
+    schema: {
+      operationId: 'me', tags: ['Authentication'], security: [{ bearer: [] }],
+      summary: 'Who the token belongs to',
+      response: withErrors({ 200: MeResponse }),
+    },
+  }, async (request) => ({ data: await whoAmI(db, principalOf(request)) }));
 };

@@ -1,17 +1,16 @@
 import cors from '@fastify/cors';
 import type { FastifyRequest } from 'fastify';
-import { isForeignKeyViolation } from '../../db/kysely.ts';
-import { ForbiddenError, found, NotFoundError } from '../../http/app-errors.ts';
+import { ForbiddenError, NotFoundError } from '../../http/app-errors.ts';
 import { jsonBodyParser } from '../../http/json-body.ts';
 import { after, settle } from '../../lib/maybe-promise.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { ErrorList, ValidationErrorList } from '../../http/schemas.ts';
-import { findVisitorConsent } from '../consents/consents-proof.service.ts';
 import { ReceiptParams, ReceiptQuery, ReceiptSchema, toReceipt } from '../consents/consents-proof.schema.ts';
-import { recordConsent, visitorContext } from '../consents/consents.service.ts';
+import { visitorContext } from '../consents/consents.service.ts';
 import { bannerScriptHandler } from './banner-script.routes.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
-import { findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
+import type { WidgetAccount } from './widget.repository.ts';
+import { bannerConfig, recordVisitorConsent, visitorReceipt } from './widget.service.ts';
 import { RecordedConsent, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
 
 declare module 'fastify' {
@@ -26,29 +25,23 @@ const WIDGET_BODY_LIMIT = 16 * 1024;
 const tags = ['Widget (public)'];
 const errors = { 400: ErrorList, 403: ErrorList, 404: ErrorList, 413: ErrorList, 415: ErrorList, 429: ErrorList, 500: ErrorList, 503: ErrorList };
 
-/** An account deleted while still cached here: its rows can no longer be written, it is gone. */
-const vanished = (error: unknown): never => {
-  throw isForeignKeyViolation(error) ? new NotFoundError() : error;
-};
-
 /** The account named in the path, for the CORS decision made before routing params exist. */
 const accountIdIn = (url: string) => /^\/widget\/([^/?.]+)/.exec(url)?.[1] ?? '';
 
 /** The public routes a website's banner calls: no token, CORS limited to the account's domains. */
 export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
-  const { db } = services;
-  const accounts = new WidgetAccounts(db);
+  const accounts = new WidgetAccounts(services.db);
   app.decorateRequest('widgetAccount', undefined);
   app.decorateRequest('widgetOriginAllowed', false);
 
-  const admit = (request: FastifyRequest, account: WidgetAccount | undefined) => {
+  const attachAccount = (request: FastifyRequest, account: WidgetAccount | undefined) => {
     const origin = request.headers.origin;
     request.widgetAccount = account;
     request.widgetOriginAllowed = !!origin && !!account && originAllowed(account, origin);
   };
   // Callback style: a cached account is admitted without a promise, as every banner request needs it.
   app.addHook('onRequest', (request, _reply, done) =>
-    settle(() => after(accounts.get(accountIdIn(request.url)), (account) => admit(request, account)), done));
+    settle(() => after(accounts.get(accountIdIn(request.url)), (account) => attachAccount(request, account)), done));
   const corsAllowed = { origin: true, methods: ['GET', 'POST'], allowedHeaders: ['Content-Type'], maxAge: 600 };
   const corsRefused = { ...corsAllowed, origin: false };
   await app.register(cors, {
@@ -59,7 +52,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
   app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: WIDGET_BODY_LIMIT }, jsonBodyParser(app));
 
   /** The account, and the page's right to use it: a foreign origin is refused, a missing one is a server. */
-  function admitted(request: FastifyRequest): WidgetAccount {
+  function usableAccount(request: FastifyRequest): WidgetAccount {
     const account = request.widgetAccount;
     if (!account) throw new NotFoundError();
     if (request.headers.origin !== undefined && !request.widgetOriginAllowed) {
@@ -95,14 +88,9 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
       response: { 200: WidgetConfig, ...errors },
     },
   }, async (request, reply) => {
-    const account = admitted(request);
-    // The account is read again (the cached one may have been deleted since): a read, not a write.
-    const [banner, current] = await Promise.all([services.bannerScripts.get(account.id), findWidgetAccount(db, account.id)]);
-    if (!banner || !current) throw new NotFoundError();
-    // Counted in memory, written in batches: a banner load costs no database write.
-    services.visits.count(account.id, request.query.session_id);
+    const config = await bannerConfig(services, usableAccount(request), request.query.session_id);
     reply.header('cache-control', 'no-store');
-    return { data: banner.config };
+    return { data: config };
   });
 
   app.post('/widget/:account_id/consents', {
@@ -116,11 +104,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
       response: { 201: RecordedConsent, 422: ValidationErrorList, ...errors },
     },
   }, async (request, reply) => {
-    const account = admitted(request);
-    const visitor = visitorContext(request);
-    // The page reports navigator.globalPrivacyControl: browsers may set it without sending Sec-GPC.
-    if (request.body.consent.gpc === true) visitor.gpc = true;
-    const consent = await recordConsent(services, account.id, request.body.consent, visitor).catch(vanished);
+    const consent = await recordVisitorConsent(services, usableAccount(request), request.body.consent, visitorContext(request));
     return reply.code(201).send({ data: { id: consent.id, created_at: consent.created_at.toISOString() } });
   });
 
@@ -134,8 +118,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
       response: { 200: ReceiptSchema, ...errors },
     },
   }, async (request, reply) => {
-    const account = admitted(request);
-    const row = found(await findVisitorConsent(db, account.id, request.params.id, request.query.session_id));
+    const row = await visitorReceipt(services, usableAccount(request), request.params.id, request.query.session_id);
     reply.header('cache-control', 'no-store');
     return toReceipt(row);
   });

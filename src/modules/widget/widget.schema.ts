@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { ConsentInput } from '../consents/consents.schema.ts';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
 
@@ -60,5 +60,7 @@ export const WidgetConsentBody = Type.Object({
     gpc: Type.Optional(Type.Boolean({ description: 'navigator.globalPrivacyControl was true (also stored when Sec-GPC is absent)' })),
   }),
 });
+
+export type WidgetConsentInput = Static<typeof WidgetConsentBody>['consent'];
 
 export const RecordedConsent = Type.Object({ data: Type.Object({ id: Type.String(), created_at: Timestamp }) });
