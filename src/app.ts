@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import apiReference from '@scalar/fastify-api-reference';
-import { Ajv, type Options as AjvOptions } from 'ajv';
-import addFormats from 'ajv-formats';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { declareAccountParameter } from './http/account-parameter.ts';
 import { registerAuth } from './http/auth.ts';
@@ -13,7 +11,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerProxyWarning } from './http/proxy-warning.ts';
 import { registerRequestGuards } from './http/request-guards.ts';
 import { registerResponseHeaders } from './http/response-headers.ts';
-import { addStorableKeyword, forValidation } from './http/validator-schemas.ts';
+import { registerValidators } from './http/validators.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { accountInvitationsRoutes } from './modules/account-invitations/account-invitations.routes.ts';
 import { accountUsersRoutes } from './modules/account-users/account-users.routes.ts';
@@ -37,26 +35,6 @@ import type { Services } from './services.ts';
 import packageJson from '../package.json' with { type: 'json' };
 
 export const API_PREFIX = '/api/v1';
-
-function ajv(options: AjvOptions) {
-  const instance = new Ajv({ strict: false, ...options });
-  addFormats.default(instance);
-  return instance;
-}
-
-/**
- * Bodies are strict (a wrong type is 422) and lose their unknown fields; query strings and paths are
- * text, coerced to their types. See `validator-schemas.ts` for what is checked beyond the schemas.
- */
-function registerValidators(app: FastifyInstance) {
-  const body = ajv({ coerceTypes: false, allErrors: true, useDefaults: true, removeAdditional: true });
-  const text = ajv({ coerceTypes: 'array', allErrors: false, useDefaults: false, verbose: true });
-  addStorableKeyword(body);
-  addStorableKeyword(text);
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? body.compile(forValidation(schema, true) as object) : text.compile(forValidation(schema, false) as object),
-  );
-}
 
 export interface RouteEntry {
   method: string;

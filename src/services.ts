@@ -24,8 +24,8 @@ export type RoutesPlugin = FastifyPluginAsyncTypebox<{ services: Services }>;
 export interface Services {
   config: Config;
   db: Kysely<Database>;
-  /** The same connection, for what Kysely does not say: statements prepared once per connection. */
-  database: Db;
+  /** The same connection pool, for what Kysely does not say: statements prepared once per connection. */
+  connection: Db;
   engine: Engine;
   /** Token rows by hash, cached (see token-lookup.ts). */
   tokens: TokenLookup;
@@ -119,7 +119,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
   return {
     config,
     db: database.kysely,
-    database,
+    connection: database,
     engine: database.engine,
     tokens,
     limiters: createLimiters(config, redis),

@@ -40,7 +40,7 @@ describe('group commit', () => {
 
   it('stores every field of a batch exactly as written, whatever characters it holds', async () => {
     const hostile = ['', 'NULL', 'null', '"quoted"', 'back\\slash', '{braces,commas}', "it's", 'tab\tnew\nline', 'ünïcødé ✓ 🍪', ' spaced '];
-    const writer = new ConsentWriter(t.services.database, { maxBatch: 50, maxQueue: 100, concurrency: 1 });
+    const writer = new ConsentWriter(t.services.connection, { maxBatch: 50, maxQueue: 100, concurrency: 1 });
     const written = hostile.map((text, i): NewConsent => ({
       ...consent(`exact-${i}-${text}`),
       user_id: i % 2 ? null : text,
@@ -61,7 +61,7 @@ describe('group commit', () => {
   it('isolates a failing row: it fails alone, its batch-mates are stored', async () => {
     await sql`alter table consents add constraint refuse_poison check (session_id <> 'poison')`.execute(t.services.db);
     try {
-      const writer = new ConsentWriter(t.services.database, { maxBatch: 50, maxQueue: 100, concurrency: 1 });
+      const writer = new ConsentWriter(t.services.connection, { maxBatch: 50, maxQueue: 100, concurrency: 1 });
       const names = ['iso-1', 'iso-2', 'poison', 'iso-3'];
       const results = await Promise.allSettled(names.map((name) => writer.write(consent(name))));
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
@@ -74,7 +74,7 @@ describe('group commit', () => {
   });
 
   it('refuses with 503 and Retry-After when the queue is full, and loses nothing it accepted', async () => {
-    const writer = new ConsentWriter(t.services.database, { maxBatch: 2, maxQueue: 3, concurrency: 1 });
+    const writer = new ConsentWriter(t.services.connection, { maxBatch: 2, maxQueue: 3, concurrency: 1 });
     const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => writer.write(consent(`queue-${i}`))));
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(refused.length).toBeGreaterThan(0);
@@ -84,7 +84,7 @@ describe('group commit', () => {
   });
 
   it('drains on close: everything accepted is committed before close resolves', async () => {
-    const writer = new ConsentWriter(t.services.database, { maxBatch: 10, maxQueue: 1000, concurrency: 2 });
+    const writer = new ConsentWriter(t.services.connection, { maxBatch: 10, maxQueue: 1000, concurrency: 2 });
     const writes = Array.from({ length: 100 }, (_, i) => writer.write(consent(`drain-${i}`)));
     await writer.close();
     await Promise.all(writes);

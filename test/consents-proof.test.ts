@@ -113,8 +113,8 @@ describe('the hash chain', () => {
     const tenant = await createTenant(t.services, 'TwoWriters');
     // On PostgreSQL the second writer belongs to a second instance; embedded, to a second writer of this one.
     const peer = ENGINE === 'postgres' ? await startApp({ shareWith: t }) : undefined;
-    const one = new ConsentWriter(t.services.database, { maxBatch: 7, maxQueue: 1000, concurrency: 2 });
-    const two = new ConsentWriter((peer ?? t).services.database, { maxBatch: 5, maxQueue: 1000, concurrency: 2 });
+    const one = new ConsentWriter(t.services.connection, { maxBatch: 7, maxQueue: 1000, concurrency: 2 });
+    const two = new ConsentWriter((peer ?? t).services.connection, { maxBatch: 5, maxQueue: 1000, concurrency: 2 });
     const writes: Promise<void>[] = [];
     for (let i = 0; i < 60; i++) writes.push((i % 2 ? one : two).write(newConsent(tenant, `w-${i}`)));
     await Promise.all(writes);
@@ -151,7 +151,7 @@ describe('the visitor\'s receipt', () => {
 describe('daily checkpoints', () => {
   it('hold each day\'s last link: the head after that day\'s last consent', async () => {
     const tenant = await createTenant(t.services, 'Checkpoints');
-    const writer = new ConsentWriter(t.services.database, { maxBatch: 10, maxQueue: 100, concurrency: 1 });
+    const writer = new ConsentWriter(t.services.connection, { maxBatch: 10, maxQueue: 100, concurrency: 1 });
     const day = (d: number, h: number) => new Date(Date.UTC(2026, 10, d, h));
     for (const at of [day(1, 10), day(1, 20), day(2, 8), day(4, 9), day(4, 23)]) await writer.write(newConsent(tenant, `s-${at.getTime()}`, at));
     await writer.close();
@@ -324,7 +324,7 @@ describe('retention', () => {
 
     const now = Date.now();
     const ago = (days: number) => new Date(now - days * 86_400_000);
-    const writer = new ConsentWriter(t.services.database, { maxBatch: 3, maxQueue: 100, concurrency: 1 });
+    const writer = new ConsentWriter(t.services.connection, { maxBatch: 3, maxQueue: 100, concurrency: 1 });
     const ages = [40, 35, 30.01, 29.99, 29, 5, 0];
     const written = ages.map((age, i) => newConsent(tenant, `r-${i}`, ago(age)));
     for (const c of written) await writer.write(c);

@@ -53,7 +53,7 @@ describe.runIf(ENGINE === 'postgres')('a lost schema or database', () => {
       const schema = t.services.config.databaseSchema!;
       await sql`drop schema ${sql.id(schema)} cascade`.execute(t.services.db);
       await expectOutage(t, tenant);
-      await migrate(t.services.database, schema);
+      await migrate(t.services.connection, schema);
       const again = await createTenant(t.services, 'Again');
       await expectServing(t, again);
     } finally {
@@ -83,7 +83,7 @@ describe.runIf(ENGINE === 'postgres')('a lost schema or database', () => {
       await sql`drop database ${sql.id(name)} with (force)`.execute(admin);
       await expectOutage(t, tenant);
       await sql`create database ${sql.id(name)}`.execute(admin);
-      await migrate(t.services.database, t.services.config.databaseSchema);
+      await migrate(t.services.connection, t.services.config.databaseSchema);
       await expectServing(t, await createTenant(t.services, 'Back'));
     });
   });

@@ -61,7 +61,7 @@ beforeAll(async () => {
     });
   }
   // Consents for the second account name the first account's categories in these rows: the rollup counts what was stored.
-  const writer = new ConsentWriter(t.services.database, { maxBatch: 50, maxQueue: 1000, concurrency: 1 }, t.services.visits);
+  const writer = new ConsentWriter(t.services.connection, { maxBatch: 50, maxQueue: 1000, concurrency: 1 }, t.services.visits);
   for (const c of consents) await writer.write(c);
   await writer.close();
   await t.services.visits.flush();

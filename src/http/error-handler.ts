@@ -2,7 +2,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/outage.ts';
 import { AppError, ValidationError } from './app-errors.ts';
-import { bodyMessages, queryMessage } from './validation-messages.ts';
+import { bodyMessages, queryMessage } from './validation.ts';
 
 /** Route option: where the seed specifies the single-object 400 form (`{"error": {...}}`). */
 export type ErrorForm = 'array' | 'single';

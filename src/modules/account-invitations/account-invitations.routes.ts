@@ -4,7 +4,7 @@ import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts
 import type { RoutesPlugin } from '../../services.ts';
 import { principalOf, scopeOf } from '../../http/auth.ts';
 import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
-import { Problems } from '../../http/validate.ts';
+import { Problems } from '../../http/validation.ts';
 import { findInvitation, listInvitations, updateOpenInvitation } from './account-invitations.repository.ts';
 import {
   AcceptedInvitationSchema,

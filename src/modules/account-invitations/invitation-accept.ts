@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/kysely.ts';
 import type { AccountInvitationRow, Database, UserRow } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
-import { Problems } from '../../http/validate.ts';
+import { Problems } from '../../http/validation.ts';
 import { findMembership, insertMembership } from '../account-users/account-users.service.ts';
 import { findAccountUser } from '../account-users/account-users.service.ts';
 import { toAccountUser, type AccountUser } from '../account-users/account-users.schema.ts';

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/kysely.ts';
 import type { Database } from '../../db/schema.ts';
 import { ForbiddenError, found, NEEDS_ADMIN } from '../../http/app-errors.ts';
 import type { Principal } from '../../http/auth.ts';
-import { Problems } from '../../http/validate.ts';
+import { Problems } from '../../http/validation.ts';
 import { normaliseDomain } from '../../lib/hosts.ts';
 import type { Services } from '../../services.ts';
 import { findMembership, insertMembership, memberIdsOf } from '../account-users/account-users.service.ts';

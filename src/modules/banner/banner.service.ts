@@ -1,7 +1,7 @@
 import { BUILT_IN_LANGUAGES, TEXT_KEYS, TRANSLATIONS, type Texts } from '../../../banner/src/translations.ts';
 import type { Executor } from '../../db/kysely.ts';
 import { found } from '../../http/app-errors.ts';
-import { Problems } from '../../http/validate.ts';
+import { Problems } from '../../http/validation.ts';
 import { findBanner, incrementRevision, saveBanner, type BannerRow } from './banner.repository.ts';
 import type { BannerChanges, BannerSettings } from './banner.schema.ts';
 

@@ -4,7 +4,7 @@ import { newId } from '../../db/ids.ts';
 import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../db/kysely.ts';
 import type { CategoryRow } from '../../db/schema.ts';
 import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
-import { Problems } from '../../http/validate.ts';
+import { Problems } from '../../http/validation.ts';
 import type { Services } from '../../services.ts';
 import { accountLanguage, markVendorsSetup } from '../accounts/accounts.service.ts';
 import { bumpRevision } from '../banner/banner.service.ts';

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { newId } from '../../db/ids.ts';
 import type { UserPreferences } from '../../db/schema.ts';
-import { Problems } from '../../http/validate.ts';
+import { Problems } from '../../http/validation.ts';
 import type { CategoryCache } from '../categories/categories.service.ts';
 import type { ConsentWriter } from './consent-writer.ts';
 import type { NewConsent } from './consents.repository.ts';

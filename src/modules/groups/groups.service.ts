@@ -1,7 +1,7 @@
 import { isUniqueViolation, type Executor } from '../../db/kysely.ts';
 import type { GroupRow } from '../../db/schema.ts';
 import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
-import { Problems } from '../../http/validate.ts';
+import { Problems } from '../../http/validation.ts';
 import { deleteGroup, externalIdTaken, findGroup, groupHasAccounts, insertGroup, updateGroup } from './groups.repository.ts';
 import type { GroupFields } from './groups.schema.ts';
 

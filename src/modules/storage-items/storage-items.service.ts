@@ -5,7 +5,7 @@ import type { ApprovedByType, Database, StorageItemRow, StorageItemStatus } from
 import type { Executor } from '../../db/kysely.ts';
 import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import type { Principal } from '../../http/auth.ts';
-import { Problems } from '../../http/validate.ts';
+import { Problems } from '../../http/validation.ts';
 import { aiWorksOnItems } from '../accounts/accounts.schema.ts';
 import { findAiFeatures, markVendorsSetup } from '../accounts/accounts.service.ts';
 import { findCategory } from '../categories/categories.service.ts';

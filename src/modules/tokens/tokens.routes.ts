@@ -4,7 +4,7 @@ import { listOf, offsetWindow, paginate } from '../../http/pagination.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
-import { Problems } from '../../http/validate.ts';
+import { Problems } from '../../http/validation.ts';
 import { findMembership } from '../account-users/account-users.service.ts';
 import { findAccount } from '../accounts/accounts.service.ts';
 import { countLiveNamedTokens, listTokens, revokeToken, type TokenOwner } from './tokens.repository.ts';

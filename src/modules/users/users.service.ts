@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../db/kysely.ts';
 import type { Database } from '../../db/schema.ts';
 import { UnauthorizedError } from '../../http/app-errors.ts';
 import type { Principal } from '../../http/auth.ts';
-import { Problems } from '../../http/validate.ts';
+import { Problems } from '../../http/validation.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { issueToken, revokeOtherSessions, sessionExpiry } from '../tokens/tokens.service.ts';
 import { findUser, findUserByEmail, insertUser, updatePasswordHash } from './users.repository.ts';

@@ -1,4 +1,6 @@
-import type { Ajv } from 'ajv';
+import { Ajv, type Options as AjvOptions } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * What the validators enforce beyond the schemas as documented:
@@ -9,7 +11,7 @@ import type { Ajv } from 'ajv';
  */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export function addStorableKeyword(ajv: Ajv): void {
+function addStorableKeyword(ajv: Ajv): void {
   ajv.addKeyword({
     keyword: 'storable',
     type: 'string',
@@ -20,7 +22,7 @@ export function addStorableKeyword(ajv: Ajv): void {
 }
 
 /** A copy of a route schema for its validator: objects closed (for bodies), texts and keys storable. */
-export function forValidation(schema: unknown, closeObjects: boolean): unknown {
+function forValidation(schema: unknown, closeObjects: boolean): unknown {
   if (Array.isArray(schema)) return schema.map((item) => forValidation(item, closeObjects));
   if (schema === null || typeof schema !== 'object') return schema;
   const copy: Record<string, unknown> = {};
@@ -38,4 +40,24 @@ export function forValidation(schema: unknown, closeObjects: boolean): unknown {
     if (copy.patternProperties || typeof copy.additionalProperties === 'object') copy.propertyNames = { type: 'string', storable: true };
   }
   return copy;
+}
+
+function ajv(options: AjvOptions) {
+  const instance = new Ajv({ strict: false, ...options });
+  addFormats.default(instance);
+  return instance;
+}
+
+/**
+ * Bodies are strict (a wrong type is 422) and lose their unknown fields; query strings and paths are
+ * text, coerced to their types. See above for what is checked beyond the schemas.
+ */
+export function registerValidators(app: FastifyInstance) {
+  const body = ajv({ coerceTypes: false, allErrors: true, useDefaults: true, removeAdditional: true });
+  const text = ajv({ coerceTypes: 'array', allErrors: false, useDefaults: false, verbose: true });
+  addStorableKeyword(body);
+  addStorableKeyword(text);
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? body.compile(forValidation(schema, true) as object) : text.compile(forValidation(schema, false) as object),
+  );
 }

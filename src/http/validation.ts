@@ -1,4 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify';
+import { ValidationError } from './app-errors.ts';
 
 interface SchemaError extends FastifySchemaValidationError {
   parentSchema?: { minimum?: number; maximum?: number; minLength?: number; maxLength?: number };
@@ -86,4 +87,25 @@ export function queryMessage(error: SchemaError): string {
   if (error.keyword === 'maxLength') return `${name} is too long (maximum is ${params.limit} characters)`;
   if (error.keyword === 'format') return `${name} must be a valid ${params.format}`;
   return `${name} is invalid`;
+}
+
+/** Collects 422 sentences, then throws them together. */
+export class Problems {
+  private readonly messages: string[] = [];
+
+  add(field: string, problem: string): this {
+    this.messages.push(`${humanize(field)} ${problem}`);
+    return this;
+  }
+
+  /** Trims a required text; blank (or whitespace) is `can't be blank`. */
+  required(field: string, value: string | undefined): string {
+    const trimmed = value?.trim() ?? '';
+    if (trimmed === '') this.add(field, "can't be blank");
+    return trimmed;
+  }
+
+  throwIfAny(): void {
+    if (this.messages.length > 0) throw new ValidationError(this.messages);
+  }
 }
