@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { Classifier, DEFAULT_CLASSIFIER_OPTIONS, loadClassifier } from '../../src/ai/classifier/classifier.ts';
+import { Controllers } from '../../src/ai/classifier/controllers.ts';
+import { durationFeatures, nameFeatures, nameWords, placeOf, registrableDomain } from '../../src/ai/classifier/features.ts';
+import { normaliseDuration } from '../../src/ai/knowledge/durations.ts';
+import { factsFromOpenCookieDatabase, Knowledge, normaliseHost } from '../../src/ai/knowledge/knowledge.ts';
+
+const classifier = loadClassifier();
+
+describe('durations', () => {
+  it.each([
+    ['Session', 'session'], ['End of session (browser)', 'session'], ['Seesion', 'session'],
+    ['1 Year', '1 year'], ['365 days', '1 year'], ['3650 days', '10 years'], ['24 hours', '1 day'],
+    ['1440 Minutes', '1 day'], ['30 Days', '30 days'], ['13 months', '13 months'], ['12 months', '1 year'],
+    ['forever', 'persistent'], ['2 weeks', '2 weeks'], ['1 month', '1 month'],
+  ])('%s → %s', (raw, expected) => expect(normaliseDuration(raw)).toBe(expected));
+
+  it.each(['Unknown', 'varies', '', '0 days', '2 years after last activity', 'Local Storage'])('knows nothing from "%s"', (raw) => {
+    expect(normaliseDuration(raw)).toBeUndefined();
+  });
+});
+
+describe('names and hosts', () => {
+  it('splits names into words, collapsing numbers and ids', () => {
+    expect(nameWords('_hjSessionUser_123')).toEqual(['hj', 'session', 'user', '#']);
+    expect(nameWords('AMCV_8F99160E571FC0427F000101')).toEqual(['amcv', '<id>']);
+  });
+
+  it('reads hosts from what cookie databases write', () => {
+    expect(normaliseHost('.linkedin.com')).toBe('linkedin.com');
+    expect(normaliseHost('cookiebot.com (3rd party)')).toBe('cookiebot.com');
+    expect(normaliseHost('https://www.Example.com/path')).toBe('www.example.com');
+    expect(normaliseHost('')).toBe('');
+    expect(registrableDomain('a.b.example.co.uk')).toBe('example.co.uk');
+    expect(registrableDomain('stats.g.doubleclick.net')).toBe('doubleclick.net');
+  });
+});
+
+describe('features', () => {
+  it('bands the length of a name and reads the lifetime together with where the item lives', () => {
+    expect(nameFeatures('_ga')).toContain('len:0');
+    expect(nameFeatures('_hjSessionUser_123')).toContain('len:4');
+    expect(placeOf('', undefined)).toBe('no-domain');
+    expect(placeOf('example.com', undefined)).toBe('other-domain');
+    expect(placeOf('doubleclick.net', { entity: 'Google/Doubleclick Ads', company: 'Google', category: 'marketing', thirdPartyCategory: 'ad' })).toBe('third-party:marketing');
+    expect(durationFeatures('365 days', 'no-domain')).toEqual(['dur:1 year', 'band:year', 'band×place:year|no-domain']);
+    expect(durationFeatures('Unknown', 'other-domain')).toEqual(['dur:none', 'band×place:none|other-domain']);
+  });
+});
+
+describe('controllers of the nearest known cookies', () => {
+  const facts = factsFromOpenCookieDatabase([
+    { ...row('_acmeSession', 'Analytics'), dataController: 'Acme' },
+    { ...row('_acmeUser', 'Analytics'), dataController: 'Acme' },
+    { ...row('_acmxOther', 'Marketing'), dataController: 'Acmx' },
+    { ...row('trk', 'Marketing'), dataController: 'Tracker Co', domain: '.tracker.example.com' },
+    { ...row('sync', 'Marketing'), dataController: 'Sync Ltd', domain: 'ads.tracker.example.com' },
+  ]);
+  const controllers = new Controllers(facts);
+
+  it('names the controller of the known names sharing the longest prefix of at least four characters', () => {
+    expect(controllers.features('_acmeVisitor', '')).toEqual([['ctl:Acme', 1]]);
+    expect(controllers.features('_acm', '')).toEqual([['ctl:Acme', 0.5], ['ctl:Acmx', 0.5]]);
+    expect(controllers.features('_acXY', '')).toEqual([]);
+  });
+
+  it('leaves a known name out of its own description, as an unlisted name would be', () => {
+    expect(controllers.features('_acmxOther', '')).toEqual([['ctl:Acme', 1]]);
+  });
+
+  it('adds the controllers of the known cookies on the same registrable domain', () => {
+    expect(controllers.features('zz', 'pixel.tracker.example.com')).toEqual([['ctl:Tracker Co', 0.5], ['ctl:Sync Ltd', 0.5]]);
+    expect(controllers.features('trk', 'tracker.example.com')).toEqual([['ctl:Sync Ltd', 1]]);
+  });
+});
+
+describe('the classifier', () => {
+  it('decides a listed name from the Open Cookie Database, with what it knows about it', () => {
+    const result = classifier.classify({ name: '_uetsid' });
+    expect(result.category).toEqual({ value: 'marketing', confidence: 0.98, source: 'open-cookie-database: exact name "_uetsid" (Microsoft)' });
+    expect(result.companyName?.value).toBe('Microsoft');
+    expect(result.description?.value).toMatch(/Bing/);
+    expect(result.duration?.value).toBe('30 minutes');
+  });
+
+  it('matches a concrete name to a listed pattern, and a wildcard item to it too', () => {
+    for (const name of ['_ga_K2J4XQ9', '_ga_*']) {
+      expect(classifier.classify({ name }).category).toMatchObject({ value: 'analytics', source: 'open-cookie-database: pattern "_ga_*" (Google)' });
+    }
+    expect(classifier.classify({ name: '_hjSessionUser_1234' }).companyName?.value).toBe('Hotjar');
+  });
+
+  it('reads a wildcard item through the listed names it covers', () => {
+    const result = classifier.classify({ name: '__utm*' });
+    expect(result.category?.value).toBe('analytics');
+    expect(result.category?.source).toMatch(/^registry: listed names covered by the wildcard "__utm\*" \(Google Analytics; https:/);
+    // Names the registry does not cover are read through the Open Cookie Database's listed names.
+    expect(classifier.classify({ name: '_ce.clock*' }).category).toMatchObject({ value: 'analytics', source: expect.stringMatching(/^open-cookie-database: 2 listed names matching "_ce.clock\*" \(Crazy Egg\)$/) });
+  });
+
+  it('names the company behind a third-party domain even when it cannot decide the category', () => {
+    const result = classifier.classify({ name: 'x9', domain: 'cdn.jsdelivr.net' });
+    expect(result.category).toBeUndefined();
+    expect(result.companyName).toMatchObject({ value: 'JSDelivr CDN', source: 'third-party-web: JSDelivr CDN' });
+  });
+
+  it('declines a name it knows nothing about, keeping its guess', () => {
+    const result = classifier.classify({ name: 'zq' });
+    expect(result.category).toBeUndefined();
+    expect(result.guess?.source).toMatch(/^model: /);
+    expect(result.guess!.confidence).toBeLessThan(DEFAULT_CLASSIFIER_OPTIONS.modelThreshold);
+  });
+
+  it('lets the model decide a name nobody lists when its words are telling enough', () => {
+    const facts = factsFromOpenCookieDatabase([
+      ...['acme_session', 'shop_session', 'app_session_id', 'my_session', 'site_session'].map((cookie) => row(cookie, 'Functional')),
+      ...['acme_ads_id', 'shop_ads', 'ads_partner', 'app_ads_uid', 'site_ads'].map((cookie) => row(cookie, 'Marketing')),
+    ]);
+    const small = Classifier.build(new Knowledge(facts, []), facts, { modelThreshold: 0.6 });
+    expect(small.classify({ name: 'blog_session' }).category).toMatchObject({ value: 'necessary', source: expect.stringMatching(/^model: /) });
+    expect(small.classify({ name: 'blog_ads' }).category?.value).toBe('marketing');
+  });
+});
+
+function row(cookie: string, category: string) {
+  return { platform: 'Test', category, cookie, domain: '', description: '', retentionPeriod: '', dataController: 'Test', wildcardMatch: '0' };
+}

@@ -1,0 +1,168 @@
+/**
+ * The cited registry, the relabelled Open Cookie Database, the vendor fallbacks and the matching of
+ * an account's categories by meaning.
+ */
+import { describe, expect, it } from 'vitest';
+import { Classifier, loadClassifier } from '../../src/ai/classifier/classifier.ts';
+import { STANDARD_CATEGORIES } from '../../src/ai/knowledge/categories.ts';
+import { exceptionFor, necessaryRule } from '../../src/ai/knowledge/convention.ts';
+import { factsFromOpenCookieDatabase, Knowledge } from '../../src/ai/knowledge/knowledge.ts';
+import { OCD_PLATFORM_PURPOSES, relabelOpenCookieDatabase } from '../../src/ai/knowledge/ocd-relabel.ts';
+import { compilePattern, isStandardCategory, loadRegistryVendors, Registry, registryEntries, type RegistryVendor } from '../../src/ai/knowledge/registry.ts';
+import { loadOpenCookieDatabase } from '../../src/ai/knowledge/sources.ts';
+import { meaningScores, servesStandard } from '../../src/ai/knowledge/category-meaning.ts';
+import type { CategoryRow } from '../../src/db/schema.ts';
+
+const vendors = loadRegistryVendors();
+const entries = registryEntries(vendors);
+const classifier = loadClassifier();
+
+describe('the registry', () => {
+  it('cites, categorises and describes every entry, and every pattern compiles and matches a name', () => {
+    expect(entries.length).toBeGreaterThan(0);
+    const problems: string[] = [];
+    for (const entry of entries) {
+      const where = `${entry.vendor} ${entry.pattern}`;
+      if (!/^https:\/\/[^\s/]+\.[^\s/]+\/\S*$/.test(entry.url)) problems.push(`${where}: no documentation URL`);
+      if (!/^20\d\d-\d\d-\d\d$/.test(entry.read) || Number.isNaN(Date.parse(entry.read)) || Date.parse(entry.read) > Date.now()) problems.push(`${where}: no date read`);
+      if (!isStandardCategory(entry.category)) problems.push(`${where}: category ${String(entry.category)}`);
+      if (entry.purpose.trim().length < 10 || entry.purpose.length > 200) problems.push(`${where}: purpose missing or too long`);
+      if (entry.pattern.trim() !== entry.pattern || entry.pattern.replace(/\*/g, '') === '') problems.push(`${where}: pattern`);
+      let regex: RegExp | undefined;
+      try {
+        regex = new RegExp(entry.regex.source);
+      } catch {
+        problems.push(`${where}: pattern does not compile`);
+      }
+      if (regex && !regex.test(entry.pattern.replace(/\*/g, 'X1'))) problems.push(`${where}: pattern does not match its own name`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('names each vendor once, with a kind, a default category and at least one source', () => {
+    const names = vendors.map((vendor) => vendor.vendor);
+    expect(names.length).toBe(new Set(names).size);
+    for (const vendor of vendors) {
+      expect(['vendor', 'framework']).toContain(vendor.kind);
+      expect(STANDARD_CATEGORIES).toContain(vendor.category);
+      expect(vendor.sources.length).toBeGreaterThan(0);
+      for (const [pattern, , , source] of vendor.cookies) expect(vendor.sources[source ?? 0], `${vendor.vendor} ${pattern}`).toBeDefined();
+      const patterns = vendor.cookies.map(([pattern]) => pattern);
+      expect(patterns.length, vendor.vendor).toBe(new Set(patterns).size);
+    }
+  });
+
+  it('answers every category of the convention', () => {
+    for (const category of STANDARD_CATEGORIES) expect(entries.some((entry) => entry.category === category), category).toBe(true);
+  });
+
+  it('turns * into "any run of characters" and takes everything else literally', () => {
+    expect(compilePattern('_ga_*').test('_ga_ABC123')).toBe(true);
+    expect(compilePattern('_ga_*').test('_gax')).toBe(false);
+    expect(compilePattern('a.b(c)*').test('a.b(c)1')).toBe(true);
+    expect(compilePattern('a.b(c)*').test('axb(c)1')).toBe(false);
+  });
+
+  it('is checked before the Open Cookie Database, and tells where its answer comes from', () => {
+    const result = classifier.classify({ name: '__hs_opt_out', domain: 'www.shop.example' });
+    expect(result.category).toMatchObject({ value: 'necessary', confidence: 0.98 });
+    expect(result.category?.source).toMatch(/^registry: exact name "__hs_opt_out" \(HubSpot; https:\/\/knowledge\.hubspot\.com\/\S+, read \d{4}-\d\d-\d\d\)$/);
+    expect(result.companyName?.value).toBe('HubSpot');
+  });
+});
+
+const fake: RegistryVendor[] = [
+  {
+    vendor: 'Acme Replay', kind: 'vendor', category: 'analytics', prefixes: ['_acr'], domains: ['acme-replay.example'],
+    sources: [{ url: 'https://docs.acme-replay.example/cookies', read: '2026-11-23' }],
+    cookies: [['_acr_id', 'analytics', 'Keeps the visitor id of Acme Replay']],
+  },
+  {
+    vendor: 'Shopframe', kind: 'framework', category: 'functional', prefixes: ['shopframe_'], domains: [],
+    sources: [{ url: 'https://docs.shopframe.example/cookies', read: '2026-11-23' }],
+    cookies: [['shopframe_cart', 'functional', 'Keeps the cart of a Shopframe shop']],
+  },
+];
+
+describe('fallbacks by vendor', () => {
+  const small = Classifier.build(new Knowledge([], []), [], { modelThreshold: 0.99 }, new Registry(fake));
+
+  it('gives an unlisted name with a vendor\'s prefix, or on its domain, the vendor\'s category', () => {
+    expect(small.classify({ name: '_acr_sampling' }).category).toMatchObject({ value: 'analytics', source: 'registry vendor: prefix "_acr" (Acme Replay)' });
+    expect(small.classify({ name: 'zz9', domain: 'cdn.acme-replay.example' }).category)
+      .toMatchObject({ value: 'analytics', source: 'registry vendor: domain cdn.acme-replay.example (Acme Replay)' });
+    expect(small.classify({ name: 'zz9', domain: 'www.shop.example' }).category).toBeUndefined();
+  });
+
+  it('keeps the fixed exceptions: consent always necessary, sessions only for frameworks, choices preferences', () => {
+    expect(small.classify({ name: '_acr_consent' }).category?.value).toBe('necessary');
+    expect(small.classify({ name: '_acr_session' }).category?.value).toBe('analytics');
+    expect(small.classify({ name: 'shopframe_session' }).category?.value).toBe('necessary');
+    expect(small.classify({ name: 'shopframe_csrf' }).category?.value).toBe('necessary');
+    expect(small.classify({ name: 'shopframe_currency' }).category?.value).toBe('preferences');
+    expect(small.classify({ name: 'shopframe_recent' }).category?.value).toBe('functional');
+    expect(exceptionFor('site_lang', false)).toEqual({ category: 'preferences', rule: 'preference' });
+    expect(exceptionFor('tracker_visits', false)).toBeUndefined();
+  });
+});
+
+describe('the Open Cookie Database, relabelled', () => {
+  it('makes a Functional row necessary only when a rule agrees', () => {
+    expect(relabelOpenCookieDatabase('SomeChat', 'Functional', 'chat_widget_open')).toEqual({ category: 'functional', rule: 'optional feature' });
+    expect(relabelOpenCookieDatabase('SomeShop', 'Functional', 'shop_session')).toEqual({ category: 'necessary', rule: 'session' });
+    expect(relabelOpenCookieDatabase('SomeShop', 'Functional', 'XSRF-TOKEN')).toEqual({ category: 'necessary', rule: 'csrf' });
+    expect(relabelOpenCookieDatabase('Amazon Web Services', 'Functional', 'AWSALB')).toMatchObject({ category: 'necessary' });
+    expect(relabelOpenCookieDatabase('Cookiebot', 'Functional', 'CookieConsent')).toEqual({ category: 'necessary', rule: 'consent' });
+    expect(relabelOpenCookieDatabase('SomeShop', 'Functional', 'shop_language')).toEqual({ category: 'preferences', rule: 'preference' });
+  });
+
+  it('follows the vendor\'s purpose where the database differs: replay is analytics, CRM tracking marketing, opt-outs necessary', () => {
+    expect(relabelOpenCookieDatabase('Hotjar', 'Functional', '_hjSession_')).toMatchObject({ category: 'analytics' });
+    expect(relabelOpenCookieDatabase('Marketo', 'Analytics', '_mkto_trk')).toMatchObject({ category: 'marketing' });
+    expect(relabelOpenCookieDatabase('Matomo', 'Analytics', 'mtm_consent')).toEqual({ category: 'necessary', rule: 'consent' });
+    expect(relabelOpenCookieDatabase('Facebook', 'Marketing', '_fbp')).toEqual({ category: 'marketing', rule: undefined });
+  });
+
+  it('leaves no more than a small share of its Functional rows necessary, and covers its largest platforms', () => {
+    const rows = loadOpenCookieDatabase();
+    const functional = rows.filter((row) => row.category === 'Functional');
+    const necessary = functional.filter((row) => relabelOpenCookieDatabase(row.platform, row.category, row.cookie)?.category === 'necessary');
+    expect(necessary.length / functional.length).toBeLessThan(0.5);
+    const counts = new Map<string, number>();
+    for (const row of rows) counts.set(row.platform, (counts.get(row.platform) ?? 0) + 1);
+    const largest = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 150).map(([platform]) => platform);
+    expect(largest.filter((platform) => !(platform in OCD_PLATFORM_PURPOSES))).toEqual([]);
+    expect(factsFromOpenCookieDatabase(rows).some((fact) => fact.category === 'functional')).toBe(true);
+  });
+
+  it('reads names through the rules', () => {
+    expect(necessaryRule('PHPSESSID')).toBe('session');
+    expect(necessaryRule('csrftoken')).toBe('csrf');
+    expect(necessaryRule('OptanonConsent')).toBe('consent');
+    expect(necessaryRule('_fbp')).toBeUndefined();
+  });
+});
+
+describe('an account\'s categories, by meaning', () => {
+  const row = (name: string, fields: Partial<CategoryRow> = {}): CategoryRow => ({
+    id: name, account_id: 'a', name, slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'), description: '', required: false,
+    published: true, default_language: 'en', created_at: new Date(), updated_at: new Date(), ...fields,
+  });
+
+  it('reads slugs, names and descriptions in several languages', () => {
+    expect(servesStandard(row('Marketing & Ads'), 'marketing')).toBeGreaterThan(0);
+    expect(servesStandard(row('Statistiques'), 'analytics')).toBeGreaterThan(0);
+    expect(servesStandard(row('Préférences'), 'preferences')).toBeGreaterThan(0);
+    expect(servesStandard(row('Werbung'), 'marketing')).toBeGreaterThan(0);
+    expect(servesStandard(row('Comfort', { description: 'Funktionale Cookies für Chat und Videos' }), 'functional')).toBeGreaterThan(0);
+    expect(servesStandard(row('Functional & Preferences'), 'preferences')).toBeGreaterThan(0);
+    expect(servesStandard(row('Functional & Preferences'), 'functional')).toBeGreaterThan(0);
+  });
+
+  it('never takes a negated word, nor an optional category into a required one', () => {
+    expect(meaningScores(row('Non-essential')).necessary).toBe(0);
+    expect(servesStandard(row('Essential & statistics', { required: true }), 'analytics')).toBe(0);
+    expect(servesStandard(row('Marketing'), 'analytics')).toBe(0);
+    expect(servesStandard(row('Other'), 'necessary')).toBe(0);
+  });
+});

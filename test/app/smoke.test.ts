@@ -1,0 +1,16 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, startApp, type TestApp } from '../helpers/app.ts';
+import { createTenant } from '../helpers/tenants.ts';
+
+let t: TestApp;
+beforeAll(async () => { t = await startApp(); });
+afterAll(async () => { await t.close(); });
+
+describe('smoke', () => {
+  it('serves groups to a partner', async () => {
+    const tenant = await createTenant(t.services);
+    const res = await call(t.app, 'GET', '/api/v1/groups', { token: tenant.tokens.partner });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(1);
+  });
+});

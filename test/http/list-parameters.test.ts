@@ -1,0 +1,89 @@
+/**
+ * One table for every list route: the paging, sorting and ordering parameters each accepts, and the
+ * 400 each answers to a bad one. The per-resource files test only their own filters.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, startApp, type TestApp } from '../helpers/app.ts';
+import { createTenant, type Tenant } from '../helpers/tenants.ts';
+
+interface ListRoute {
+  url: string;
+  token: 'partner' | 'account' | 'admin';
+  /** `offset`: limit (1..100), offset, page, sort, order; `page`: page and per_page (1..50). */
+  paging: 'offset' | 'page';
+  sorts: string[];
+  /** How its 400 reads: `{"errors": [{code, message}]}`, or the single-object `{"error": {code, message}}`. */
+  form: 'errors' | 'error';
+}
+
+const ROUTES: ListRoute[] = [
+  { url: '/api/v1/groups', token: 'partner', paging: 'page', sorts: [], form: 'errors' },
+  { url: '/api/v1/accounts', token: 'partner', paging: 'page', sorts: [], form: 'errors' },
+  { url: '/api/v1/api-tokens', token: 'admin', paging: 'offset', sorts: ['created_at'], form: 'errors' },
+  { url: '/api/v1/account-users', token: 'account', paging: 'offset', sorts: ['created_at'], form: 'errors' },
+  { url: '/api/v1/account-invitations', token: 'account', paging: 'offset', sorts: ['created_at'], form: 'errors' },
+  { url: '/api/v1/categories', token: 'account', paging: 'offset', sorts: ['created_at', 'updated_at', 'name'], form: 'errors' },
+  { url: '/api/v1/storage-items', token: 'account', paging: 'offset', sorts: ['created_at', 'updated_at', 'name', 'last_seen_at'], form: 'errors' },
+  { url: '/api/v1/consents', token: 'account', paging: 'offset', sorts: ['created_at'], form: 'error' },
+  { url: '/api/v1/consents/erasures', token: 'account', paging: 'offset', sorts: ['created_at'], form: 'errors' },
+  { url: '/api/v1/ai-actions', token: 'account', paging: 'offset', sorts: ['created_at'], form: 'errors' },
+  { url: '/api/v1/scans', token: 'account', paging: 'offset', sorts: ['created_at'], form: 'errors' },
+];
+
+const OFFSET_REFUSALS: Array<[string, string]> = [
+  ['limit=0', 'limit must be between 1 and 100'],
+  ['limit=101', 'limit must be between 1 and 100'],
+  ['limit=abc', 'limit must be between 1 and 100'],
+  ['limit=2.5', 'limit must be between 1 and 100'],
+  ['offset=-1', 'offset must be greater than or equal to 0'],
+  ['page=0', 'page must be greater than or equal to 1'],
+  ['sort=bogus', 'sort is not one of the allowed values'],
+  ['order=up', 'order is not one of the allowed values'],
+];
+
+const PAGE_REFUSALS: Array<[string, string]> = [
+  ['per_page=0', 'per_page must be between 1 and 50'],
+  ['per_page=51', 'per_page must be between 1 and 50'],
+  ['per_page=abc', 'per_page must be between 1 and 50'],
+  ['per_page=2.5', 'per_page must be between 1 and 50'],
+  ['page=0', 'page must be greater than or equal to 1'],
+  ['page=-1', 'page must be greater than or equal to 1'],
+  ['page=two', 'page must be greater than or equal to 1'],
+];
+
+let t: TestApp;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
+  tenant = await createTenant(t.services, 'Lists');
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const list = (route: ListRoute, query: string) => call(t.app, 'GET', `${route.url}?${query}`, { token: tenant.tokens[route.token] });
+const refusal = (route: ListRoute, message: string) =>
+  route.form === 'errors' ? { errors: [{ code: 400, message }] } : { error: { code: 400, message } };
+
+describe.each(ROUTES)('GET $url', (route) => {
+  const refusals = route.paging === 'offset' ? OFFSET_REFUSALS : PAGE_REFUSALS;
+
+  it.each(refusals)('refuses %s with 400 naming the parameter', async (query, message) => {
+    const res = await list(route, query);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(refusal(route, message));
+  });
+
+  it('accepts every sort in both orders, and the first page', async () => {
+    const accepted = route.paging === 'offset'
+      ? ['limit=1', 'limit=100&offset=0', 'page=1', ...route.sorts.flatMap((sort) => [`sort=${sort}&order=asc`, `sort=${sort}&order=desc`])]
+      : ['page=1', 'per_page=1', 'per_page=50&page=2'];
+    for (const query of accepted) {
+      const res = await list(route, query);
+      expect([query, res.status]).toEqual([query, 200]);
+      expect(res.body.pagination).toMatchObject({ count: expect.any(Number), page: expect.any(Number) });
+    }
+  });
+});

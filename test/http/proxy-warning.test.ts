@@ -1,0 +1,32 @@
+/** Requests with X-Forwarded-For while TRUST_PROXY is off: one warning in the log, not one per request. */
+import { describe, expect, it } from 'vitest';
+import { call, startApp } from '../helpers/app.ts';
+
+const warnings = (lines: string[]) => lines.filter((line) => line.includes('X-Forwarded-For but TRUST_PROXY is off'));
+
+describe('the proxy warning', () => {
+  it('warns once when requests carry X-Forwarded-For and TRUST_PROXY is off', async () => {
+    const lines: string[] = [];
+    const t = await startApp({ env: { LOG_LEVEL: 'warn' }, logLines: lines });
+    try {
+      await call(t.app, 'GET', '/healthz');
+      expect(warnings(lines)).toEqual([]);
+      for (let i = 0; i < 3; i++) await call(t.app, 'GET', '/healthz', { headers: { 'x-forwarded-for': `198.51.100.${i}` } });
+      expect(warnings(lines)).toHaveLength(1);
+      expect(JSON.parse(warnings(lines)[0]).level).toBe(40);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('says nothing when TRUST_PROXY is on', async () => {
+    const lines: string[] = [];
+    const t = await startApp({ env: { LOG_LEVEL: 'warn', TRUST_PROXY: 'true' }, logLines: lines });
+    try {
+      expect((await call(t.app, 'GET', '/healthz', { headers: { 'x-forwarded-for': '198.51.100.7' } })).status).toBe(200);
+      expect(warnings(lines)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * Input the API used to take silently or refuse with the wrong words: an account token naming
+ * another account, ids in capitals, forbidden JSON keys, absurd offsets and pages, repeated query
+ * parameters, charsets other than UTF-8, and page numbers around an odd offset.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, startApp, type TestApp } from '../helpers/app.ts';
+import { insertCategory } from '../helpers/records.ts';
+import { createTenant, type Tenant } from '../helpers/tenants.ts';
+
+let t: TestApp;
+let tenant: Tenant;
+let other: Tenant;
+beforeAll(async () => {
+  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
+  tenant = await createTenant(t.services, 'Input');
+  other = await createTenant(t.services, 'Other');
+});
+afterAll(async () => { await t.close(); });
+
+const errors = (code: number, message: string) => ({ status: code, body: { errors: [{ code, message }] } });
+
+describe('account_id with an account token', () => {
+  it('is 401 when it names another account, and fine when it names its own (in any case)', async () => {
+    const foreign = await call(t.app, 'GET', '/api/v1/categories', { token: tenant.tokens.account, query: { account_id: other.account.id } });
+    expect(foreign).toMatchObject(errors(401, 'API key must belong to an account'));
+    const own = await call(t.app, 'GET', '/api/v1/categories', { token: tenant.tokens.account, query: { account_id: tenant.account.id.toUpperCase() } });
+    expect(own.status).toBe(200);
+  });
+});
+
+describe('ids in capitals', () => {
+  it('name the same records as in lower case, in the path and in the query', async () => {
+    const category = await insertCategory(t.services, tenant.account.id, { name: 'Capitals' });
+    const upper = category.id.toUpperCase();
+    const viaUser = await call(t.app, 'GET', `/api/v1/categories/${upper}`, { token: tenant.tokens.admin, query: { account_id: tenant.account.id.toUpperCase() } });
+    expect(viaUser).toMatchObject({ status: 200, body: { data: { id: category.id } } });
+    const account = await call(t.app, 'GET', `/api/v1/accounts/${tenant.account.id.toUpperCase()}`, { token: tenant.tokens.partner });
+    expect(account).toMatchObject({ status: 200, body: { id: tenant.account.id } });
+    const filtered = await call(t.app, 'GET', '/api/v1/accounts', { token: tenant.tokens.partner, query: { group_id: tenant.group.id.toUpperCase() } });
+    expect(filtered.body.data.map((a: { id: string }) => a.id)).toEqual([tenant.account.id]);
+    const widget = await call(t.app, 'GET', `/widget/${tenant.account.id.toUpperCase()}/config.json`);
+    expect(widget).toMatchObject({ status: 200, body: { data: { account: { id: tenant.account.id } } } });
+  });
+});
+
+describe('bodies', () => {
+  it.each([
+    '{"category": {"name": "x", "__proto__": {"admin": true}}}',
+    '{"category": {"name": "x", "constructor": {"prototype": {"admin": true}}}}',
+  ])('refuses forbidden keys by name: %s', async (body) => {
+    const res = await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body });
+    expect(res).toMatchObject(errors(400, 'Request body keys __proto__ and constructor.prototype are not allowed'));
+  });
+
+  it('still calls malformed JSON malformed', async () => {
+    const res = await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: '{"category": ' });
+    expect(res).toMatchObject(errors(400, 'Request body is not valid JSON'));
+  });
+
+  it('refuses a charset other than UTF-8 with 415, and takes UTF-8 however it is spelt', async () => {
+    const send = (contentType: string) => call(t.app, 'POST', '/api/v1/categories', {
+      token: tenant.tokens.account, body: JSON.stringify({ category: { name: `Charset ${contentType.length}` } }), headers: { 'content-type': contentType },
+    });
+    expect(await send('application/json; charset=iso-8859-1')).toMatchObject(errors(415, 'Content-Type charset must be utf-8'));
+    expect(await send('application/json; charset="utf-16"')).toMatchObject(errors(415, 'Content-Type charset must be utf-8'));
+    expect((await send('application/json; charset=UTF-8')).status).toBe(201);
+    expect((await send('application/json;charset=utf8')).status).toBe(201);
+    const widget = await call(t.app, 'POST', `/widget/${tenant.account.id}/consents`, {
+      body: JSON.stringify({ consent: { session_id: 's', user_preferences: { accept_type: 'necessary' } } }), headers: { 'content-type': 'text/plain; charset=windows-1252' },
+    });
+    expect(widget).toMatchObject(errors(415, 'Content-Type charset must be utf-8'));
+  });
+});
+
+describe('query parameters', () => {
+  it('calls an absurd offset or page too large', async () => {
+    expect(await call(t.app, 'GET', '/api/v1/categories?offset=99999999999', { token: tenant.tokens.account })).toMatchObject(errors(400, 'offset is too large (maximum is 1000000000)'));
+    expect(await call(t.app, 'GET', '/api/v1/categories?page=99999999999', { token: tenant.tokens.account })).toMatchObject(errors(400, 'page is too large (maximum is 10000000)'));
+    expect(await call(t.app, 'GET', '/api/v1/groups?page=99999999999', { token: tenant.tokens.partner })).toMatchObject(errors(400, 'page is too large (maximum is 10000000)'));
+    expect(await call(t.app, 'GET', '/api/v1/categories?offset=-1', { token: tenant.tokens.account })).toMatchObject(errors(400, 'offset must be greater than or equal to 0'));
+  });
+
+  it('refuses a parameter given twice by name, in the route\'s error form', async () => {
+    expect(await call(t.app, 'GET', '/api/v1/categories?limit=2&limit=3', { token: tenant.tokens.account })).toMatchObject(errors(400, 'limit must be given once'));
+    const consents = await call(t.app, 'GET', '/api/v1/consents?session_id=a&session_id=b', { token: tenant.tokens.account });
+    expect(consents).toMatchObject({ status: 400, body: { error: { code: 400, message: 'session_id must be given once' } } });
+  });
+
+  it('numbers the pages around an offset that is not a whole number of pages', async () => {
+    const paged = await createTenant(t.services, 'Paged');
+    for (let i = 0; i < 5; i++) await insertCategory(t.services, paged.account.id, { name: `P${i}` });
+    const res = await call(t.app, 'GET', '/api/v1/categories?offset=1&limit=3', { token: paged.tokens.account });
+    expect(res.body.pagination).toEqual({
+      count: 5, page: 2, prev: 1, next: 3,
+      prev_url: '/api/v1/categories?page=1&offset=0&limit=3',
+      next_url: '/api/v1/categories?page=3&offset=4&limit=3',
+    });
+    expect(res.body.data).toHaveLength(3);
+  });
+});

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../../src/db/ids.ts';
+import { reasonOf } from '../../../src/modules/ai-actions/ai-action-reason.ts';
+import { insertAiAction } from '../../../src/modules/ai-actions/ai-actions.repository.ts';
+import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { insertCategory } from '../../helpers/records.ts';
+import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+
+let t: TestApp;
+let tenant: Tenant;
+let other: Tenant;
+beforeAll(async () => {
+  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
+  tenant = await createTenant(t.services, 'Ai');
+  other = await createTenant(t.services, 'NotAi');
+});
+afterAll(async () => { await t.close(); });
+
+/** A storage item the AI categorised and described, as the classifier records it. */
+async function aiCategorisedItem() {
+  const analytics = await insertCategory(t.services, tenant.account.id, { name: `Analytics ${newId().slice(-4)}` });
+  const id = newId();
+  await t.services.db.insertInto('storage_items').values({
+    id, account_id: tenant.account.id, name: '_ga', category_id: analytics.id, description: 'Google Analytics visitor id', status: 'in_review',
+  }).execute();
+  const action = await insertAiAction(t.services.db, {
+    account_id: tenant.account.id, action_type: 'auto_categorise', actionable_type: 'StorageItem', actionable_id: id,
+    suggested_params: { category_id: analytics.id, description: 'Google Analytics visitor id', status: 'in_review' },
+    previous_params: { category_id: null, description: '', status: 'draft' },
+    confidence: 0.97, source: 'open-cookie-database',
+  });
+  return { id, action, analytics };
+}
+
+const item = (id: string) => t.services.db.selectFrom('storage_items').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+describe('AI actions', () => {
+  it('lists and filters the actions, and shows one', async () => {
+    const { id, action } = await aiCategorisedItem();
+    const list = await call(t.app, 'GET', '/api/v1/ai-actions', { token: tenant.tokens.member, query: { actionable_id: id } });
+    expect(list.status).toBe(200);
+    expect(list.body.pagination.count).toBe(1);
+    expect(list.body.data[0]).toEqual({
+      id: action.id, action_type: 'auto_categorise', actionable_type: 'StorageItem', actionable_id: id,
+      suggested_params: action.suggested_params, previous_params: action.previous_params,
+      confidence: 0.97, source: 'open-cookie-database', reason: 'It rests on: open-cookie-database.', status: 'applied',
+      created_at: action.created_at.toISOString(),
+    });
+    const byType = await call(t.app, 'GET', '/api/v1/ai-actions', { token: tenant.tokens.member, query: { action_type: 'translate' } });
+    expect(byType.body.data).toEqual([]);
+    const bad = await call(t.app, 'GET', '/api/v1/ai-actions', { token: tenant.tokens.member, query: { action_type: 'guess' } });
+    expect(bad.status).toBe(400);
+    const one = await call(t.app, 'GET', `/api/v1/ai-actions/${action.id}`, { token: tenant.tokens.account });
+    expect(one.body.data.id).toBe(action.id);
+    const foreign = await call(t.app, 'GET', `/api/v1/ai-actions/${action.id}`, { token: other.tokens.account });
+    expect(foreign).toMatchObject({ status: 404, body: { errors: [{ code: 404, message: 'Record not found' }] } });
+  });
+
+  it('reverts: the item gets its previous values back and the action is marked reverted, once', async () => {
+    const { id, action } = await aiCategorisedItem();
+    const res = await call(t.app, 'POST', `/api/v1/ai-actions/${action.id}/revert`, { token: tenant.tokens.admin });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: action.id, status: 'reverted' });
+    expect(await item(id)).toMatchObject({ category_id: null, description: '', status: 'draft' });
+    const again = await call(t.app, 'POST', `/api/v1/ai-actions/${action.id}/revert`, { token: tenant.tokens.admin });
+    expect(again).toMatchObject({ status: 422, body: { errors: [{ error: 'Action has already been reverted' }] } });
+  });
+
+  it('keeps a person\'s later edit when reverting', async () => {
+    const { id, action } = await aiCategorisedItem();
+    await t.services.db.updateTable('storage_items').set({ description: 'Written by a person' }).where('id', '=', id).execute();
+    await call(t.app, 'POST', `/api/v1/ai-actions/${action.id}/revert`, { token: tenant.tokens.admin });
+    expect(await item(id)).toMatchObject({ category_id: null, description: 'Written by a person', status: 'draft' });
+  });
+
+  it('undoes the creation of a category only while it is empty', async () => {
+    const created = await insertCategory(t.services, tenant.account.id, { name: 'Marketing' });
+    const action = await insertAiAction(t.services.db, {
+      account_id: tenant.account.id, action_type: 'auto_categorise', actionable_type: 'Category', actionable_id: created.id,
+      suggested_params: { name: 'Marketing', slug: created.slug }, previous_params: {}, confidence: 0.9, source: 'standard-categories',
+    });
+    await t.services.db.insertInto('storage_items').values({ id: newId(), account_id: tenant.account.id, name: '_fbp', category_id: created.id }).execute();
+    const refused = await call(t.app, 'POST', `/api/v1/ai-actions/${action.id}/revert`, { token: tenant.tokens.admin });
+    expect(refused.status).toBe(422);
+    await t.services.db.deleteFrom('storage_items').where('category_id', '=', created.id).execute();
+    expect((await call(t.app, 'POST', `/api/v1/ai-actions/${action.id}/revert`, { token: tenant.tokens.admin })).status).toBe(200);
+    const gone = await t.services.db.selectFrom('categories').select('id').where('id', '=', created.id).executeTakeFirst();
+    expect(gone).toBeUndefined();
+  });
+
+  it('lets only admins revert', async () => {
+    const { action } = await aiCategorisedItem();
+    const res = await call(t.app, 'POST', `/api/v1/ai-actions/${action.id}/revert`, { token: tenant.tokens.member });
+    expect(res).toMatchObject({ status: 403, body: { errors: [{ code: 403, message: 'User must be an admin of this account' }] } });
+  });
+
+  it('rejects a suggestion: only its status changes, once, and only for an admin of its account', async () => {
+    const id = newId();
+    await t.services.db.insertInto('storage_items').values({ id, account_id: tenant.account.id, name: 'mystery_cookie' }).execute();
+    const suggestion = await insertAiAction(t.services.db, {
+      account_id: tenant.account.id, action_type: 'auto_categorise', actionable_type: 'StorageItem', actionable_id: id,
+      suggested_params: { category: 'analytics' }, previous_params: {}, confidence: 0.41, status: 'suggested',
+      source: 'model: logistic regression on the registry and the cookie databases; declined: not confident enough to decide',
+    });
+    const before = await item(id);
+    const path = `/api/v1/ai-actions/${suggestion.id}/reject`;
+    expect((await call(t.app, 'POST', path, { token: tenant.tokens.member })).status).toBe(403);
+    expect(await call(t.app, 'POST', path, { token: other.tokens.admin })).toMatchObject({ status: 404, body: { errors: [{ code: 404, message: 'Record not found' }] } });
+    const res = await call(t.app, 'POST', path, { token: tenant.tokens.admin });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: suggestion.id, status: 'rejected', suggested_params: { category: 'analytics' } });
+    expect(res.body.data.reason).toBe('No list names it: a model trained on the registry and the cookie databases guessed from the name. '
+      + 'Only suggested: the AI was not sure enough to apply it.');
+    expect(await item(id)).toEqual(before);
+    const stored = await t.services.db.selectFrom('ai_actions').select('status').where('id', '=', suggestion.id).executeTakeFirstOrThrow();
+    expect(stored.status).toBe('rejected');
+
+    const again = await call(t.app, 'POST', path, { token: tenant.tokens.admin });
+    expect(again).toMatchObject({ status: 422, body: { errors: [{ error: 'Action has already been rejected' }] } });
+    const revert = await call(t.app, 'POST', `/api/v1/ai-actions/${suggestion.id}/revert`, { token: tenant.tokens.admin });
+    expect(revert).toMatchObject({ status: 422, body: { errors: [{ error: 'Action was rejected and never applied' }] } });
+  });
+
+  it('refuses to reject an action that was applied: that one is reverted', async () => {
+    const { action } = await aiCategorisedItem();
+    const res = await call(t.app, 'POST', `/api/v1/ai-actions/${action.id}/reject`, { token: tenant.tokens.admin });
+    expect(res).toMatchObject({ status: 422, body: { errors: [{ error: 'Action was applied, not suggested; revert it instead' }] } });
+    expect((await call(t.app, 'GET', `/api/v1/ai-actions/${action.id}`, { token: tenant.tokens.admin })).body.data.status).toBe('applied');
+  });
+});
+
+describe('the reason of an AI action', () => {
+  it.each([
+    ['registry: exact name "_fbp" (Meta; https://www.facebook.com/policies/cookies/, read 2026-11-01)',
+      'The vendor registry lists Meta for the exact name "_fbp".'],
+    ['registry vendor: prefix "_hj" (Hotjar)', 'The name is not listed, but its prefix _hj belongs to Hotjar in the vendor registry.'],
+    ['registry vendor: domain cdn.shop.example (Shopify; necessary name)',
+      'The name is not listed, but its domain cdn.shop.example belongs to Shopify in the vendor registry.'],
+    ['open-cookie-database: pattern "_pk_id*" (Matomo)', 'The Open Cookie Database lists Matomo for the pattern "_pk_id*".'],
+    ['model: logistic regression on the registry and the cookie databases, Google Analytics (third-party-web)',
+      'No list names it: a model trained on the registry and the cookie databases guessed from the name and its domain (Google Analytics).'],
+    ['third-party-web: Hotjar', 'The domain belongs to Hotjar (third-party-web).'],
+    ['standard categories, for "_ga"', 'The AI made this standard category to hold "_ga".'],
+    ['llm: small-model', 'Written by the language model small-model.'],
+    ['something new', 'It rests on: something new.'],
+  ])('reads %s', (source, reason) => {
+    expect(reasonOf(source)).toBe(reason);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * A consent says what a visitor agreed to on a web page: its url is an http(s) address, and its
+ * lists agree with its accept_type; an `all` consent records every category it covers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { insertCategory } from '../../helpers/records.ts';
+import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+
+let t: TestApp;
+let tenant: Tenant;
+let necessary: { id: string };
+let analytics: { id: string };
+let marketing: { id: string };
+beforeAll(async () => {
+  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
+  tenant = await createTenant(t.services, 'Input');
+  necessary = await insertCategory(t.services, tenant.account.id, { name: 'Necessary', required: true });
+  analytics = await insertCategory(t.services, tenant.account.id, { name: 'Analytics' });
+  marketing = await insertCategory(t.services, tenant.account.id, { name: 'Marketing' });
+});
+afterAll(async () => { await t.close(); });
+
+const viaApi = (consent: unknown) => call(t.app, 'POST', '/api/v1/consents', { token: tenant.tokens.account, body: { consent } });
+const viaWidget = (consent: unknown) => call(t.app, 'POST', `/widget/${tenant.account.id}/consents`, { body: { consent } });
+const invalid = (...messages: string[]) => ({ status: 422, body: { errors: messages.map((error) => ({ error })) } });
+
+describe.each([['the API', viaApi], ['the widget', viaWidget]] as const)('a consent through %s', (_, send) => {
+  it.each(['javascript:alert(1)', 'data:text/html,hi', 'ftp://files.example.com/', 'not a url'])('refuses the url %s', async (url) => {
+    const res = await send({ session_id: 's', url, user_preferences: { accept_type: 'necessary' } });
+    expect(res).toMatchObject(invalid('Url must be an http or https URL'));
+  });
+
+  it('accepts http and https urls, and none', async () => {
+    for (const url of ['https://shop.example.com/cart?x=1', 'http://shop.example.com/', null, undefined]) {
+      expect((await send({ session_id: 's', url, user_preferences: { accept_type: 'necessary' } })).status).toBe(201);
+    }
+  });
+
+  it('refuses necessary with a category that is not required', async () => {
+    const res = await send({ session_id: 's', user_preferences: { accept_type: 'necessary', accepted_categories: [necessary.id, analytics.id] } });
+    expect(res).toMatchObject(invalid('Accepted categories can only include required categories when accept_type is necessary'));
+    const fine = await send({ session_id: 's', user_preferences: { accept_type: 'necessary', accepted_categories: [necessary.id], rejected_categories: [analytics.id] } });
+    expect(fine.status).toBe(201);
+  });
+
+  it('refuses all with a rejected category', async () => {
+    const res = await send({ session_id: 's', user_preferences: { accept_type: 'all', accepted_categories: [necessary.id], rejected_categories: [marketing.id] } });
+    expect(res).toMatchObject(invalid('Rejected categories must be empty when accept_type is all'));
+  });
+
+  it('stores every category of the account as accepted for all', async () => {
+    const res = await send({ session_id: 'everything', user_preferences: { accept_type: 'all', accepted_categories: [analytics.id] } });
+    expect(res.status).toBe(201);
+    const row = await t.services.db.selectFrom('consents').select('user_preferences').where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
+    expect([...row.user_preferences.accepted_categories].sort()).toEqual([necessary.id, analytics.id, marketing.id].sort());
+    expect(row.user_preferences.rejected_categories).toEqual([]);
+  });
+});

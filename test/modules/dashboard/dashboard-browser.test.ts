@@ -1,0 +1,658 @@
+/**
+ * The dashboard in a real Chromium against the real server (listening on loopback in this process):
+ * the flows people go through, axe-core on every page, and screenshots at 1280 and 390 pixels.
+ */
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../../src/db/ids.ts';
+import { insertAiAction } from '../../../src/modules/ai-actions/ai-actions.repository.ts';
+import { call, ENGINE, startApp, type TestApp } from '../../helpers/app.ts';
+import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
+import { freePort, inspect, seriousViolations, settled } from '../../helpers/dashboard.ts';
+import { startInbox, type Inbox } from '../../helpers/inbox.ts';
+import { createTenant, PASSWORD, type Tenant } from '../../helpers/tenants.ts';
+import { dashboardBuilt } from '../../helpers/web-build.ts';
+
+// The pages do not depend on the database engine; the API under them is tested on both.
+const describeHere = ENGINE === 'embedded' && dashboardBuilt() ? describeBrowser : describe.skip;
+
+let t: TestApp;
+let inbox: Inbox;
+let browser: Browser;
+let base: string;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  inbox = await startInbox();
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  t = await startApp({ env: { SMTP_URL: inbox.url, PUBLIC_URL: base, RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000' } });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  tenant = await createTenant(t.services, 'Browser');
+  browser = await launchBrowser();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  await inbox?.close();
+});
+
+async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: base });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  context.setDefaultTimeout(10_000);
+  return { context, page: await context.newPage() };
+}
+
+/** A finished scan (stored as the runner stores one) that found an advertising cookie set before consent. */
+async function finishedScan(label: string): Promise<string> {
+  const token = tenant.tokens.account;
+  const category = await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name: `Advertising ${label}` } } });
+  const item = await call(t.app, 'POST', '/api/v1/storage-items', {
+    token, body: { storage_item: { name: `_ads_${label}`, domain: 'browser.example.com', category_id: category.body.data.id } },
+  });
+  const id = newId();
+  const url = `https://${tenant.account.domain}/`;
+  await t.services.db.insertInto('scans').values({
+    id, account_id: tenant.account.id, status: 'completed', starting_url: url, max_pages: 5, pages_scanned: 1, storage_items_found: 1,
+    started_at: new Date(), finished_at: new Date(),
+    report: JSON.stringify({
+      pages: [{ url, status: 200, time_ms: 120, pass: 'before_consent', error: null }],
+      storage_items: [{
+        name: `_ads_${label}`, domain: 'browser.example.com', storage_type: 'cookie', storage_item_id: item.body.data.id, first_seen_url: url,
+        expires_at: null, duration: '90 days', path: '/', secure: true, http_only: false, same_site: 'Lax', partitioned: false,
+        set_before_consent: true, set_by: null,
+      }],
+      refused: [],
+      consent_banner: false,
+    }),
+  }).execute();
+  return id;
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(/\/accounts\//);
+  await settled(page);
+}
+
+/** The newest email to `to`, once it has arrived. */
+async function mailTo(to: string, after: number): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const mails = inbox.mails.filter((mail) => mail.to.includes(to));
+    if (mails.length > after) return mails.at(-1)!.text;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no email reached ${to}`);
+}
+const mailsTo = (to: string) => inbox.mails.filter((mail) => mail.to.includes(to)).length;
+
+describeHere('the dashboard in a browser', () => {
+  it('signs in with the keyboard alone, shows the overview with the install snippet, and signs out', async () => {
+    const { context, page } = await newPage();
+    await page.goto('/');
+    await page.waitForURL(/\/sign-in$/);
+    await settled(page);
+    // Tab from the top of the page: skip link, brand, the two ways, then the fields.
+    await page.keyboard.press('Tab');
+    for (let i = 0; i < 10 && !(await page.evaluate(() => document.activeElement?.getAttribute('name') === 'email')); i++) {
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.type(tenant.admin.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${base}/accounts/${tenant.account.id}`);
+    await settled(page);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(tenant.account.name);
+    const snippet = `<script src="${base}/widget/${tenant.account.id}.js"></script>`;
+    expect(await page.locator('#install-snippet').textContent()).toBe(snippet);
+    await page.getByRole('button', { name: 'Copy snippet' }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/sign-in$/);
+    const token = await page.evaluate(() => localStorage.getItem('consentry.token'));
+    expect(token).toBeNull();
+    await context.close();
+  });
+
+  it('says in words why a sign-in failed', async () => {
+    const { context, page } = await newPage();
+    await page.goto('/sign-in');
+    await page.getByLabel('Email', { exact: true }).fill(tenant.admin.email);
+    await page.getByLabel('Password', { exact: true }).fill('not the password');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    expect(await page.getByRole('alert').textContent()).toBe('Invalid email or password');
+    await context.close();
+  });
+
+  it('creates a category and a storage item in it, and filters the uncategorised ones', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Categories' }).click();
+    await settled(page);
+    await page.getByLabel('Name').fill('Analytics');
+    await page.getByLabel('Description').fill('Counts visits');
+    await page.getByRole('button', { name: 'Add category' }).click();
+    await page.getByRole('rowheader', { name: 'Analytics' }).waitFor();
+    const categories = await call(t.app, 'GET', '/api/v1/categories', { token: tenant.tokens.account });
+    const analytics = categories.body.data.find((c: { name: string }) => c.name === 'Analytics');
+    expect(analytics).toMatchObject({ slug: 'analytics', description: 'Counts visits', required: false });
+
+    await page.getByRole('link', { name: 'Storage items' }).click();
+    await settled(page);
+    const form = page.getByRole('form', { name: 'New storage item' });
+    await form.getByLabel('Name').fill('_ga');
+    await form.getByLabel('Domain').fill('.browser.example.com');
+    await form.getByLabel('Category').selectOption({ label: 'Analytics' });
+    await form.getByLabel('Duration').fill('2 years');
+    await form.getByRole('button', { name: 'Add item' }).click();
+    await page.getByRole('rowheader', { name: '_ga' }).waitFor();
+    await form.getByLabel('Name').fill('_hj*');
+    await form.getByRole('button', { name: 'Add item' }).click();
+    await page.getByRole('rowheader', { name: '_hj* wildcard' }).waitFor();
+    const items = await call(t.app, 'GET', '/api/v1/storage-items', { token: tenant.tokens.account });
+    expect(items.body.data.map((i: { name: string; category_id: string | null }) => [i.name, i.category_id]))
+      .toEqual([['_ga', analytics.id], ['_hj*', null]]);
+
+    await page.getByRole('group', { name: 'Filters' }).getByLabel('Category').selectOption({ label: 'Uncategorised' });
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+    expect(await page.locator('tbody th').allTextContents()).toEqual(['_hj*wildcard']);
+
+    // Editing an item, and a refusal of the API said in its own words.
+    await page.getByRole('button', { name: 'Edit _hj*' }).click();
+    const edit = page.getByRole('form', { name: 'Edit _hj*' });
+    await edit.getByLabel('Category').selectOption({ label: 'Analytics' });
+    await edit.getByRole('button', { name: 'Save item' }).click();
+    await page.getByText('No storage items match.').waitFor();
+    await page.getByRole('link', { name: 'Categories' }).click();
+    await settled(page);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete Analytics' }).click();
+    expect(await page.getByRole('alert').textContent()).toBe('Category still holds storage items; move or delete them first');
+    await context.close();
+  });
+
+  it('filters the consent log and opens a consent', async () => {
+    const token = tenant.tokens.account;
+    for (const session of ['visitor-a', 'visitor-b']) {
+      const res = await call(t.app, 'POST', '/api/v1/consents', {
+        token, body: { consent: { session_id: session, user_preferences: { accept_type: 'necessary' }, url: `https://browser.example.com/${session}` } },
+      });
+      expect(res.status).toBe(201);
+    }
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Consent log' }).click();
+    await settled(page);
+    await page.getByLabel('Session').fill('visitor-b');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+    expect(await page.locator('tbody td').first().textContent()).toBe('Necessary only');
+    await page.locator('tbody th a').click();
+    await settled(page);
+    expect(await page.locator('.details').first().textContent()).toContain('https://browser.example.com/visitor-b');
+    await context.close();
+  });
+
+  it('verifies the log, shows a consent\'s hash, and exports CSV and NDJSON equal to the API\'s list', async () => {
+    const token = tenant.tokens.account;
+    for (const session of ['export-a', 'export-b', 'export-a']) {
+      const res = await call(t.app, 'POST', '/api/v1/consents', { token, body: { consent: { session_id: session, user_preferences: { accept_type: 'all' } } } });
+      expect(res.status).toBe(201);
+    }
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Consent log' }).click();
+    await settled(page);
+    const listed = (await call(t.app, 'GET', '/api/v1/consents', { token, query: { limit: '100', order: 'asc' } })).body;
+    await page.getByRole('button', { name: 'Verify the log' }).click();
+    await page.getByText(`The log is intact: the hash chain of ${listed.pagination.count} consents was recomputed`).waitFor();
+
+    // Everything, as NDJSON: the same records as the list, each with its place in the chain.
+    const [ndjsonFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export NDJSON' }).click()]);
+    expect(ndjsonFile.suggestedFilename()).toBe(`consents-${tenant.account.id}.ndjson`);
+    const rows = readFileSync((await ndjsonFile.path())!, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(rows.map(({ chain_seq: _s, hash: _h, personal_hash: _p, erased_at: _e, ...rest }) => rest)).toEqual(listed.data);
+    await page.getByText(/^The export was saved \(NDJSON, \d+ KB\)\.$/).waitFor();
+
+    // Filtered by session, as CSV: the rows the filtered list shows.
+    await page.getByLabel('Session').fill('export-a');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 2);
+    const [csvFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = readFileSync((await csvFile.path())!, 'utf8').trim().split('\n');
+    const filtered = (await call(t.app, 'GET', '/api/v1/consents', { token, query: { session_id: 'export-a', order: 'asc' } })).body.data;
+    expect(csv[0].split(',').slice(0, 3)).toEqual(['id', 'created_at', 'session_id']);
+    expect(csv.slice(1).map((line) => line.split(',')[0])).toEqual(filtered.map((c: { id: string }) => c.id));
+
+    // A consent's proof: the hash the API holds for it.
+    await page.locator('tbody th a').first().click();
+    await settled(page);
+    const detail = (await call(t.app, 'GET', `/api/v1/consents/${filtered[1].id}`, { token })).body.data;
+    expect(await page.locator('#consent-hash').textContent()).toBe(detail.hash);
+    await context.close();
+  });
+
+  it('invites a member, who opens the emailed link, accepts and signs in', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Members' }).click();
+    await settled(page);
+    const email = `invitee-${Date.now()}@example.test`;
+    const form = page.getByRole('form', { name: 'Invite someone' });
+    await form.getByLabel('Name').fill('Ivy Invitee');
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Role').selectOption('admin');
+    await form.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByText(`An invitation was emailed to ${email}`).waitFor();
+    await page.getByRole('rowheader', { name: 'Ivy Invitee' }).waitFor();
+    await context.close();
+
+    const mail = await mailTo(email, 0);
+    const link = new RegExp(`${base}/invitations/[A-Za-z0-9_-]+`).exec(mail)?.[0];
+    expect(link).toBeDefined();
+    const invitee = await newPage();
+    await invitee.page.goto(link!);
+    await settled(invitee.page);
+    await invitee.page.getByLabel('Your name (new logins only)').fill('Ivy Invitee');
+    await invitee.page.getByLabel('Password').fill('ivy password 1');
+    await invitee.page.getByRole('button', { name: 'Accept invitation' }).click();
+    await invitee.page.waitForURL(`${base}/accounts/${tenant.account.id}`);
+    await settled(invitee.page);
+    expect(await invitee.page.locator('.who').textContent()).toBe('Ivy Invitee');
+    await invitee.page.getByRole('button', { name: 'Sign out' }).click();
+    await invitee.page.waitForURL(/\/sign-in$/);
+    await signIn(invitee.page, email, 'ivy password 1');
+    await invitee.page.getByRole('link', { name: 'Members' }).click();
+    await invitee.page.getByRole('rowheader', { name: 'Ivy Invitee you' }).waitFor();
+    expect(await invitee.page.getByLabel('Role of Ivy Invitee').inputValue()).toBe('admin');
+    await invitee.context.close();
+  });
+
+  it('shows what became of an invitation email, sends it again and cancels it', async () => {
+    const email = `resend-${Date.now()}@example.test`;
+    const made = await call(t.app, 'POST', '/api/v1/account-invitations', { token: tenant.tokens.account, body: { name: 'Rita Resend', email, role: 'member' } });
+    expect(made.body.email_status).toBe('sent');
+    const firstLink = /\/invitations\/[A-Za-z0-9_-]+/.exec(await mailTo(email, 0))![0];
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Members' }).click();
+    await settled(page);
+    const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Rita Resend' }) });
+    expect(await row.locator('td').allTextContents()).toEqual([email, 'Member', 'Open', 'Sent', expect.any(String), 'Send againCancel']);
+
+    // Within the hour the server refuses to email the address again; the page says so in words.
+    await row.getByRole('button', { name: `Send the invitation to ${email} again` }).click();
+    expect(await page.getByRole('alert').textContent()).toContain(`${email} was emailed less than an hour ago`);
+    await t.services.db.updateTable('account_invitations').set({ email_sent_at: new Date(Date.now() - 2 * 3600_000) }).where('id', '=', made.body.id).execute();
+    await row.getByRole('button', { name: `Send the invitation to ${email} again` }).click();
+    await page.getByText(`An invitation was emailed to ${email}. The old link no longer works`).waitFor();
+    const secondLink = /\/invitations\/[A-Za-z0-9_-]+/.exec(await mailTo(email, 1))![0];
+    expect(secondLink).not.toBe(firstLink);
+
+    await row.getByRole('button', { name: `Cancel the invitation to ${email}` }).click();
+    await page.getByText(`The invitation to ${email} was cancelled.`).waitFor();
+    await page.getByRole('rowheader', { name: 'Rita Resend' }).waitFor({ state: 'detached' });
+    const after = await call(t.app, 'GET', `/api/v1/account-invitations/${made.body.id}`, { token: tenant.tokens.account });
+    expect(after.body.data.deleted_at).not.toBeNull();
+    await page.getByLabel('Also show cancelled and accepted invitations').check();
+    expect(await row.locator('td').nth(2).textContent()).toBe('Cancelled');
+    await context.close();
+  });
+
+  it('creates a second account for the user and switches between the two', async () => {
+    await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name: 'Only in the first' } } });
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.goto('/accounts');
+    await settled(page);
+    const form = page.getByRole('form', { name: 'New account' });
+    await form.getByLabel('Name').fill('Second shop');
+    await form.getByLabel('Website domain').fill('second.example.com');
+    await form.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/accounts\/[0-9a-f-]{36}$/);
+    await settled(page);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Second shop');
+    const second = page.url().split('/').at(-1)!;
+    expect(second).not.toBe(tenant.account.id);
+
+    await page.getByRole('link', { name: 'Categories' }).click();
+    await settled(page);
+    expect(await page.getByText('No categories yet.').count()).toBe(1);
+    await page.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: tenant.account.name });
+    await page.waitForURL(`${base}/accounts/${tenant.account.id}/categories`);
+    await page.getByRole('rowheader', { name: 'Only in the first' }).waitFor();
+    // The choice is remembered: the start page opens the account last worked on.
+    await page.goto('/');
+    await page.waitForURL(`${base}/accounts/${tenant.account.id}`);
+    await context.close();
+  });
+
+  it('resets a forgotten password through the emailed link', async () => {
+    const { context, page } = await newPage();
+    const email = tenant.member.email;
+    const before = mailsTo(email);
+    await page.goto('/sign-in');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await settled(page);
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Email me a link' }).click();
+    await page.getByText('a link to reset the password has been sent').waitFor();
+
+    const link = new RegExp(`${base}/reset-password/[A-Za-z0-9_-]+`).exec(await mailTo(email, before))?.[0];
+    expect(link).toBeDefined();
+    await page.goto(link!);
+    await settled(page);
+    await page.getByLabel('New password', { exact: true }).fill('fresh password 9');
+    await page.getByLabel('New password again').fill('not the same');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    expect(await page.getByRole('alert').textContent()).toBe("Password confirmation doesn't match Password");
+    await page.getByLabel('New password again').fill('fresh password 9');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Your password has been changed').waitFor();
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await signIn(page, email, 'fresh password 9');
+    await context.close();
+  });
+
+  it('creates an API token, shows it once with a copy button, and revokes it', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'API tokens' }).click();
+    await settled(page);
+    const form = page.getByRole('form', { name: 'New token' });
+    await form.getByLabel('Name').fill('Deploy script');
+    await form.getByLabel('Reaches').selectOption({ label: `Only the account ${tenant.account.name}` });
+    await form.getByRole('button', { name: 'Create token' }).click();
+    const token = (await page.locator('#new-token').textContent())!;
+    expect(token).toMatch(/^csa_[0-9A-Za-z]{43}$/);
+    await page.getByRole('button', { name: 'Copy token' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+    expect((await call(t.app, 'GET', '/api/v1/me', { token })).body.data.account.id).toBe(tenant.account.id);
+    await page.getByRole('rowheader', { name: 'Deploy script' }).waitFor();
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Revoke Deploy script' }).click();
+    await page.getByText('The token Deploy script was revoked.').waitFor();
+    await page.getByRole('rowheader', { name: 'Deploy script' }).waitFor({ state: 'detached' });
+    await page.reload();
+    await settled(page);
+    expect(await page.locator('#new-token').count()).toBe(0);
+    expect((await call(t.app, 'GET', '/api/v1/me', { token })).status).toBe(401);
+    await context.close();
+  });
+
+  it('lets a partner sign in with a token, create a group and an account in it', async () => {
+    const { context, page } = await newPage();
+    await page.goto('/sign-in');
+    await page.getByRole('button', { name: 'API token' }).click();
+    await page.getByRole('textbox', { name: 'API token' }).fill(tenant.tokens.partner);
+    await page.getByRole('button', { name: 'Sign in with token' }).click();
+    await page.waitForURL(`${base}/partner`);
+    await settled(page);
+    await page.getByRole('rowheader', { name: tenant.group.name }).waitFor();
+
+    const groupForm = page.getByRole('form', { name: 'New group' });
+    await groupForm.getByLabel('Name').fill('Agency customer');
+    await groupForm.getByLabel('Pageviews per month (quota)').fill('50000');
+    await groupForm.getByRole('button', { name: 'Create group' }).click();
+    await page.waitForURL(/\/partner\/groups\//);
+    await settled(page);
+    const groupId = page.url().split('/').at(-1)!;
+
+    const accountForm = page.getByRole('form', { name: 'New account in this group' });
+    await accountForm.getByLabel('Name').fill('Customer shop');
+    await accountForm.getByLabel('Website domain').fill('https://shop.customer.example/');
+    await accountForm.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('rowheader', { name: 'Customer shop' }).waitFor();
+    const accounts = await call(t.app, 'GET', `/api/v1/accounts?group_id=${groupId}`, { token: tenant.tokens.partner });
+    expect(accounts.body.data.map((a: { name: string; domain: string }) => [a.name, a.domain])).toEqual([['Customer shop', 'shop.customer.example']]);
+    const group = await call(t.app, 'GET', `/api/v1/groups/${groupId}`, { token: tenant.tokens.partner });
+    expect(group.body).toMatchObject({ name: 'Agency customer', max_pageviews_per_month: 50000, max_unique_visitors_per_month: null });
+
+    await page.getByRole('link', { name: 'Customer shop' }).click();
+    await settled(page);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Customer shop');
+    await context.close();
+  });
+
+  it('shows an AI suggestion with its confidence and source, and reverts it', async () => {
+    const token = tenant.tokens.account;
+    await call(t.app, 'PATCH', `/api/v1/accounts/${tenant.account.id}`, { token, body: { account: { ai_features: { auto_categorise: true } } } });
+    const item = await call(t.app, 'POST', '/api/v1/storage-items', { token, body: { storage_item: { name: '_fbp' } } });
+    expect(item.status).toBe(201);
+    for (let i = 0; i < 200; i++) {
+      const now = await call(t.app, 'GET', `/api/v1/storage-items/${item.body.data.id}`, { token });
+      if (now.body.data.status !== 'processing') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'AI suggestions' }).click();
+    await settled(page);
+    const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^_fbp/ }) }).filter({ hasText: 'Category' });
+    await row.waitFor();
+    // The page shows the source the API reports (the registry, for Meta's _fbp).
+    const actions = await call(t.app, 'GET', '/api/v1/ai-actions', { token, query: { actionable_id: item.body.data.id, action_type: 'auto_categorise' } });
+    const source: string = actions.body.data[0].source;
+    expect(source).toMatch(/^registry: /);
+    expect(await row.textContent()).toContain(source.slice(0, 40));
+    expect(await row.textContent()).toMatch(/\d+%/);
+    await row.getByRole('button', { name: 'Revert this change to _fbp' }).click();
+    await page.locator('.note').first().waitFor();
+    expect(await page.locator('.note').allTextContents()).toEqual(['Change reverted.']);
+    const after = await call(t.app, 'GET', `/api/v1/storage-items/${item.body.data.id}`, { token });
+    expect(after.body.data.category_id).toBeNull();
+    await context.close();
+  });
+
+  it('filters storage items by who added them, and rejects an AI suggestion, showing why it was made', async () => {
+    const token = tenant.tokens.account;
+    const made = await call(t.app, 'POST', '/api/v1/storage-items', { token, body: { storage_item: { name: 'zq_unknown_thing' } } });
+    expect(made.status).toBe(201);
+    const suggestion = await insertAiAction(t.services.db, {
+      account_id: tenant.account.id, action_type: 'auto_categorise', actionable_type: 'StorageItem', actionable_id: made.body.data.id,
+      suggested_params: { category: 'analytics' }, previous_params: {}, confidence: 0.42, status: 'suggested',
+      source: 'model: logistic regression on the registry and the cookie databases; declined: not confident enough to decide',
+    });
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Storage items' }).click();
+    await settled(page);
+    const filters = page.getByRole('group', { name: 'Filters' });
+    const byApi = await call(t.app, 'GET', '/api/v1/storage-items', { token, query: { created_by: 'api', sort: 'name', limit: '100' } });
+    expect(byApi.body.data.length).toBeGreaterThan(0);
+    await filters.getByLabel('Added by').selectOption({ label: 'An API token' });
+    await page.waitForFunction((n) => document.querySelectorAll('tbody tr').length === n, byApi.body.data.length);
+    expect(await page.locator('tbody th code').allTextContents()).toEqual(byApi.body.data.map((i: { name: string }) => i.name));
+    expect(new Set(await page.locator('tbody tr td:nth-child(6)').allTextContents())).toEqual(new Set(['An API token']));
+    await filters.getByLabel('Added by').selectOption({ label: 'A scan' });
+    await page.getByText('No storage items match.').waitFor();
+
+    await page.getByRole('navigation', { name: 'Account pages' }).getByRole('link', { name: 'AI suggestions' }).click();
+    await settled(page);
+    // (The AI, switched on by an earlier test, may have made a suggestion of its own for the item.)
+    const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^zq_unknown_thing/ }) }).filter({ hasText: '42%' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('a model trained on the registry and the cookie databases guessed from the name');
+    expect(await row.textContent()).toContain('Suggested');
+    // With the keyboard: focus the button and press Enter.
+    await row.getByRole('button', { name: 'Reject the suggestion for zq_unknown_thing' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Suggestion rejected.').waitFor();
+    await row.getByText('Rejected').waitFor();
+    expect(await row.getByRole('button').count()).toBe(0);
+    const after = await call(t.app, 'GET', `/api/v1/ai-actions/${suggestion.id}`, { token });
+    expect(after.body.data.status).toBe('rejected');
+    await context.close();
+  });
+
+  it('edits the banner, previews the real script with the unsaved change, and saves it', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Banner', exact: true }).click();
+    await settled(page);
+    const preview = page.frameLocator('iframe[title="Banner preview"]');
+    await preview.getByRole('button', { name: 'Accept all' }).first().waitFor();
+    await page.getByLabel('Title', { exact: true }).fill('Cookies at the browser shop');
+    await preview.getByText('Cookies at the browser shop').waitFor();
+    const before = await call(t.app, 'GET', `/widget/${tenant.account.id}/config.json`);
+    expect(JSON.stringify(before.body)).not.toContain('Cookies at the browser shop');
+    await page.getByRole('button', { name: 'Save banner' }).click();
+    await page.getByText('The banner was saved').waitFor();
+    const after = await call(t.app, 'GET', `/widget/${tenant.account.id}/config.json`);
+    expect(JSON.stringify(after.body)).toContain('Cookies at the browser shop');
+    // Another language's texts, previewed in that language.
+    await page.getByLabel('Language of the texts').selectOption('de');
+    await preview.getByRole('button', { name: 'Alle akzeptieren' }).first().waitFor();
+    await page.getByLabel('Title', { exact: true }).fill('Cookies im Laden');
+    await preview.getByText('Cookies im Laden').waitFor();
+    // The frame is sandboxed: the banner in it cannot reach the dashboard's storage, where the token is.
+    expect(await page.locator('iframe[title="Banner preview"]').getAttribute('sandbox')).toBe('allow-scripts');
+    await context.close();
+  });
+
+  it('lists the scans, opens a report with what was set before consent, and says why a scan cannot start', async () => {
+    await finishedScan('scan');
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Scans' }).click();
+    await settled(page);
+    const row = page.getByRole('row', { name: new RegExp(tenant.account.domain) }).first();
+    expect(await row.locator('td').first().textContent()).toBe('Done');
+    await row.getByRole('link').click();
+    await settled(page);
+    const before = page.getByRole('region', { name: 'Set before consent' });
+    expect(await before.getByRole('rowheader').first().textContent()).toBe('_ads_scan');
+    expect(await before.locator('td').nth(1).textContent()).toBe('Advertising scan');
+
+    await page.getByRole('link', { name: 'All scans' }).click();
+    await settled(page);
+    await page.getByLabel('Starting page').fill('https://elsewhere.example.org/');
+    await page.getByRole('button', { name: 'Start scan' }).click();
+    expect(await page.getByRole('alert').textContent()).toMatch(/domain/i);
+    await context.close();
+  });
+
+  it('charts the statistics of the account and of a group, with the same figures as tables', async () => {
+    const token = tenant.tokens.account;
+    const category = await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name: 'Charted marketing' } } });
+    const choices = [
+      { accept_type: 'all', gpc: false }, { accept_type: 'all', gpc: true },
+      { accept_type: 'custom', gpc: false, rejected_categories: [category.body.data.id] },
+    ];
+    for (const [i, choice] of choices.entries()) {
+      const { gpc, ...user_preferences } = choice;
+      const res = await call(t.app, 'POST', '/api/v1/consents', {
+        token, headers: gpc ? { 'sec-gpc': '1' } : {},
+        body: { consent: { session_id: `charted-${i}`, user_preferences } },
+      });
+      expect(res.status).toBe(201);
+    }
+    const stats = (await call(t.app, 'GET', '/api/v1/stats', { token })).body;
+    const today = stats.data.at(-1);
+    expect(today.consents).toBeGreaterThanOrEqual(3);
+
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    const figures = page.locator('.figures');
+    await figures.waitFor();
+    expect(await figures.locator('dd').first().textContent()).toMatch(new RegExp(`^${stats.totals.consents}`));
+    const chart = page.getByRole('img', { name: /^Consents by choice: / });
+    expect(await chart.getAttribute('aria-label')).toBe(`Consents by choice: ${stats.totals.consents} consents in 30 periods`);
+    // The text alternative opens with the keyboard and holds the API's figures.
+    await page.getByText('Consents by choice as a table').focus();
+    await page.keyboard.press('Enter');
+    const row = page.getByRole('region', { name: 'Consents by choice' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: today.start }) });
+    expect(await row.locator('td').allTextContents())
+      .toEqual([today.accept_types.all, today.accept_types.custom, today.accept_types.necessary, today.consents].map(String));
+    await page.getByText('Acceptance by category as a table').click();
+    const charted = stats.totals.categories.find((c: { name: string }) => c.name === 'Charted marketing');
+    expect(charted).toMatchObject({ accepted: 2, rejected: 1 });
+    const categoryRow = page.getByRole('region', { name: 'Acceptance by category' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Charted marketing' }) });
+    expect(await categoryRow.locator('td').allTextContents()).toEqual(['2', '1', '66.7%']);
+    expect(await page.locator('.figures dd').nth(3).textContent()).toBe(`${Math.round(stats.totals.gpc_share * 1000) / 10}%`);
+
+    // Grouped by week: fewer bars, the same total.
+    await page.getByRole('group', { name: 'Statistics period' }).getByLabel('Grouped').selectOption('week');
+    await page.waitForFunction(() => !document.querySelector('.stats .loading'));
+    await page.getByRole('img', { name: /^Consents by choice: / }).and(page.locator(`[aria-label$="periods"]:not([aria-label$=" 30 periods"])`)).waitFor();
+    await context.close();
+
+    const partner = await newPage();
+    await partner.page.goto('/sign-in');
+    await partner.page.getByRole('button', { name: 'API token' }).click();
+    await partner.page.getByRole('textbox', { name: 'API token' }).fill(tenant.tokens.partner);
+    await partner.page.getByRole('button', { name: 'Sign in with token' }).click();
+    await partner.page.waitForURL(`${base}/partner`);
+    await partner.page.goto(`/partner/groups/${tenant.group.id}`);
+    await settled(partner.page);
+    const groupStats = (await call(t.app, 'GET', `/api/v1/groups/${tenant.group.id}/stats`, { token: tenant.tokens.partner })).body;
+    await partner.page.locator('.figures').waitFor();
+    expect(await partner.page.locator('.figures dd').first().textContent()).toMatch(new RegExp(`^${groupStats.totals.consents}`));
+    const accountRow = partner.page.getByRole('region', { name: 'Accounts of the group in this period' })
+      .getByRole('row').filter({ has: partner.page.getByRole('rowheader', { name: tenant.account.name }) });
+    expect(await accountRow.locator('td').first().textContent()).toBe(String(stats.totals.consents));
+    await partner.context.close();
+  });
+
+  it('passes axe-core on every page, at 1280 and 390 pixels wide', async () => {
+    const token = tenant.tokens.account;
+    const consent = await call(t.app, 'POST', '/api/v1/consents', {
+      token, body: { consent: { session_id: 'visitor-1', user_preferences: { accept_type: 'all' }, url: 'https://browser.example.com/' } },
+    });
+    const { context, page } = await newPage();
+    const visit = async (path: string, name: string) => {
+      await page.goto(path);
+      await inspect(page, name);
+    };
+    // The check itself finds what it is there to find: a button without a name is critical.
+    await page.goto('/sign-in');
+    await settled(page);
+    await page.evaluate(() => document.querySelector('main')!.append(document.createElement('button')));
+    expect((await seriousViolations(page)).join('\n')).toMatch(/^critical button-name/);
+
+    await visit('/sign-in', 'sign-in');
+    await visit('/forgot-password', 'forgot-password');
+    await visit('/reset-password/some-token', 'reset-password');
+    await visit('/invitations/some-secret', 'accept-invitation');
+
+    await signIn(page, tenant.admin.email, PASSWORD);
+    const account = `/accounts/${tenant.account.id}`;
+    await visit(account, 'overview');
+    // The charts' tables, opened.
+    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+    await inspect(page, 'overview-tables');
+    await visit(`${account}/categories`, 'categories');
+    await visit(`${account}/storage-items`, 'storage-items');
+    await visit(`${account}/ai`, 'ai');
+    await visit(`${account}/consents`, 'consents');
+    await visit(`${account}/consents/${consent.body.data.id}`, 'consent');
+    await visit(`${account}/members`, 'members');
+    await visit(`${account}/banner`, 'banner');
+    const scan = await finishedScan('axe');
+    await visit(`${account}/scans`, 'scans');
+    await visit(`${account}/scans/${scan}`, 'scan');
+    await visit('/tokens', 'tokens');
+    await visit('/password', 'change-password');
+    await visit('/accounts', 'accounts');
+    await visit('/nowhere', 'not-found');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/sign-in$/);
+    await page.getByRole('button', { name: 'API token' }).click();
+    await page.getByRole('textbox', { name: 'API token' }).fill(tenant.tokens.partner);
+    await page.getByRole('button', { name: 'Sign in with token' }).click();
+    await page.waitForURL(`${base}/partner`);
+    await visit('/partner', 'partner-groups');
+    await visit(`/partner/groups/${tenant.group.id}`, 'partner-group');
+    await context.close();
+  }, 120_000);
+});

@@ -1,0 +1,67 @@
+/**
+ * Pageviews and visitors counted in memory: a failed flush keeps its counts for the next one, and
+ * a long outage holds a bounded number of sessions (pageviews are never lost).
+ */
+import { sql } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VisitCounter } from '../../../src/modules/stats/visit-counter.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant } from '../../helpers/tenants.ts';
+
+let t: TestApp;
+beforeAll(async () => { t = await startApp(); });
+afterAll(async () => { await t.close(); });
+
+/** Collects what the counter logs. */
+function logger(lines: { level: string; fields: object; message: string }[]): FastifyBaseLogger {
+  const at = (level: string) => (fields: object, message: string) => void lines.push({ level, fields, message });
+  return { warn: at('warn'), error: at('error') } as unknown as FastifyBaseLogger;
+}
+
+const breakStats = () => sql`alter table account_daily_stats rename to account_daily_stats_away`.execute(t.services.db);
+const mendStats = () => sql`alter table account_daily_stats_away rename to account_daily_stats`.execute(t.services.db);
+
+async function dayRow(accountId: string) {
+  return t.services.db.selectFrom('account_daily_stats').select(['pageviews', 'visitors']).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+describe('VisitCounter', () => {
+  it('keeps the counts of a failed flush for the next one', async () => {
+    const tenant = await createTenant(t.services, 'VisitsKept');
+    const lines: { level: string; fields: object; message: string }[] = [];
+    const counter = new VisitCounter(t.services.db, { flushIntervalMs: 3_600_000, maxSessions: 1000 }, logger(lines));
+    await breakStats();
+    try {
+      for (const session of ['a', 'b', 'a', 'c']) counter.count(tenant.account.id, session);
+      await counter.flush();
+      expect(lines.map((l) => l.level)).toEqual(['error']);
+    } finally {
+      await mendStats();
+    }
+    await counter.close();
+    expect(await dayRow(tenant.account.id)).toEqual({ pageviews: 4, visitors: 3 });
+  });
+
+  it('holds at most four times maxSessions sessions while flushes fail, and still counts every pageview', async () => {
+    const tenant = await createTenant(t.services, 'VisitsBounded');
+    const lines: { level: string; fields: object; message: string }[] = [];
+    const counter = new VisitCounter(t.services.db, { flushIntervalMs: 3_600_000, maxSessions: 5 }, logger(lines));
+    await breakStats();
+    try {
+      for (let n = 0; n < 100; n++) counter.count(tenant.account.id, `s-${n}`);
+      await counter.flush();
+      await counter.flush();
+      const failures = lines.filter((l) => l.level === 'error').length;
+      expect(failures).toBeGreaterThan(0);
+      expect(failures).toBeLessThanOrEqual(3);
+    } finally {
+      await mendStats();
+    }
+    await counter.close();
+    expect(await dayRow(tenant.account.id)).toEqual({ pageviews: 100, visitors: 20 });
+    expect(lines.filter((l) => l.level === 'warn')).toEqual([
+      { level: 'warn', fields: { sessions: 80 }, message: 'visit counts held too long: these sessions were counted as pageviews only' },
+    ]);
+  });
+});

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../../src/db/ids.ts';
+import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { insertCategory } from '../../helpers/records.ts';
+import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+
+let t: TestApp;
+let tenant: Tenant;
+let necessary: { id: string };
+const origin = 'https://www.widget.example.com';
+
+beforeAll(async () => {
+  t = await startApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '1000' } });
+  tenant = await createTenant(t.services, 'Widget');
+  await t.services.db.updateTable('accounts').set({ allowed_domains: JSON.stringify(['*.partner-shop.test', 'localhost']) }).where('id', '=', tenant.account.id).execute();
+  necessary = await insertCategory(t.services, tenant.account.id, { name: 'Necessary', required: true });
+  const analytics = await insertCategory(t.services, tenant.account.id, { name: 'Analytics' });
+  const item = (name: string, status: 'draft' | 'finalised') => ({
+    id: newId(), account_id: tenant.account.id, category_id: analytics.id, name, status, domain: '.widget.example.com', duration: '2 years',
+  });
+  await t.services.db.insertInto('storage_items').values([item('_ga', 'finalised'), item('_draft', 'draft')]).execute();
+});
+afterAll(async () => { await t.close(); });
+
+const consentBody = (sessionId: string) => ({
+  consent: { session_id: sessionId, user_preferences: { accept_type: 'necessary', accepted_categories: [necessary.id], rejected_categories: [] } },
+});
+
+describe('GET /widget/{account_id}/config.json', () => {
+  it('serves the categories with only finalised storage items, and CORS for the account\'s domains', async () => {
+    const res = await call(t.app, 'GET', `/widget/${tenant.account.id}/config.json`, { headers: { origin } });
+    expect(res.status).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe(origin);
+    const { account, categories } = res.body.data;
+    expect(account).toEqual({ id: tenant.account.id, name: tenant.account.name, default_language: 'en' });
+    expect(categories.map((c: { name: string }) => c.name)).toEqual(['Necessary', 'Analytics']);
+    expect(categories[0]).toMatchObject({ slug: 'necessary', required: true, storage_items: [] });
+    expect(categories[1].storage_items).toEqual([{
+      id: expect.any(String), name: '_ga', domain: '.widget.example.com', duration: '2 years',
+      description: '', company_name: '', storage_type: 'cookie', is_wildcard_cookie: false,
+    }]);
+  });
+
+  it('refuses a foreign origin with 403 and no CORS header; 404 for an unknown account', async () => {
+    const res = await call(t.app, 'GET', `/widget/${tenant.account.id}/config.json`, { headers: { origin: 'https://evil.example' } });
+    expect(res).toMatchObject({ status: 403, body: { errors: [{ code: 403, message: 'Origin is not allowed for this account' }] } });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    expect((await call(t.app, 'GET', `/widget/${newId()}/config.json`)).status).toBe(404);
+    expect((await call(t.app, 'GET', '/widget/nope/config.json')).status).toBe(404);
+  });
+});
+
+describe('POST /widget/{account_id}/consents', () => {
+  it('records a consent from an allowed origin and answers id and created_at', async () => {
+    for (const allowed of [origin, 'https://widget.example.com', 'https://eu.partner-shop.test', 'http://localhost:5173']) {
+      const res = await call(t.app, 'POST', `/widget/${tenant.account.id}/consents`, { body: consentBody('visitor-1'), headers: { origin: allowed } });
+      expect(res.status).toBe(201);
+      expect(Object.keys(res.body.data).sort()).toEqual(['created_at', 'id']);
+      expect(res.headers['access-control-allow-origin']).toBe(allowed);
+    }
+    const stored = await t.services.db.selectFrom('consents').selectAll().where('account_id', '=', tenant.account.id).where('session_id', '=', 'visitor-1').execute();
+    expect(stored).toHaveLength(4);
+  });
+
+  it('answers the CORS preflight for allowed origins only', async () => {
+    const preflight = (from: string) => t.app.inject({
+      method: 'OPTIONS', url: `/widget/${tenant.account.id}/consents`,
+      headers: { origin: from, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    const ok = await preflight(origin);
+    expect(ok.statusCode).toBe(204);
+    expect(ok.headers['access-control-allow-origin']).toBe(origin);
+    expect(String(ok.headers['access-control-allow-methods'])).toContain('POST');
+    const refused = await preflight('https://evil.example');
+    expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('refuses foreign origins, bodies over 16 KiB, and bad preferences', async () => {
+    const url = `/widget/${tenant.account.id}/consents`;
+    expect((await call(t.app, 'POST', url, { body: consentBody('x'), headers: { origin: 'https://widget.example.com.evil.test' } })).status).toBe(403);
+    const big = { consent: { ...consentBody('x').consent, url: `https://widget.example.com/${'a'.repeat(17_000)}` } };
+    expect((await call(t.app, 'POST', url, { body: big })).status).toBe(413);
+    const bad = await call(t.app, 'POST', url, { body: { consent: { session_id: 'x', user_preferences: { accept_type: 'custom', rejected_categories: [necessary.id] } } } });
+    expect(bad).toMatchObject({ status: 422, body: { errors: [{ error: 'Rejected categories cannot include a required category' }] } });
+  });
+
+  it('accepts JSON sent as text/plain, as navigator.sendBeacon does', async () => {
+    const res = await call(t.app, 'POST', `/widget/${tenant.account.id}/consents`, {
+      body: JSON.stringify(consentBody('beacon')), headers: { 'content-type': 'text/plain;charset=UTF-8', origin },
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it('throttles per client IP', async () => {
+    const limited = await startApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '3' } });
+    try {
+      const other = await createTenant(limited.services, 'Throttled');
+      const hit = () => limited.app.inject({ method: 'GET', url: `/widget/${other.account.id}/config.json`, remoteAddress: '198.51.100.4' });
+      for (let i = 0; i < 3; i++) expect((await hit()).statusCode).toBe(200);
+      const res = await hit();
+      expect(res.statusCode).toBe(429);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('visits', () => {
+  it('counts pageviews and distinct visitors per day in memory, and writes them in a batch', async () => {
+    const fresh = await createTenant(t.services, 'Counted');
+    for (const session of ['a', 'b', 'a', undefined]) {
+      await call(t.app, 'GET', `/widget/${fresh.account.id}/config.json`, { query: session ? { session_id: session } : {} });
+    }
+    const unwritten = await t.services.db.selectFrom('account_daily_stats').selectAll().where('account_id', '=', fresh.account.id).execute();
+    expect(unwritten).toEqual([]);
+    await t.services.visits.flush();
+    const stats = await t.services.db.selectFrom('account_daily_stats').selectAll().where('account_id', '=', fresh.account.id).execute();
+    expect(stats).toHaveLength(1);
+    expect(stats[0]).toMatchObject({ pageviews: 4, visitors: 2 });
+    const account = await call(t.app, 'GET', `/api/v1/accounts/${fresh.account.id}`, { token: fresh.tokens.admin });
+    expect(account.body.onboarding_status).toBe('code_installed');
+  });
+});
