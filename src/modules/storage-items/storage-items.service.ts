@@ -66,10 +66,21 @@ async function clean(db: Executor, accountId: string, fields: StorageItemFields)
   return out;
 }
 
-/** A category deleted between the check and the write. */
-function rethrowMissingCategory(error: unknown): never {
-  if (isForeignKeyViolation(error)) throw new ValidationError(CATEGORY_MISSING);
-  throw error;
+/**
+ * One write of the account's items: a transaction holding the account's items lock (wildcard links
+ * stay consistent); a category deleted between the check and the write is 422.
+ */
+function writeItems<T>(db: Kysely<Database>, accountId: string, work: (trx: Executor) => Promise<T>): Promise<T> {
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      await lockAccountItems(trx, accountId);
+      return work(trx);
+    })
+    .catch((error: unknown) => {
+      if (isForeignKeyViolation(error)) throw new ValidationError(CATEGORY_MISSING);
+      throw error;
+    });
 }
 
 export async function createStorageItem(
@@ -78,33 +89,29 @@ export async function createStorageItem(
   fields: StorageItemFields & { name: string },
   actor: Actor,
 ): Promise<StorageItemRow> {
-  return db
-    .transaction()
-    .execute(async (trx) => {
-      await lockAccountItems(trx, accountId);
-      const values = await clean(trx, accountId, fields);
-      const id = newId();
-      const name = values.name!;
-      const storageType = values.storage_type ?? 'cookie';
-      const status = values.status ?? 'draft';
-      const wildcard = isWildcardName(name);
-      const row = await insertStorageItem(trx, {
-        ...values,
-        id,
-        account_id: accountId,
-        name,
-        storage_type: storageType,
-        status,
-        approved_by_type: approvalAfter(undefined, status, actor.approver),
-        is_wildcard_cookie: wildcard,
-        wildcard_cookie_id: wildcard ? null : await wildcardFor(trx, accountId, storageType, name, id),
-        created_by: actor.createdBy,
-      });
-      if (wildcard) await relinkConcreteItems(trx, accountId, { storageTypes: [storageType], patterns: [name] });
-      await markVendorsSetup(trx, accountId);
-      return takeForAi(trx, row);
-    })
-    .catch(rethrowMissingCategory);
+  return writeItems(db, accountId, async (trx) => {
+    const values = await clean(trx, accountId, fields);
+    const id = newId();
+    const name = values.name!;
+    const storageType = values.storage_type ?? 'cookie';
+    const status = values.status ?? 'draft';
+    const wildcard = isWildcardName(name);
+    const row = await insertStorageItem(trx, {
+      ...values,
+      id,
+      account_id: accountId,
+      name,
+      storage_type: storageType,
+      status,
+      approved_by_type: approvalAfter(undefined, status, actor.approver),
+      is_wildcard_cookie: wildcard,
+      wildcard_cookie_id: wildcard ? null : await wildcardFor(trx, accountId, storageType, name, id),
+      created_by: actor.createdBy,
+    });
+    if (wildcard) await relinkConcreteItems(trx, accountId, { storageTypes: [storageType], patterns: [name] });
+    await markVendorsSetup(trx, accountId);
+    return takeForAi(trx, row);
+  });
 }
 
 export async function changeStorageItem(
@@ -114,39 +121,34 @@ export async function changeStorageItem(
   fields: StorageItemFields,
   actor: Actor,
 ): Promise<StorageItemRow> {
-  return db
-    .transaction()
-    .execute(async (trx) => {
-      await lockAccountItems(trx, accountId);
-      const current = found(await findStorageItem(trx, accountId, id));
-      const values = await clean(trx, accountId, fields);
-      const name = values.name ?? current.name;
-      const storageType = values.storage_type ?? current.storage_type;
-      const wildcard = isWildcardName(name);
-      const row = await updateStorageItem(trx, accountId, id, {
-        ...values,
-        approved_by_type: approvalAfter(current, values.status ?? current.status, actor.approver),
-        is_wildcard_cookie: wildcard,
-        wildcard_cookie_id: wildcard ? null : await wildcardFor(trx, accountId, storageType, name, id),
+  return writeItems(db, accountId, async (trx) => {
+    const current = found(await findStorageItem(trx, accountId, id));
+    const values = await clean(trx, accountId, fields);
+    const name = values.name ?? current.name;
+    const storageType = values.storage_type ?? current.storage_type;
+    const wildcard = isWildcardName(name);
+    const row = await updateStorageItem(trx, accountId, id, {
+      ...values,
+      approved_by_type: approvalAfter(current, values.status ?? current.status, actor.approver),
+      is_wildcard_cookie: wildcard,
+      wildcard_cookie_id: wildcard ? null : await wildcardFor(trx, accountId, storageType, name, id),
+    });
+    if (!row) throw new NotFoundError();
+    const moved = name !== current.name || storageType !== current.storage_type;
+    if (moved && (wildcard || current.is_wildcard_cookie)) {
+      await relinkConcreteItems(trx, accountId, {
+        storageTypes: [...new Set([current.storage_type, storageType])],
+        patterns: [current, row].filter((item) => item.is_wildcard_cookie).map((item) => item.name),
+        wildcardId: id,
       });
-      if (!row) throw new NotFoundError();
-      const moved = name !== current.name || storageType !== current.storage_type;
-      if (moved && (wildcard || current.is_wildcard_cookie)) {
-        await relinkConcreteItems(trx, accountId, {
-          storageTypes: [...new Set([current.storage_type, storageType])],
-          patterns: [current, row].filter((item) => item.is_wildcard_cookie).map((item) => item.name),
-          wildcardId: id,
-        });
-      }
-      // What the AI's knowledge rests on changed: it may work on the item again.
-      return moved || row.domain !== current.domain ? takeForAi(trx, row) : row;
-    })
-    .catch(rethrowMissingCategory);
+    }
+    // What the AI's knowledge rests on changed: it may work on the item again.
+    return moved || row.domain !== current.domain ? takeForAi(trx, row) : row;
+  });
 }
 
 export async function removeStorageItem(db: Kysely<Database>, accountId: string, id: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await lockAccountItems(trx, accountId);
+  await writeItems(db, accountId, async (trx) => {
     const current = await findStorageItem(trx, accountId, id);
     if (!current || !(await deleteStorageItem(trx, accountId, id))) throw new NotFoundError();
     // Its matches lost their link with it (on delete set null); another wildcard may take them.

@@ -61,32 +61,17 @@ export async function revokeTokenById(db: Executor, id: string): Promise<string 
   return row?.token_hash;
 }
 
-/** Revokes every session token of a user (a password reset); returns their hashes. */
-export async function revokeUserSessions(db: Executor, userId: string): Promise<string[]> {
-  const rows = await db
+/** Revokes a user's session tokens, all of them (a password reset) or all but `keepId`; returns their hashes. */
+export async function revokeUserSessions(db: Executor, userId: string, keepId?: string): Promise<string[]> {
+  let query = db
     .updateTable('api_tokens')
     .set({ revoked_at: new Date() })
     .where('user_id', '=', userId)
     .where('token_type', '=', 'user')
     .where('kind', '=', 'session')
-    .where('revoked_at', 'is', null)
-    .returning('token_hash')
-    .execute();
-  return rows.map((row) => row.token_hash);
-}
-
-/** Revokes a user's session tokens except one; returns their hashes. */
-export async function revokeOtherSessions(db: Executor, userId: string, keepId: string): Promise<string[]> {
-  const rows = await db
-    .updateTable('api_tokens')
-    .set({ revoked_at: new Date() })
-    .where('user_id', '=', userId)
-    .where('token_type', '=', 'user')
-    .where('kind', '=', 'session')
-    .where('id', '!=', keepId)
-    .where('revoked_at', 'is', null)
-    .returning('token_hash')
-    .execute();
+    .where('revoked_at', 'is', null);
+  if (keepId) query = query.where('id', '!=', keepId);
+  const rows = await query.returning('token_hash').execute();
   return rows.map((row) => row.token_hash);
 }
 

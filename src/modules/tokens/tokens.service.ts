@@ -37,4 +37,4 @@ export function sessionExpiry(now = Date.now()): Date {
 }
 
 /** What other modules use of the tokens: revoking them when a password, a session or an account ends. */
-export { accountTokenHashes, revokeOtherSessions, revokeTokenById, revokeUserSessions } from './tokens.repository.ts';
+export { accountTokenHashes, revokeTokenById, revokeUserSessions } from './tokens.repository.ts';

@@ -5,7 +5,7 @@ import { UnauthorizedError } from '../../http/app-errors.ts';
 import type { Principal } from '../../http/auth.ts';
 import { Problems } from '../../http/validation.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
-import { issueToken, revokeOtherSessions, sessionExpiry } from '../tokens/tokens.service.ts';
+import { issueToken, revokeUserSessions, sessionExpiry } from '../tokens/tokens.service.ts';
 import { findUser, findUserByEmail, insertUser, updatePasswordHash } from './users.repository.ts';
 import { MIN_PASSWORD_LENGTH, toUser, type User } from './users.schema.ts';
 
@@ -50,7 +50,7 @@ export async function changePassword(
   const passwordHash = await hashPassword(fields.password);
   return db.transaction().execute(async (trx) => {
     await updatePasswordHash(trx, user.id, passwordHash);
-    return revokeOtherSessions(trx, user.id, principal.tokenId);
+    return revokeUserSessions(trx, user.id, principal.tokenId);
   });
 }
 
