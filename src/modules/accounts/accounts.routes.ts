@@ -11,7 +11,8 @@ import {
   UpdateAccountBody,
   type AccountFields,
 } from './accounts.schema.ts';
-import { accountsFor, changeAccount, createAccount, reachableAccount, removeAccount } from './accounts.service.ts';
+import { listAccounts } from './accounts.repository.ts';
+import { changeAccount, createAccount, reachableAccount, removeAccount } from './accounts.service.ts';
 
 const tags = ['Accounts'];
 const security = [{ bearer: [] }];
@@ -30,7 +31,7 @@ export const accountsRoutes: RoutesPlugin = async (app, { services }) => {
   }, async (request) => {
     const window = pageWindow(request.query);
     const { onboarding_status, group_id } = request.query;
-    const { rows, count } = await accountsFor(db, principalOf(request), { onboarding_status, group_id }, window);
+    const { rows, count } = await listAccounts(db, principalOf(request), { onboarding_status, group_id }, window);
     return { pagination: paginate(request, window, count), data: rows.map(toAccount) };
   });
 

@@ -14,7 +14,6 @@ import {
   findAccount,
   findAccountById,
   insertAccount,
-  listAccounts,
   partnerOwnsGroup,
   updateAccount,
   type NewAccount,
@@ -91,9 +90,6 @@ async function assertCanWrite(db: Executor, principal: Principal, account: Accou
   const membership = await findMembership(db, account.id, principal.userId!);
   if (!membership?.admin) throw new ForbiddenError(NEEDS_ADMIN);
 }
-
-/** The accounts the caller reaches, a page of them. */
-export const accountsFor = listAccounts;
 
 /** An account the caller reaches, or 404. */
 export async function reachableAccount(db: Executor, principal: Principal, id: string): Promise<AccountWithStatus> {
