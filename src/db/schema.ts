@@ -48,7 +48,7 @@ export interface AccountsTable {
   /** Facts behind the derived onboarding status. */
   vendors_setup_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   code_installed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
-  /** Only the AI settings the account has set; `src/ai/settings.ts` fills in the defaults. */
+  /** Only the AI settings the account has set; `aiFeaturesOf` (accounts.schema.ts) fills in the defaults. */
   ai_features: ColumnType<Record<string, unknown>, string | undefined, string>;
   /** Only the banner settings the account has set; `src/modules/banner/banner.settings.ts` fills in the defaults. */
   banner: ColumnType<Record<string, unknown>, string | undefined, string>;

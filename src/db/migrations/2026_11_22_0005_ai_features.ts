@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * Per-account AI settings. Only what the account has set is stored; the defaults live in the
- * code (src/ai/settings.ts), so that a new setting needs no data migration.
+ * code (src/modules/accounts/accounts.schema.ts), so that a new setting needs no data migration.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * The banner of each account: only the settings the account has changed are stored (the defaults
- * live in src/modules/banner/banner.settings.ts), and the revision of its consent request, which a
+ * live in src/modules/banner/banner.schema.ts), and the revision of its consent request, which a
  * visitor's stored choice must match.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -110,7 +110,7 @@ export async function removeCategory(services: Services, accountId: string, id: 
 
 /**
  * The account's category for a standard one: an existing category whose slug, name or description
- * means it (in any of the languages above), or else a new one the AI creates (`created`). A new
+ * means it (in any language of ai/knowledge/category-meaning.ts), or else a new one the AI creates (`created`). A new
  * category is unpublished, so that it never shows in the banner until an admin publishes it,
  * unless the account lets the AI approve (`publish`).
  */
