@@ -13,6 +13,7 @@ import * as passwordResets from './2026_11_23_1306_password_resets.ts';
 import * as aiActionRejected from './2026_11_25_2100_ai_action_rejected.ts';
 import * as visitorPeriodSketches from './2026_11_25_2200_visitor_period_sketches.ts';
 import * as recentVisitors from './2026_11_25_2201_recent_visitors.ts';
+import * as consentSessionHashIndex from './2026_11_25_2300_consent_session_hash_index.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_2100_ai_action_rejected': aiActionRejected,
   '2026_11_25_2200_visitor_period_sketches': visitorPeriodSketches,
   '2026_11_25_2201_recent_visitors': recentVisitors,
+  '2026_11_25_2300_consent_session_hash_index': consentSessionHashIndex,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -125,8 +125,12 @@ export async function listCheckpoints(db: Executor, accountId: string, from: str
  * forgets the subject's sessions as visitors. Answers how many consents were erased.
  */
 export async function eraseSubject(db: Executor, accountId: string, field: 'user_id' | 'session_id', value: string): Promise<number> {
+  // A session is found through the hash its index holds (consents.repository.ts, ofSession).
+  const subject = field === 'session_id'
+    ? sql`hashtextextended(session_id, 0) = hashtextextended(${value}, 0) and session_id = ${value}`
+    : sql`user_id = ${value}`;
   const result = await sql<{ erased: number }>`with target as (
-      select id, session_id from consents where account_id = ${accountId} and ${sql.ref(field)} = ${value} and erased_at is null for update
+      select id, session_id from consents where account_id = ${accountId} and ${subject} and erased_at is null for update
     ), erased as (
       update consents c set session_id = '', user_id = null, ip_address = null, user_agent = null, url = null,
         personal_salt = null, erased_at = now()

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Executor } from '../../db/kysely.ts';
-import type { ConsentRow, UserPreferences } from '../../db/schema.ts';
+import type { ConsentRow, Database, UserPreferences } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import type { ConsentFilters } from './consents.schema.ts';
 
@@ -146,9 +146,18 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
   return new Set(result.map((row) => row.account_id));
 }
 
+/**
+ * Consents of one session: the hash finds them in the session index
+ * (`consents_account_session_hash_idx`), the text rules out a collision.
+ */
+export function ofSession(sessionId: string) {
+  return (eb: ExpressionBuilder<Database, 'consents'>) =>
+    eb.and([eb(sql`hashtextextended(session_id, 0)`, '=', sql`hashtextextended(${sessionId}, 0)`), eb('session_id', '=', sessionId)]);
+}
+
 export function filtered(db: Executor, accountId: string, filters: ConsentFilters) {
   let query = db.selectFrom('consents').where('account_id', '=', accountId);
-  if (filters.session_id !== undefined) query = query.where('session_id', '=', filters.session_id);
+  if (filters.session_id !== undefined) query = query.where(ofSession(filters.session_id));
   if (filters.user_id !== undefined) query = query.where('user_id', '=', filters.user_id);
   if (filters.created_after !== undefined) query = query.where('created_at', '>', new Date(filters.created_after));
   if (filters.created_before !== undefined) query = query.where('created_at', '<', new Date(filters.created_before));
