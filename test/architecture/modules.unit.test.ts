@@ -24,5 +24,4 @@ describe('modules', () => {
     }
     expect(missing).toEqual([]);
   });
-
 });
