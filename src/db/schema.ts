@@ -6,6 +6,7 @@ type CreatedAt = ColumnType<Date, Date | undefined, never>;
 type Timestamp = ColumnType<Date, Date | undefined, Date>;
 /** jsonb columns are written as JSON text so that both drivers store the same value. */
 type Json<T> = ColumnType<T, string, string>;
+type NullableJson<T> = ColumnType<T | null, string | null, string | null>;
 
 export type { TokenType } from '../lib/token-secret.ts';
 export type TokenKind = 'session' | 'api';
@@ -177,12 +178,20 @@ export interface UserPreferences {
   rejected_services: Record<string, string[]>;
 }
 
+/**
+ * A consent as stored: the preferences as columns (an empty list or map is null), the chain's hashes
+ * as bytes. The repository turns it into a `ConsentRow`, the shape the API and the chain use.
+ */
 export interface ConsentsTable {
   id: string;
   account_id: string;
   session_id: string;
   user_id: string | null;
-  user_preferences: Json<UserPreferences>;
+  accept_type: UserPreferences['accept_type'];
+  accepted_categories: string[] | null;
+  rejected_categories: string[] | null;
+  accepted_services: NullableJson<Record<string, string[]>>;
+  rejected_services: NullableJson<Record<string, string[]>>;
   url: string | null;
   user_agent: string | null;
   /** Masked before storage: IPv4 last octet 0, IPv6 last 80 bits 0. */
@@ -191,11 +200,30 @@ export interface ConsentsTable {
   created_at: CreatedAt;
   /** The consent's place in its account's hash chain (1, 2, …); negative for a row written around the writer. */
   chain_seq: ColumnType<number, number | undefined, never>;
-  /** SHA-256 (hex) of the previous link and this consent; null for consents older than the chain. */
-  hash: string | null;
-  /** SHA-256 (hex) of the salted personal fields: what the chain covers of them, so they can be erased. */
-  personal_hash: string | null;
+  /** SHA-256 of the previous link and this consent; null for consents older than the chain. */
+  hash: Uint8Array | null;
+  /** SHA-256 of the salted personal fields: what the chain covers of them, so they can be erased. */
+  personal_hash: Uint8Array | null;
   /** Random salt of personal_hash; dropped by erasure, so that the hash no longer tells anything. */
+  personal_salt: Uint8Array | null;
+  erased_at: Date | null;
+}
+
+/** A consent as the API and the chain see it: its preferences as one document, its hashes in hex. */
+export interface ConsentRow {
+  id: string;
+  account_id: string;
+  session_id: string;
+  user_id: string | null;
+  user_preferences: UserPreferences;
+  url: string | null;
+  user_agent: string | null;
+  ip_address: string | null;
+  gpc: boolean;
+  created_at: Date;
+  chain_seq: number;
+  hash: string | null;
+  personal_hash: string | null;
   personal_salt: string | null;
   erased_at: Date | null;
 }
@@ -359,7 +387,6 @@ export type NewApiToken = Insertable<ApiTokensTable>;
 export type AccountUpdate = Updateable<AccountsTable>;
 export type CategoryRow = Selectable<CategoriesTable>;
 export type StorageItemRow = Selectable<StorageItemsTable>;
-export type ConsentRow = Selectable<ConsentsTable>;
 export type AccountInvitationRow = Selectable<AccountInvitationsTable>;
 export type AiActionRow = Selectable<AiActionsTable>;
 export type PasswordResetRow = Selectable<PasswordResetsTable>;

@@ -22,8 +22,7 @@ async function seedRecords(tenant: Tenant): Promise<Record<string, string>> {
   const db = t.services.db;
   const consent = newId();
   await db.insertInto('consents').values({
-    id: consent, account_id: tenant.account.id, session_id: 's', gpc: false,
-    user_preferences: JSON.stringify({ accept_type: 'all', accepted_categories: [], rejected_categories: [], accepted_services: {}, rejected_services: {} }),
+    id: consent, account_id: tenant.account.id, session_id: 's', gpc: false, accept_type: 'all',
   }).execute();
   const aiAction = newId();
   await db.insertInto('ai_actions').values({

@@ -10,6 +10,10 @@ import { createDb, migrate, type Db } from '../../src/db/database.ts';
 import { newId } from '../../src/db/ids.ts';
 import { migrationProvider } from '../../src/db/migrations/index.ts';
 import { HyperLogLog } from '../../src/lib/hyperloglog.ts';
+import { chain, GENESIS, type Hashable } from '../../src/modules/consents/consent-chain.ts';
+import { verifyChain } from '../../src/modules/consents/consents-proof.service.ts';
+import { fromStored } from '../../src/modules/consents/consents.repository.ts';
+import type { UserPreferences } from '../../src/db/schema.ts';
 import { ENGINE } from '../helpers/app.ts';
 
 const opened: { db: Db; schema?: string }[] = [];
@@ -96,5 +100,46 @@ describe('2026_11_25_2201_recent_visitors', () => {
     const kept = await sql<{ account_id: string; session_id: string }>`select account_id, session_id from account_recent_visitors order by last_seen_at desc`.execute(db.kysely);
     expect(kept.rows.filter((r) => r.account_id === busy).map((r) => r.session_id)).toEqual(Array.from({ length: 10 }, (_, i) => `s-${14 - i}`));
     expect(kept.rows.filter((r) => r.account_id === quiet).map((r) => r.session_id)).toEqual(['only']);
+  });
+});
+
+describe('2026_11_26_0001_compact_consent_rows', () => {
+  it('moves the preferences into columns and the hashes into bytes, and the chain still verifies', async () => {
+    const { db, schema } = await databaseBefore('2026_11_26_0001_compact_consent_rows');
+    const accountId = newId();
+    await insertAccount(db, accountId);
+    const [a, b] = [newId(), newId()];
+    const preferences: UserPreferences[] = [
+      { accept_type: 'all', accepted_categories: [a, b], rejected_categories: [], accepted_services: {}, rejected_services: {} },
+      { accept_type: 'custom', accepted_categories: [b], rejected_categories: [a], accepted_services: { 'Video, "embeds"': ['YouTube'] }, rejected_services: { Ads: ['X', 'Y'] } },
+      { accept_type: 'necessary', accepted_categories: [], rejected_categories: [a, b], accepted_services: {}, rejected_services: {} },
+    ];
+    const written: Hashable[] = preferences.map((user_preferences, n) => ({
+      id: newId(), account_id: accountId, session_id: `s-${n}`, user_id: n === 1 ? 'u-1' : null, user_preferences,
+      url: 'https://site.example.com/', user_agent: 'UA', ip_address: '192.0.2.0', gpc: n === 2, created_at: new Date(Date.UTC(2026, 10, 1, n)),
+    }));
+    const links = chain({ seq: 0, hash: GENESIS }, written);
+    for (const [n, c] of written.entries()) {
+      await sql`insert into consents (id, account_id, session_id, user_id, user_preferences, url, user_agent, ip_address, gpc, created_at,
+          chain_seq, hash, personal_hash, personal_salt)
+        values (${c.id}::uuid, ${accountId}::uuid, ${c.session_id}, ${c.user_id}, ${JSON.stringify(c.user_preferences)}::jsonb, ${c.url},
+          ${c.user_agent}, ${c.ip_address}, ${c.gpc}, ${c.created_at.toISOString()}::timestamptz,
+          ${links[n].seq}, ${links[n].hash}, ${links[n].personal_hash}, ${links[n].personal_salt})`.execute(db.kysely);
+    }
+    await sql`insert into consent_chain_heads (account_id, seq, hash) values (${accountId}::uuid, 3, ${links[2].hash})`.execute(db.kysely);
+
+    expect(await migrate(db, schema)).toContain('2026_11_26_0001_compact_consent_rows');
+    const rows = (await db.kysely.selectFrom('consents').selectAll().orderBy('chain_seq').execute()).map(fromStored);
+    expect(rows).toEqual(written.map((c, n) => {
+      const { seq, ...hashes } = links[n];
+      return { ...c, ...hashes, chain_seq: seq, erased_at: null };
+    }));
+    const stored = await sql<{ accepted: number | null; rejected: number | null; services: number | null }>`
+      select pg_column_size(accepted_categories) as accepted, pg_column_size(rejected_categories) as rejected, pg_column_size(accepted_services) as services
+      from consents order by chain_seq`.execute(db.kysely);
+    // Empty lists and maps take no bytes; an id takes 16.
+    expect(stored.rows.map((r) => r.rejected === null)).toEqual([true, false, false]);
+    expect(stored.rows.map((r) => r.services === null)).toEqual([true, false, true]);
+    expect(await verifyChain(db.kysely, accountId)).toEqual({ valid: true, checked: 3, first_bad_id: null });
   });
 });

@@ -17,9 +17,8 @@ beforeAll(async () => {
   t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
   tenant = await createTenant(t.services, 'Ties');
   const { db } = t.services;
-  const prefs = JSON.stringify({ accept_type: 'all', accepted_categories: [], rejected_categories: [], accepted_services: {}, rejected_services: {} });
   await db.insertInto('consents').values(Array.from({ length: ROWS }, () => ({
-    id: newId(), account_id: tenant.account.id, session_id: 'tie', user_preferences: prefs, gpc: false, created_at: moment,
+    id: newId(), account_id: tenant.account.id, session_id: 'tie', accept_type: 'all' as const, gpc: false, created_at: moment,
   }))).execute();
   await db.insertInto('account_consent_counts').values({ account_id: tenant.account.id, consents: ROWS }).execute();
   await db.insertInto('ai_actions').values(Array.from({ length: ROWS }, () => ({

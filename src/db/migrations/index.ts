@@ -14,6 +14,7 @@ import * as aiActionRejected from './2026_11_25_2100_ai_action_rejected.ts';
 import * as visitorPeriodSketches from './2026_11_25_2200_visitor_period_sketches.ts';
 import * as recentVisitors from './2026_11_25_2201_recent_visitors.ts';
 import * as consentSessionHashIndex from './2026_11_25_2300_consent_session_hash_index.ts';
+import * as compactConsentRows from './2026_11_26_0001_compact_consent_rows.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_2200_visitor_period_sketches': visitorPeriodSketches,
   '2026_11_25_2201_recent_visitors': recentVisitors,
   '2026_11_25_2300_consent_session_hash_index': consentSessionHashIndex,
+  '2026_11_26_0001_compact_consent_rows': compactConsentRows,
 };
 
 export const migrationProvider: MigrationProvider = {

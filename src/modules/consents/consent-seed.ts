@@ -6,6 +6,7 @@ import { mergeSketches } from '../stats/stats.service.ts';
 import { newId } from '../../db/ids.ts';
 import { chain, type Hashable } from './consent-chain.ts';
 import { findHead } from './consents-proof.repository.ts';
+import { CONSENT_COLUMNS, chainedRows } from './consents.repository.ts';
 
 const CHUNK = 5_000;
 const DAY_MS = 86_400_000;
@@ -52,14 +53,7 @@ export async function seedConsents(db: Executor, accountId: string, count: numbe
       });
     }
     const links = chain(head, rows);
-    await sql`insert into consents (id, account_id, session_id, user_id, user_preferences, url, user_agent, ip_address, gpc, created_at,
-        chain_seq, hash, personal_hash, personal_salt)
-      select * from unnest(
-        ${rows.map((c) => c.id)}::uuid[], ${rows.map((c) => c.account_id)}::uuid[], ${rows.map((c) => c.session_id)}::text[],
-        ${rows.map((c) => c.user_id)}::text[], ${rows.map((c) => JSON.stringify(c.user_preferences))}::jsonb[], ${rows.map((c) => c.url)}::text[],
-        ${rows.map((c) => c.user_agent)}::text[], ${rows.map((c) => c.ip_address)}::text[], ${rows.map((c) => c.gpc)}::boolean[],
-        ${rows.map((c) => c.created_at.toISOString())}::timestamptz[], ${links.map((l) => l.seq)}::bigint[], ${links.map((l) => l.hash)}::text[],
-        ${links.map((l) => l.personal_hash)}::text[], ${links.map((l) => l.personal_salt)}::text[])`.execute(db);
+    await sql`insert into consents ${CONSENT_COLUMNS} select row.* from ${chainedRows(rows.map((c, i) => ({ ...c, ...links[i] })))}`.execute(db);
     head = { seq: links.at(-1)!.seq, hash: links.at(-1)!.hash };
   }
   const first = new Date(start).toISOString();
@@ -70,19 +64,19 @@ export async function seedConsents(db: Executor, accountId: string, count: numbe
   await sql`insert into consent_daily_stats as d (account_id, day, consents, accept_all, accept_custom, accept_necessary, gpc, head_seq, head_id, head_hash)
     select account_id, day, count(*), count(*) filter (where accept_type = 'all'), count(*) filter (where accept_type = 'custom'),
       count(*) filter (where accept_type = 'necessary'), count(*) filter (where gpc),
-      max(chain_seq), (array_agg(id order by chain_seq desc))[1], (array_agg(hash order by chain_seq desc))[1]
-    from (select account_id, (created_at at time zone 'UTC')::date as day, user_preferences->>'accept_type' as accept_type, gpc, chain_seq, id, hash
+      max(chain_seq), (array_agg(id order by chain_seq desc))[1], encode((array_agg(hash order by chain_seq desc))[1], 'hex')
+    from (select account_id, (created_at at time zone 'UTC')::date as day, accept_type, gpc, chain_seq, id, hash
           from consents where account_id = ${accountId}::uuid and created_at >= ${first}::timestamptz and chain_seq > ${head.seq - count}) seeded
     group by account_id, day
     on conflict (account_id, day) do update set consents = d.consents + excluded.consents, accept_all = d.accept_all + excluded.accept_all,
       accept_custom = d.accept_custom + excluded.accept_custom, accept_necessary = d.accept_necessary + excluded.accept_necessary,
       gpc = d.gpc + excluded.gpc, head_seq = excluded.head_seq, head_id = excluded.head_id, head_hash = excluded.head_hash`.execute(db);
   await sql`insert into consent_daily_categories as d (account_id, day, category_id, accepted, rejected)
-    select account_id, day, category_id::uuid, sum(accepted), sum(rejected) from (
-      select account_id, (created_at at time zone 'UTC')::date as day, jsonb_array_elements_text(user_preferences->'accepted_categories') as category_id, 1 as accepted, 0 as rejected
+    select account_id, day, category_id, sum(accepted), sum(rejected) from (
+      select account_id, (created_at at time zone 'UTC')::date as day, unnest(accepted_categories) as category_id, 1 as accepted, 0 as rejected
         from consents where account_id = ${accountId}::uuid and chain_seq > ${head.seq - count}
       union all
-      select account_id, (created_at at time zone 'UTC')::date, jsonb_array_elements_text(user_preferences->'rejected_categories'), 0, 1
+      select account_id, (created_at at time zone 'UTC')::date, unnest(rejected_categories), 0, 1
         from consents where account_id = ${accountId}::uuid and chain_seq > ${head.seq - count}
     ) choices group by 1, 2, 3
     on conflict (account_id, day, category_id) do update set accepted = d.accepted + excluded.accepted, rejected = d.rejected + excluded.rejected`.execute(db);

@@ -4,7 +4,7 @@ import type { ConsentRow } from '../../db/schema.ts';
 import { listPage } from '../../db/list-page.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import { GENESIS } from './consent-chain.ts';
-import { filtered } from './consents.repository.ts';
+import { filtered, fromStored, hex as hexOf, ofSession } from './consents.repository.ts';
 import type { ConsentFilters } from './consents.schema.ts';
 
 export interface ChainPoint {
@@ -33,8 +33,9 @@ export async function findUnchained(db: Executor, accountId: string): Promise<st
 
 /** The next `limit` consents of the chain after `afterSeq`, in chain order (keyset, on the chain's index). */
 export async function chainPage(db: Executor, accountId: string, afterSeq: number, limit: number): Promise<ConsentRow[]> {
-  return db.selectFrom('consents').selectAll().where('account_id', '=', accountId).where('chain_seq', '>', afterSeq)
+  const rows = await db.selectFrom('consents').selectAll().where('account_id', '=', accountId).where('chain_seq', '>', afterSeq)
     .orderBy('chain_seq').limit(limit).execute();
+  return rows.map(fromStored);
 }
 
 const iso = (column: string) => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -46,23 +47,28 @@ function csvField(value: RawBuilder<unknown>): RawBuilder<string> {
   return sql<string>`(case when ${text} is null then '' when ${guarded} ~ '[",\r\n]' then '"' || replace(${guarded}, '"', '""') || '"' else ${guarded} end)`;
 }
 
-const categoryList = (field: string) => sql`array_to_string(array(select jsonb_array_elements_text(user_preferences->${field})), ' ')`;
+const categoryList = (column: string) => sql`array_to_string(${sql.ref(column)}, ' ')`;
+const services = (column: string) => sql`coalesce(${sql.ref(column)}, '{}'::jsonb)`;
+const hex = (column: string) => sql`encode(${sql.ref(column)}, 'hex')`;
 
 /** A consent as one exported line, built by PostgreSQL: the driver and the event loop only pass text on. */
 function exportLine(format: 'csv' | 'ndjson'): RawBuilder<string> {
   if (format === 'ndjson') {
     return sql<string>`json_build_object('id', id, 'created_at', ${iso('created_at')}, 'session_id', session_id, 'user_id', user_id,
-      'user_preferences', user_preferences, 'url', url, 'user_agent', user_agent, 'ip_address', ip_address, 'gpc', gpc,
-      'chain_seq', chain_seq, 'hash', hash, 'personal_hash', personal_hash, 'erased_at', ${iso('erased_at')})::text || E'\n'`;
+      'user_preferences', json_build_object('accept_type', accept_type,
+        'accepted_categories', coalesce(accepted_categories, '{}'), 'rejected_categories', coalesce(rejected_categories, '{}'),
+        'accepted_services', ${services('accepted_services')}, 'rejected_services', ${services('rejected_services')}),
+      'url', url, 'user_agent', user_agent, 'ip_address', ip_address, 'gpc', gpc,
+      'chain_seq', chain_seq, 'hash', ${hex('hash')}, 'personal_hash', ${hex('personal_hash')}, 'erased_at', ${iso('erased_at')})::text || E'\n'`;
   }
   // Only the fields a visitor or a client wrote can hold a comma, a quote or a formula sign; the
   // others (ids, times, hashes, numbers, the accept type, the category ids) are written as they are.
   const plain = (value: RawBuilder<unknown>) => sql`coalesce((${value})::text, '')`;
   const fields = [
-    plain(sql`id`), plain(iso('created_at')), csvField(sql`session_id`), csvField(sql`user_id`), plain(sql`user_preferences->>'accept_type'`),
+    plain(sql`id`), plain(iso('created_at')), csvField(sql`session_id`), csvField(sql`user_id`), plain(sql`accept_type`),
     plain(categoryList('accepted_categories')), plain(categoryList('rejected_categories')),
-    csvField(sql`user_preferences->'accepted_services'`), csvField(sql`user_preferences->'rejected_services'`), csvField(sql`url`),
-    csvField(sql`user_agent`), plain(sql`ip_address`), plain(sql`gpc`), plain(sql`chain_seq`), plain(sql`hash`), plain(sql`personal_hash`),
+    csvField(services('accepted_services')), csvField(services('rejected_services')), csvField(sql`url`),
+    csvField(sql`user_agent`), plain(sql`ip_address`), plain(sql`gpc`), plain(sql`chain_seq`), plain(hex('hash')), plain(hex('personal_hash')),
     plain(iso('erased_at')),
   ];
   return sql<string>`concat_ws(',', ${sql.join(fields)}) || E'\n'`;
@@ -109,8 +115,9 @@ export async function exportPage(
 
 /** A visitor's own consent: the id and the session both match. */
 export async function findVisitorConsent(db: Executor, accountId: string, id: string, sessionId: string): Promise<ConsentRow | undefined> {
-  return db.selectFrom('consents').selectAll().where('account_id', '=', accountId).where('id', '=', id)
+  const row = await db.selectFrom('consents').selectAll().where('account_id', '=', accountId).where('id', '=', id)
     .where('session_id', '=', sessionId).where('erased_at', 'is', null).executeTakeFirst();
+  return row && fromStored(row);
 }
 
 /** The daily checkpoints (each day's last link) between two UTC days, inclusive. */
@@ -125,10 +132,7 @@ export async function listCheckpoints(db: Executor, accountId: string, from: str
  * forgets the subject's sessions as visitors. Answers how many consents were erased.
  */
 export async function eraseSubject(db: Executor, accountId: string, field: 'user_id' | 'session_id', value: string): Promise<number> {
-  // A session is found through the hash its index holds (consents.repository.ts, ofSession).
-  const subject = field === 'session_id'
-    ? sql`hashtextextended(session_id, 0) = hashtextextended(${value}, 0) and session_id = ${value}`
-    : sql`user_id = ${value}`;
+  const subject = field === 'session_id' ? ofSession(accountId, value) : sql`user_id = ${value}`;
   const result = await sql<{ erased: number }>`with target as (
       select id, session_id from consents where account_id = ${accountId} and ${subject} and erased_at is null for update
     ), erased as (
@@ -184,10 +188,11 @@ export async function removeOldest(db: Executor, accountId: string, cutoff: Date
   const last = removed.at(-1)!;
   await db.deleteFrom('consents').where('account_id', '=', accountId).where('chain_seq', '>', 0)
     .where('chain_seq', '<=', last.chain_seq).execute();
-  if (last.hash !== null) {
+  const lastHash = hexOf(last.hash);
+  if (lastHash !== null) {
     // Consents older than the chain (no hash) leave the anchor where the chain starts.
-    await db.insertInto('consent_chain_anchors').values({ account_id: accountId, seq: last.chain_seq, hash: last.hash, updated_at: new Date() })
-      .onConflict((oc) => oc.column('account_id').doUpdateSet({ seq: last.chain_seq, hash: last.hash!, updated_at: new Date() }))
+    await db.insertInto('consent_chain_anchors').values({ account_id: accountId, seq: last.chain_seq, hash: lastHash, updated_at: new Date() })
+      .onConflict((oc) => oc.column('account_id').doUpdateSet({ seq: last.chain_seq, hash: lastHash, updated_at: new Date() }))
       .execute();
   }
   await db.updateTable('account_consent_counts').set((eb) => ({ consents: eb('consents', '-', removed.length) }))

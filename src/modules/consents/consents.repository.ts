@@ -1,7 +1,7 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Executor } from '../../db/kysely.ts';
-import type { ConsentRow, Database, UserPreferences } from '../../db/schema.ts';
+import type { ConsentRow, ConsentsTable, UserPreferences } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import type { ConsentFilters } from './consents.schema.ts';
 
@@ -67,6 +67,57 @@ export interface ConsentBatch {
   fresh: string[];
 }
 
+/** Bytes of a `bytea` column (a Buffer from node-postgres, a Uint8Array from PGlite) in hex. */
+export const hex = (bytes: Uint8Array | null): string | null => (bytes === null ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex'));
+
+/** A stored consent as the API and the chain see it: the preferences as one document, the hashes in hex. */
+export function fromStored(row: Selectable<ConsentsTable>): ConsentRow {
+  return {
+    id: row.id, account_id: row.account_id, session_id: row.session_id, user_id: row.user_id,
+    user_preferences: {
+      accept_type: row.accept_type,
+      accepted_categories: row.accepted_categories ?? [],
+      rejected_categories: row.rejected_categories ?? [],
+      accepted_services: row.accepted_services ?? {},
+      rejected_services: row.rejected_services ?? {},
+    },
+    url: row.url, user_agent: row.user_agent, ip_address: row.ip_address, gpc: row.gpc, created_at: row.created_at,
+    chain_seq: Number(row.chain_seq), hash: hex(row.hash), personal_hash: hex(row.personal_hash), personal_salt: hex(row.personal_salt),
+    erased_at: row.erased_at,
+  };
+}
+
+/** A list of ids as a PostgreSQL array literal (ids are UUIDs: nothing to quote); null when empty. */
+const idList = (ids: string[]) => (ids.length === 0 ? null : `{${ids.join(',')}}`);
+const services = (map: Record<string, string[]>) => (Object.keys(map).length === 0 ? null : JSON.stringify(map));
+
+/** The stored columns, in the order of `chainedRows`. */
+export const CONSENT_COLUMNS = sql`(id, account_id, session_id, user_id, accept_type, accepted_categories, rejected_categories,
+  accepted_services, rejected_services, url, user_agent, ip_address, gpc, created_at, chain_seq, hash, personal_hash, personal_salt)`;
+
+/**
+ * Chained consents as a relation `row` of the stored columns, passed as one array per column (so
+ * that a statement's text, and its plan, is the same for every number of rows). Category lists go
+ * as array literals, as an array of arrays would be flattened; hashes go as hex and are decoded here.
+ */
+export function chainedRows(rows: ChainedConsent[]): RawBuilder<unknown> {
+  const p = rows.map((c) => c.user_preferences);
+  return sql`(select id, account_id, session_id, user_id, accept_type, accepted::uuid[] as accepted_categories, rejected::uuid[] as rejected_categories,
+      accepted_services, rejected_services, url, user_agent, ip_address, gpc, created_at, chain_seq,
+      decode(hash, 'hex') as hash, decode(personal_hash, 'hex') as personal_hash, decode(personal_salt, 'hex') as personal_salt
+    from unnest(
+      ${rows.map((c) => c.id)}::uuid[], ${rows.map((c) => c.account_id)}::uuid[], ${rows.map((c) => c.session_id)}::text[],
+      ${rows.map((c) => c.user_id)}::text[], ${p.map((u) => u.accept_type)}::text[],
+      ${p.map((u) => idList(u.accepted_categories))}::text[], ${p.map((u) => idList(u.rejected_categories))}::text[],
+      ${p.map((u) => services(u.accepted_services))}::jsonb[], ${p.map((u) => services(u.rejected_services))}::jsonb[],
+      ${rows.map((c) => c.url)}::text[], ${rows.map((c) => c.user_agent)}::text[], ${rows.map((c) => c.ip_address)}::text[],
+      ${rows.map((c) => c.gpc)}::boolean[], ${rows.map((c) => c.created_at.toISOString())}::timestamptz[],
+      ${rows.map((c) => c.seq)}::bigint[], ${rows.map((c) => c.hash)}::text[],
+      ${rows.map((c) => c.personal_hash)}::text[], ${rows.map((c) => c.personal_salt)}::text[]
+    ) as u(id, account_id, session_id, user_id, accept_type, accepted, rejected, accepted_services, rejected_services,
+      url, user_agent, ip_address, gpc, created_at, chain_seq, hash, personal_hash, personal_salt)) as row`;
+}
+
 /** The chain heads of these accounts (an account without consents has none). */
 export async function readChainHeads(db: Executor, accounts: string[]): Promise<Map<string, Head>> {
   const rows = await db.selectFrom('consent_chain_heads').select(['account_id', 'seq', 'hash']).where('account_id', 'in', accounts).execute();
@@ -99,17 +150,8 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
       ), stored(account_id) as (
         select account_id from advanced union all select account_id from moved
       ), inserted as (
-        insert into consents (id, account_id, session_id, user_id, user_preferences, url, user_agent, ip_address, gpc, created_at,
-          chain_seq, hash, personal_hash, personal_salt)
-        select * from unnest(
-          ${rows.map((c) => c.id)}::uuid[], ${rows.map((c) => c.account_id)}::uuid[],
-          ${rows.map((c) => c.session_id)}::text[], ${rows.map((c) => c.user_id)}::text[],
-          ${rows.map((c) => JSON.stringify(c.user_preferences))}::jsonb[], ${rows.map((c) => c.url)}::text[],
-          ${rows.map((c) => c.user_agent)}::text[], ${rows.map((c) => c.ip_address)}::text[],
-          ${rows.map((c) => c.gpc)}::boolean[], ${rows.map((c) => c.created_at.toISOString())}::timestamptz[],
-          ${rows.map((c) => c.seq)}::bigint[], ${rows.map((c) => c.hash)}::text[],
-          ${rows.map((c) => c.personal_hash)}::text[], ${rows.map((c) => c.personal_salt)}::text[]
-        ) as row(id, account_id) where row.account_id in (select account_id from stored)
+        insert into consents ${CONSENT_COLUMNS}
+        select row.* from ${chainedRows(rows)} where row.account_id in (select account_id from stored)
         returning account_id
       ), counted as (
         insert into account_consent_counts (account_id, consents)
@@ -147,17 +189,17 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
 }
 
 /**
- * Consents of one session: the hash finds them in the session index
- * (`consents_account_session_hash_idx`), the text rules out a collision.
+ * Consents of one session of one account, found through the session index
+ * (`consents_account_session_idx`, a hash index of the account id and the session id written as one
+ * text: the account's 36 characters keep the two apart).
  */
-export function ofSession(sessionId: string) {
-  return (eb: ExpressionBuilder<Database, 'consents'>) =>
-    eb.and([eb(sql`hashtextextended(session_id, 0)`, '=', sql`hashtextextended(${sessionId}, 0)`), eb('session_id', '=', sessionId)]);
+export function ofSession(accountId: string, sessionId: string): RawBuilder<boolean> {
+  return sql<boolean>`(account_id::text || session_id) = ${accountId + sessionId} and account_id = ${accountId} and session_id = ${sessionId}`;
 }
 
 export function filtered(db: Executor, accountId: string, filters: ConsentFilters) {
   let query = db.selectFrom('consents').where('account_id', '=', accountId);
-  if (filters.session_id !== undefined) query = query.where(ofSession(filters.session_id));
+  if (filters.session_id !== undefined) query = query.where(ofSession(accountId, filters.session_id));
   if (filters.user_id !== undefined) query = query.where('user_id', '=', filters.user_id);
   if (filters.created_after !== undefined) query = query.where('created_at', '>', new Date(filters.created_after));
   if (filters.created_before !== undefined) query = query.where('created_at', '<', new Date(filters.created_before));
@@ -190,7 +232,7 @@ export async function listConsents(
       .execute(),
     countConsents(db, accountId, filters),
   ]);
-  return { rows, count };
+  return { rows: rows.map(fromStored), count };
 }
 
 /** Unfiltered, the count is the account's counter, kept exact by the writer; filtered, an index scan. */
@@ -206,5 +248,6 @@ async function countConsents(db: Executor, accountId: string, filters: ConsentFi
 }
 
 export async function findConsent(db: Executor, accountId: string, id: string): Promise<ConsentRow | undefined> {
-  return db.selectFrom('consents').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  const row = await db.selectFrom('consents').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return row && fromStored(row);
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
 import { ConsentWriter } from '../../../src/modules/consents/consent-writer.ts';
-import type { NewConsent } from '../../../src/modules/consents/consents.repository.ts';
+import { fromStored, type NewConsent } from '../../../src/modules/consents/consents.repository.ts';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
@@ -55,7 +55,7 @@ describe('group commit', () => {
     await writer.close();
     const rows = await t.services.db.selectFrom('consents').selectAll().where('id', 'in', written.map((c) => c.id)).execute();
     const byId = new Map(rows.map((row) => [row.id, row]));
-    for (const c of written) expect(byId.get(c.id)).toMatchObject(c);
+    for (const c of written) expect(fromStored(byId.get(c.id)!)).toMatchObject(c);
   });
 
   it('isolates a failing row: it fails alone, its batch-mates are stored', async () => {

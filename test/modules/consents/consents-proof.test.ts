@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
 import { ConsentWriter } from '../../../src/modules/consents/consent-writer.ts';
 import { exportConsents } from '../../../src/modules/consents/consents-proof.service.ts';
-import type { NewConsent } from '../../../src/modules/consents/consents.repository.ts';
+import { fromStored, type NewConsent } from '../../../src/modules/consents/consents.repository.ts';
 import { call, ENGINE, startApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
@@ -66,7 +66,7 @@ describe('the hash chain', () => {
   it('detects an edited row', async () => {
     const tenant = await createTenant(t.services, 'Edited');
     const ids = await record(tenant, ['a', 'b', 'c', 'd']);
-    await sql`update consents set user_preferences = jsonb_set(user_preferences, '{accept_type}', '"necessary"') where id = ${ids[1]}`.execute(t.services.db);
+    await sql`update consents set accept_type = 'necessary' where id = ${ids[1]}`.execute(t.services.db);
     expect(await verify(tenant)).toEqual({ valid: false, checked: 1, first_bad_id: ids[1] });
   });
 
@@ -96,7 +96,7 @@ describe('the hash chain', () => {
     const tenant = await createTenant(t.services, 'Inserted');
     await record(tenant, ['a', 'b']);
     const outside = newId();
-    await t.services.db.insertInto('consents').values({ id: outside, account_id: tenant.account.id, session_id: 'x', gpc: false, user_preferences: JSON.stringify(prefs) }).execute();
+    await t.services.db.insertInto('consents').values({ id: outside, account_id: tenant.account.id, session_id: 'x', gpc: false, accept_type: prefs.accept_type }).execute();
     expect(await verify(tenant)).toEqual({ valid: false, checked: 0, first_bad_id: outside });
 
     const forged = await createTenant(t.services, 'Forged');
@@ -104,7 +104,7 @@ describe('the hash chain', () => {
     const [last] = await t.services.db.selectFrom('consents').select(['hash']).where('account_id', '=', forged.account.id).where('chain_seq', '=', 2).execute();
     const fake = newId();
     await t.services.db.insertInto('consents').values({
-      id: fake, account_id: forged.account.id, session_id: 'x', gpc: false, user_preferences: JSON.stringify(prefs), chain_seq: 3, hash: last.hash,
+      id: fake, account_id: forged.account.id, session_id: 'x', gpc: false, accept_type: prefs.accept_type, chain_seq: 3, hash: last.hash,
     }).execute();
     expect(await verify(forged)).toEqual({ valid: false, checked: 2, first_bad_id: fake });
   });
@@ -249,7 +249,7 @@ describe('POST /consents/erase', () => {
       id: expect.any(String), subject_type: 'user_id', subject_hash: expect.stringMatching(/^[0-9a-f]{64}$/), consents: 2,
       erased_by_type: 'User', erased_by_id: tenant.admin.id, created_at: expect.any(String),
     });
-    const rows = await t.services.db.selectFrom('consents').selectAll().where('id', 'in', erased).execute();
+    const rows = (await t.services.db.selectFrom('consents').selectAll().where('id', 'in', erased).execute()).map(fromStored);
     for (const row of rows) {
       expect(row).toMatchObject({ session_id: '', user_id: null, ip_address: null, user_agent: null, url: null, personal_salt: null });
       expect(row.hash).toMatch(/^[0-9a-f]{64}$/);
