@@ -322,6 +322,8 @@ export interface ConsentDailyStatsTable {
   head_seq: number;
   head_id: string | null;
   head_hash: string | null;
+  /** How many of the day's consents retention has removed since: the table holds `consents - removed`. */
+  removed: ColumnType<number, number | undefined, number>;
 }
 
 export interface ConsentDailyCategoriesTable {

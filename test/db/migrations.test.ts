@@ -143,3 +143,24 @@ describe('2026_11_26_0001_compact_consent_rows', () => {
     expect(await verifyChain(db.kysely, accountId)).toEqual({ valid: true, checked: 3, first_bad_id: null });
   });
 });
+
+describe('2026_11_26_0002_consent_daily_removed', () => {
+  it('counts what retention already removed from each day', async () => {
+    const { db, schema } = await databaseBefore('2026_11_26_0002_consent_daily_removed');
+    const accountId = newId();
+    await insertAccount(db, accountId);
+    // 2026-03-01 counted 5 and holds 3 (one of them at its last millisecond); 2026-03-02 counted 2
+    // and holds both, besides a row outside the chain, which no day counts.
+    const rows: Array<[string, number]> = [['2026-03-01T00:00:00Z', 1], ['2026-03-01T12:00:00Z', 2], ['2026-03-01T23:59:59.999Z', 3],
+      ['2026-03-02T00:00:00Z', 4], ['2026-03-02T08:00:00Z', 5], ['2026-03-02T09:00:00Z', -1]];
+    for (const [at, seq] of rows) {
+      await sql`insert into consents (id, account_id, session_id, accept_type, gpc, created_at, chain_seq)
+        values (${newId()}::uuid, ${accountId}::uuid, 's', 'all', false, ${at}::timestamptz, ${seq})`.execute(db.kysely);
+    }
+    await sql`insert into consent_daily_stats (account_id, day, consents) values
+      (${accountId}::uuid, '2026-03-01', 5), (${accountId}::uuid, '2026-03-02', 2), (${accountId}::uuid, '2026-03-03', 4)`.execute(db.kysely);
+    expect(await migrate(db, schema)).toContain('2026_11_26_0002_consent_daily_removed');
+    const days = await sql<{ day: string; removed: number }>`select to_char(day, 'YYYY-MM-DD') as day, removed from consent_daily_stats order by day`.execute(db.kysely);
+    expect(days.rows).toEqual([{ day: '2026-03-01', removed: 2 }, { day: '2026-03-02', removed: 0 }, { day: '2026-03-03', removed: 4 }]);
+  });
+});

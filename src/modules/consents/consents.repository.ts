@@ -235,16 +235,53 @@ export async function listConsents(
   return { rows: rows.map(fromStored), count };
 }
 
-/** Unfiltered, the count is the account's counter, kept exact by the writer; filtered, an index scan. */
+/**
+ * Unfiltered, the count is the account's counter, kept exact by the writer; by time alone, the
+ * rollups of the window's whole days plus its partial ends (`countWindow`); by session or user, an
+ * index scan of that subject's few consents.
+ */
 async function countConsents(db: Executor, accountId: string, filters: ConsentFilters): Promise<number> {
   const { session_id, user_id, created_after, created_before } = filters;
-  const unfiltered = [session_id, user_id, created_after, created_before].every((value) => value === undefined);
-  if (unfiltered) {
-    const row = await db.selectFrom('account_consent_counts').select('consents').where('account_id', '=', accountId).executeTakeFirst();
-    return Number(row?.consents ?? 0);
+  if (session_id === undefined && user_id === undefined) {
+    if (created_after === undefined && created_before === undefined) {
+      const row = await db.selectFrom('account_consent_counts').select('consents').where('account_id', '=', accountId).executeTakeFirst();
+      return Number(row?.consents ?? 0);
+    }
+    const window = countWindow(accountId, created_after === undefined ? undefined : new Date(created_after),
+      created_before === undefined ? undefined : new Date(created_before));
+    if (window) return Number((await window.execute(db)).rows[0].count);
   }
   const row = await filtered(db, accountId, filters).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The count of a time window (both ends excluded) as one statement, so one snapshot: the whole UTC
+ * days inside it from `consent_daily_stats` (what each day still holds: `consents - removed`), the
+ * partial days at its ends from the (account_id, created_at) index. Exact: the writer adds to a
+ * day in the statement that stores its consents, retention to its `removed` in the transaction
+ * that removes them. Rows written around the writer are in no rollup, so an account holding any
+ * is counted from the index. Undefined when the window holds no whole day.
+ */
+function countWindow(accountId: string, after: Date | undefined, before: Date | undefined): RawBuilder<{ count: string }> | undefined {
+  const firstDay = after && new Date((Math.floor(after.getTime() / DAY_MS) + 1) * DAY_MS);
+  const endDay = before && new Date(Math.floor(before.getTime() / DAY_MS) * DAY_MS);
+  if (firstDay && endDay && firstDay >= endDay) return undefined;
+  const day = (at: Date) => sql`${at.toISOString().slice(0, 10)}::date`;
+  const time = (at: Date) => sql`${at.toISOString()}::timestamptz`;
+  const days = sql.join([sql`account_id = ${accountId}`, ...(firstDay ? [sql`day >= ${day(firstDay)}`] : []), ...(endDay ? [sql`day < ${day(endDay)}`] : [])], sql` and `);
+  const count = (where: RawBuilder<unknown>) => sql`(select count(*) from consents where account_id = ${accountId} and ${where})`;
+  const edges = [
+    ...(after && firstDay ? [count(sql`created_at > ${time(after)} and created_at < ${time(firstDay)}`)] : []),
+    ...(before && endDay ? [count(sql`created_at >= ${time(endDay)} and created_at < ${time(before)}`)] : []),
+  ];
+  const scanned = sql.join([sql`true`, ...(after ? [sql`created_at > ${time(after)}`] : []), ...(before ? [sql`created_at < ${time(before)}`] : [])], sql` and `);
+  return sql<{ count: string }>`select case
+      when exists (select 1 from consents where account_id = ${accountId} and chain_seq < 0) then ${count(scanned)}
+      else (select coalesce(sum(consents - removed), 0) from consent_daily_stats where ${days})${sql.join(edges.map((edge) => sql` + ${edge}`), sql``)}
+    end as count`;
 }
 
 export async function findConsent(db: Executor, accountId: string, id: string): Promise<ConsentRow | undefined> {
