@@ -37,23 +37,29 @@ function concrete(pattern: string): string {
   return pattern.replace(/\*/g, (_, offset: number) => (offset === 0 ? 'site42' : 'K7Q2X9'));
 }
 
+/**
+ * A vendor's names as a scanner reports them, each once: a name two vendors both document is kept
+ * under the first (`seen` holds the names already taken).
+ */
+export function asScanned(vendor: RegistryVendor, seen: Set<string>): Array<Omit<EvalItem, 'set'>> {
+  const items: Array<Omit<EvalItem, 'set'>> = [];
+  for (const [pattern, category] of vendor.cookies) {
+    const name = concrete(pattern);
+    if (seen.has(name)) continue;
+    seen.add(name);
+    items.push({ name, domain: pick(SITES, name), expected: category, vendor: vendor.vendor });
+  }
+  return items;
+}
+
 export function evaluationSplit(vendors: RegistryVendor[]): { build: RegistryVendor[]; items: EvalItem[] } {
   const build: RegistryVendor[] = [];
   const items: EvalItem[] = [];
   const seen = new Set<string>();
   for (const vendor of vendors) {
-    const set = vendor.kind === 'framework' ? 'frameworks' : isHeldOutVendor(vendor.vendor) ? 'held-out vendors' : undefined;
-    if (!set) {
-      build.push(vendor);
-      continue;
-    }
-    for (const [pattern, category] of vendor.cookies) {
-      const name = concrete(pattern);
-      // A name two held-out vendors both document is kept once, under its first vendor.
-      if (seen.has(name)) continue;
-      seen.add(name);
-      items.push({ name, domain: pick(SITES, name), expected: category, vendor: vendor.vendor, set });
-    }
+    const set: EvalItem['set'] | undefined = vendor.kind === 'framework' ? 'frameworks' : isHeldOutVendor(vendor.vendor) ? 'held-out vendors' : undefined;
+    if (!set) build.push(vendor);
+    else items.push(...asScanned(vendor, seen).map((item) => ({ ...item, set })));
   }
   return { build, items };
 }
