@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Classifier, DEFAULT_CLASSIFIER_OPTIONS, loadClassifier } from '../../src/ai/classifier/classifier.ts';
 import { Controllers } from '../../src/ai/classifier/controllers.ts';
-import { durationFeatures, nameFeatures, nameWords, placeOf, registrableDomain } from '../../src/ai/classifier/features.ts';
+import { domainFeatures, durationFeatures, nameFeatures, nameWords, placeOf, registrableDomain } from '../../src/ai/classifier/features.ts';
 import { normaliseDuration } from '../../src/ai/knowledge/durations.ts';
 import { factsFromOpenCookieDatabase, Knowledge, normaliseHost } from '../../src/ai/knowledge/knowledge.ts';
 
@@ -44,7 +44,13 @@ describe('features', () => {
     expect(placeOf('example.com', undefined)).toBe('other-domain');
     expect(placeOf('doubleclick.net', { entity: 'Google/Doubleclick Ads', company: 'Google', category: 'marketing', thirdPartyCategory: 'ad' })).toBe('third-party:marketing');
     expect(durationFeatures('365 days', 'no-domain')).toEqual(['dur:1 year', 'band:year', 'band×place:year|no-domain']);
-    expect(durationFeatures('Unknown', 'other-domain')).toEqual(['dur:none', 'band×place:none|other-domain']);
+  });
+
+  it('makes no feature of an unknown lifetime or host: which facts lack one says where they come from, not what they are for', () => {
+    expect(durationFeatures('Unknown', 'other-domain')).toEqual([]);
+    expect(durationFeatures(undefined, 'no-domain')).toEqual([]);
+    expect(domainFeatures('', undefined)).toEqual([]);
+    expect(domainFeatures('www.example.com', undefined)).toEqual(['d:example.com', 'dl:example']);
   });
 });
 
