@@ -117,6 +117,30 @@ describe('the classifier', () => {
     expect(result.guess!.confidence).toBeLessThan(DEFAULT_CLASSIFIER_OPTIONS.modelThreshold);
   });
 
+  it('decides an unlisted consent or opt-out name as necessary, whoever set it', () => {
+    for (const name of ['_acme_opt_out', 'acme_do_not_track', 'acme_gpc', 'trk_ignore', 'site_usprivacy']) {
+      expect(classifier.classify({ name }).category, name).toMatchObject({ value: 'necessary', source: 'convention: a consent or opt-out name is necessary' });
+    }
+    // Before a database pattern of the vendor: Mixpanel's `mp_` names are analytics, its opt-out is not.
+    expect(classifier.classify({ name: 'mp_optout_K2J4XQ9' }).category).toMatchObject({ value: 'necessary', source: expect.stringMatching(/^convention: /) });
+  });
+
+  it('guesses but does not decide from a database label only a platform default gives', () => {
+    const facts = factsFromOpenCookieDatabase([
+      { ...row('acme_recent', 'Functional'), platform: 'Acme CMS' },
+      { ...row('acme_sessid', 'Marketing'), platform: 'Acme Ads' },
+      { ...row('acme_ads', 'Marketing'), platform: 'Acme Ads' },
+    ]);
+    expect(facts.map((fact) => Boolean(fact.uncertain))).toEqual([true, true, false]);
+    const small = Classifier.build(new Knowledge(facts, []), facts, { modelThreshold: Infinity });
+    for (const name of ['acme_recent', 'acme_sessid']) {
+      const result = small.classify({ name });
+      expect(result.category, name).toBeUndefined();
+      expect(result.guess?.source, name).toMatch(/^open-cookie-database: exact name .*; uncertain: /);
+    }
+    expect(small.classify({ name: 'acme_ads' }).category?.value).toBe('marketing');
+  });
+
   it('lets the model decide a name nobody lists when its words are telling enough', () => {
     const facts = factsFromOpenCookieDatabase([
       ...['acme_session', 'shop_session', 'app_session_id', 'my_session', 'site_session'].map((cookie) => row(cookie, 'Functional')),

@@ -56,6 +56,14 @@ describe('the registry', () => {
     for (const category of STANDARD_CATEGORIES) expect(entries.some((entry) => entry.category === category), category).toBe(true);
   });
 
+  it('matches a pattern anchored only at its end only when that end is distinctive', () => {
+    const registry = new Registry([
+      { ...fake[0], cookies: [['*_key', 'necessary', 'Lets a visitor back into a protected page'], ['*_acr_replay_id', 'analytics', 'Replay id of Acme Replay, per site']] },
+    ]);
+    expect(registry.match('ps_partner_key')).toBeUndefined();
+    expect(registry.match('shop_acr_replay_id')?.entry.pattern).toBe('*_acr_replay_id');
+  });
+
   it('turns * into "any run of characters" and takes everything else literally', () => {
     expect(compilePattern('_ga_*').test('_ga_ABC123')).toBe(true);
     expect(compilePattern('_ga_*').test('_gax')).toBe(false);
@@ -86,6 +94,9 @@ const fake: RegistryVendor[] = [
 
 describe('fallbacks by vendor', () => {
   const small = Classifier.build(new Knowledge([], []), [], { modelThreshold: 0.99 }, new Registry(fake));
+  const vendor = (name: string, category: RegistryVendor['category'], prefixes: string[], cookies: RegistryVendor['cookies']): RegistryVendor => ({
+    vendor: name, kind: 'vendor', category, prefixes, domains: [], sources: [{ url: `https://docs.${name.toLowerCase()}.example/`, read: '2026-11-23' }], cookies,
+  });
 
   it('gives an unlisted name with a vendor\'s prefix, or on its domain, the vendor\'s category', () => {
     expect(small.classify({ name: '_acr_sampling' }).category).toMatchObject({ value: 'analytics', source: 'registry vendor: prefix "_acr" (Acme Replay)' });
@@ -104,11 +115,33 @@ describe('fallbacks by vendor', () => {
     expect(exceptionFor('site_lang', false)).toEqual({ category: 'preferences', rule: 'preference' });
     expect(exceptionFor('tracker_visits', false)).toBeUndefined();
   });
+
+  it('takes no prefix shorter than four characters, nor one another vendor of another purpose uses', () => {
+    const registry = new Registry([
+      vendor('Blockads', 'marketing', ['BT_', 'bkads_'], [['bkads_id', 'marketing', 'Visitor id of the Blockads network']]),
+      vendor('Tracklytics', 'analytics', ['tly_'], [['tly_id', 'analytics', 'Visitor id of Tracklytics analytics']]),
+      vendor('Segmentish', 'marketing', [], [['tly_traits', 'marketing', 'Traits a CRM keeps under the same prefix']]),
+    ]);
+    expect(registry.vendorByPrefix('BT_visit')).toBeUndefined();
+    expect(registry.vendorByPrefix('bkads_seen')?.vendor.vendor).toBe('Blockads');
+    expect(registry.vendorByPrefix('tly_visit')).toBeUndefined();
+  });
+
+  it('only guesses a vendor\'s default for a vendor whose listed names are of several purposes', () => {
+    const mixed = vendor('Playerco', 'marketing', ['plyr_'], [
+      ['plyr_ads', 'marketing', 'Ad slots the Playerco player fills'],
+      ['plyr_seen', 'functional', 'Videos of the Playerco player already seen'],
+      ['plyr_chapters', 'functional', 'Chapters of the Playerco player already opened'],
+    ]);
+    const result = Classifier.build(new Knowledge([], []), [], { modelThreshold: Infinity }, new Registry([mixed])).classify({ name: 'plyr_tab_count' });
+    expect(result.category).toBeUndefined();
+    expect(result.guess).toMatchObject({ value: 'marketing', source: expect.stringMatching(/^registry vendor: prefix "plyr_" \(Playerco\); uncertain: /) });
+  });
 });
 
 describe('the Open Cookie Database, relabelled', () => {
   it('makes a Functional row necessary only when a rule agrees', () => {
-    expect(relabelOpenCookieDatabase('SomeChat', 'Functional', 'chat_widget_open')).toEqual({ category: 'functional', rule: 'optional feature' });
+    expect(relabelOpenCookieDatabase('SomeChat', 'Functional', 'chat_widget_open')).toEqual({ category: 'functional', rule: 'optional feature', uncertain: 'a Functional row labelled only by its platform' });
     expect(relabelOpenCookieDatabase('SomeShop', 'Functional', 'shop_session')).toEqual({ category: 'necessary', rule: 'session' });
     expect(relabelOpenCookieDatabase('SomeShop', 'Functional', 'XSRF-TOKEN')).toEqual({ category: 'necessary', rule: 'csrf' });
     expect(relabelOpenCookieDatabase('Amazon Web Services', 'Functional', 'AWSALB')).toMatchObject({ category: 'necessary' });
@@ -121,6 +154,14 @@ describe('the Open Cookie Database, relabelled', () => {
     expect(relabelOpenCookieDatabase('Marketo', 'Analytics', '_mkto_trk')).toMatchObject({ category: 'marketing' });
     expect(relabelOpenCookieDatabase('Matomo', 'Analytics', 'mtm_consent')).toEqual({ category: 'necessary', rule: 'consent' });
     expect(relabelOpenCookieDatabase('Facebook', 'Marketing', '_fbp')).toEqual({ category: 'marketing', rule: undefined });
+  });
+
+  it('leaves a label uncertain when only a platform default gives it, or when the name says otherwise', () => {
+    expect(relabelOpenCookieDatabase('WordPress', 'Functional', 'wp-saving-post')).toMatchObject({ category: 'functional', uncertain: 'a Functional row labelled only by its platform' });
+    expect(relabelOpenCookieDatabase('Hotjar', 'Functional', '_hjSession_')).toMatchObject({ category: 'analytics', uncertain: 'a Functional row labelled only by its platform' });
+    expect(relabelOpenCookieDatabase('Instagram', 'Marketing', 'sessionid')).toEqual({ category: 'marketing', rule: 'session name in a marketing row', uncertain: 'the name says session, the database marketing' });
+    expect(relabelOpenCookieDatabase('Cloudflare', 'Functional', '__cf_bm')).toEqual({ category: 'necessary', rule: 'protection' });
+    expect(relabelOpenCookieDatabase('PHP.net', 'Functional', 'PHPSESSID')).toEqual({ category: 'necessary', rule: 'session' });
   });
 
   it('leaves no more than a small share of its Functional rows necessary, and covers its largest platforms', () => {
@@ -140,6 +181,11 @@ describe('the Open Cookie Database, relabelled', () => {
     expect(necessaryRule('csrftoken')).toBe('csrf');
     expect(necessaryRule('OptanonConsent')).toBe('consent');
     expect(necessaryRule('_fbp')).toBeUndefined();
+    for (const name of ['_vis_opt_out', 'amplitude_optOut', 'matomo_ignore', '__hs_do_not_track', 'li_gpc', 'usprivacy', '__cmpconsentx', 'euconsent-v2']) {
+      expect(necessaryRule(name), name).toBe('consent');
+    }
+    // A campaign (`cmp`), an ad cookie in capitals and a GDPR flag on a sync cookie are not consent choices.
+    for (const name of ['cly_cmp_id', 'CMPS', '__gsync_gdpr']) expect(necessaryRule(name), name).toBeUndefined();
   });
 });
 

@@ -23,7 +23,12 @@ import type { StandardCategory } from './categories.ts';
 
 /** Words of a name that say it belongs to one of the necessary mechanisms. */
 const NECESSARY_RULES: Array<{ rule: string; pattern: RegExp }> = [
-  { rule: 'consent', pattern: /consent|opt[-_]?out|opt[-_]?in|cookie[-_]?(notice|law|policy|banner|accept|control|preferences|settings)|gdpr|euconsent|tcf|cmp[-_]/i },
+  // A consent choice, an opt-out or opt-in, Do Not Track or Global Privacy Control, a privacy
+  // signal (`usprivacy`), or a tracking tool told to ignore the visitor (`matomo_ignore`). A bare
+  // `gdpr` is not one: ad and sync cookies carry it as a flag (`__gsync_gdpr`).
+  { rule: 'consent', pattern: /consent|opt[-_.]?(out|in)|(^|[^a-z])(dnt|gpc)([^a-z]|$)|do[-_]?not[-_]?track|prevent[-_]?tracking|privacy|[-_.]ignore$|tcf|gdpr[-_]?(popup|banner|consent|cookie|accept)|cookie[-_]?(notice|law|policy|banner|accept|control|preferences|settings|cat)/i },
+  // A consent manager's own prefix, in lower case only: `CMPS` is an ad cookie, `cly_cmp_id` a campaign.
+  { rule: 'consent', pattern: /^_*cmp/ },
   { rule: 'csrf', pattern: /csrf|xsrf|antiforgery|requestverificationtoken|form_key|authenticity/i },
   { rule: 'session', pattern: /(^|[^a-z])(sess(ion)?(id)?|sid)([^a-z]|$)|phpsessid|jsessionid|aspsessionid|session[-_]?(id|token|key)|_session$|^sess[A-Z0-9]|^s?sess[0-9a-f]{6}/i },
   { rule: 'cart', pattern: /(^|[^a-z])(cart|basket|checkout)([^a-z]|$)|^cart|checkout/i },

@@ -16,6 +16,8 @@ export interface CookieFact {
   domain: string;
   /** Why the label differs from the database's own (relabelling under the convention). */
   relabelled?: string;
+  /** Why the label is only a guess (ocd-relabel.ts): neither a decision nor a lesson for the model. */
+  uncertain?: string;
 }
 
 export interface DomainFact {
@@ -62,6 +64,7 @@ export function factsFromOpenCookieDatabase(rows: OpenCookieDatabaseRow[]): Cook
       duration: normaliseDuration(row.retentionPeriod),
       domain: normaliseHost(row.domain),
       relabelled: relabelled.rule,
+      ...(relabelled.uncertain ? { uncertain: relabelled.uncertain } : {}),
     });
   }
   return facts;

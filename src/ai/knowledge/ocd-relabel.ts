@@ -10,15 +10,25 @@ import { isPreferenceName, necessaryRule } from './convention.ts';
  *
  * How one row is labelled:
  * 1. Its name says consent or opt-out: necessary (a tracking tool's own consent cookie included).
- * 2. A "Functional" row whose name says language, currency or theme is preferences. One of a
- *    tracking platform (one with `all`) takes that purpose: its "session"
- *    is the vendor's measurement session. Any other "Functional" row becomes necessary only when a
- *    rule agrees: its name says session, CSRF or load balancing, or its platform is a consent
- *    manager or a bot, fraud or spam protection (`role`). Otherwise it takes its platform's purpose
- *    from the table below (`functional`), or `functional` when the platform is not in the table.
+ * 2. A "Functional" row whose name says language, currency or theme is preferences. Any other
+ *    "Functional" row becomes necessary only when a rule agrees: its name says session, CSRF,
+ *    sign-in, cart or load balancing, or its platform is a consent manager or a bot, fraud or spam
+ *    protection (`role`); but not on a tracking platform (one with `all`), whose "session" is its
+ *    measurement session. Otherwise it takes its platform's purpose from the table below (`all`,
+ *    else `functional`), or `functional` when the platform is not in the table.
  * 3. A platform whose documented purpose differs from the database's label for all its rows
  *    (`all`) gets that purpose for its Analytics and Marketing rows too.
  * 4. Everything else keeps the database's label, mapped as before.
+ * A label is `uncertain` when nothing about the row itself settles it: a "Functional" row labelled
+ * only by its platform's default (step 2's last case: it could be a necessary mechanism, an
+ * optional feature or the platform's tracking), and an Analytics or Marketing row whose name says
+ * one of the necessary mechanisms (session, CSRF, sign-in, cart, load balancing: the database and
+ * the name's words disagree; a tracker's measurement session, or a site's session the database
+ * files under a company that also tracks, as Instagram's `sessionid` stands for Django's). An
+ * uncertain label is the classifier's guess, never its decision, and the model does not learn from
+ * it. Measured by vendor on the registry's vendors (eval/classifier.ts's build side), the first
+ * kind was right about a third of the time for table defaults and four times in five for tracking
+ * platforms, the second about two times in three: below what a decision needs.
  * The registry (registry.ts) is checked before the database, so a vendor it covers is labelled
  * from the vendor's own documentation whatever the database says.
  */
@@ -119,7 +129,11 @@ export interface Relabelled {
   category: StandardCategory;
   /** Why, when it differs from the plain mapping of the database's label. */
   rule: string | undefined;
+  /** Why the label is only a guess, when it is (see above). */
+  uncertain?: string;
 }
+
+const PLATFORM_DEFAULT = 'a Functional row labelled only by its platform';
 
 /** The label of one Open Cookie Database row under the convention; undefined for an unknown label. */
 export function relabelOpenCookieDatabase(platform: string, ocdCategory: string, cookie: string): Relabelled | undefined {
@@ -132,13 +146,16 @@ export function relabelOpenCookieDatabase(platform: string, ocdCategory: string,
   if (label === 'functional') {
     if (isPreferenceName(cookie)) return { category: 'preferences', rule: 'preference' };
     // A tracking vendor's "session" is its measurement session, not the site's.
-    if (purpose?.all) return { category: purpose.all, rule: `platform: ${platform}` };
+    if (purpose?.all) return { category: purpose.all, rule: `platform: ${platform}`, uncertain: PLATFORM_DEFAULT };
     if (rule) return { category: 'necessary', rule };
     if (purpose?.role) return { category: 'necessary', rule: purpose.role };
-    return { category: purpose?.functional ?? 'functional', rule: purpose?.functional ? `platform: ${platform}` : 'optional feature' };
+    return { category: purpose?.functional ?? 'functional', rule: purpose?.functional ? `platform: ${platform}` : 'optional feature', uncertain: PLATFORM_DEFAULT };
   }
-  if (purpose?.all && (label === 'analytics' || label === 'marketing') && purpose.all !== mapped) {
-    return { category: purpose.all, rule: `platform: ${platform}` };
+  const tracking = purpose?.all && (label === 'analytics' || label === 'marketing') && purpose.all !== mapped
+    ? { category: purpose.all, rule: `platform: ${platform}` }
+    : { category: mapped, rule: undefined };
+  if (rule && (tracking.category === 'analytics' || tracking.category === 'marketing')) {
+    return { ...tracking, rule: tracking.rule ?? `${rule} name in a ${label} row`, uncertain: `the name says ${rule}, the database ${label}` };
   }
-  return { category: mapped, rule: undefined };
+  return tracking;
 }

@@ -9,17 +9,22 @@ const READINGS: [RegExp, (m: RegExpMatchArray) => string][] = [
   [/^open-cookie-database: (.+?) "(.*?)" \((.+?)\)/, (m) => `The Open Cookie Database lists ${m[3]} for the ${m[1]} "${m[2]}".`],
   [/^model: [^,;]*(?:, (.+?) \(third-party-web\))?/, (m) =>
     `No list names it: a model trained on the registry and the cookie databases guessed from the name${m[1] ? ` and its domain (${m[1]})` : ''}.`],
+  [/^convention: (.+?)(;|$)/, (m) => `The labelling convention decides it: ${m[1]}.`],
   [/^third-party-web: (.+?)(;|$)/, (m) => `The domain belongs to ${m[1]} (third-party-web).`],
   [/^standard categories, for "(.*)"/, (m) => `The AI made this standard category to hold "${m[1]}".`],
   [/^llm: (.+?)(;|$)/, (m) => `Written by the language model ${m[1]}.`],
 ];
 
 const DECLINED = 'declined: not confident enough to decide';
+/** Why a listing's label is only a guess (`; uncertain: a platform's default, not the row's own`). */
+const UNCERTAIN = /; uncertain: ([^;]+)/;
 
 export function reasonOf(source: string): string {
   const reading = READINGS.map(([pattern, read]) => {
     const found = pattern.exec(source);
     return found ? read(found) : undefined;
   }).find((sentence) => sentence !== undefined) ?? `It rests on: ${source.replace(`; ${DECLINED}`, '')}.`;
-  return source.endsWith(DECLINED) ? `${reading} Only suggested: the AI was not sure enough to apply it.` : reading;
+  const uncertain = UNCERTAIN.exec(source);
+  const read = uncertain ? `${reading} Its label there is uncertain: ${uncertain[1]}.` : reading;
+  return source.endsWith(DECLINED) ? `${read} Only suggested: the AI was not sure enough to apply it.` : read;
 }
