@@ -160,6 +160,7 @@ describe('the Open Cookie Database, relabelled', () => {
     expect(relabelOpenCookieDatabase('WordPress', 'Functional', 'wp-saving-post')).toMatchObject({ category: 'functional', uncertain: 'a Functional row labelled only by its platform' });
     expect(relabelOpenCookieDatabase('Hotjar', 'Functional', '_hjSession_')).toMatchObject({ category: 'analytics', uncertain: 'a Functional row labelled only by its platform' });
     expect(relabelOpenCookieDatabase('Instagram', 'Marketing', 'sessionid')).toEqual({ category: 'marketing', rule: 'session name in a marketing row', uncertain: 'the name says session, the database marketing' });
+    expect(relabelOpenCookieDatabase('Google AdSense', 'Security', '__eoi')).toMatchObject({ category: 'marketing', uncertain: 'a tracking platform\'s own security cookie' });
     expect(relabelOpenCookieDatabase('Cloudflare', 'Functional', '__cf_bm')).toEqual({ category: 'necessary', rule: 'protection' });
     expect(relabelOpenCookieDatabase('PHP.net', 'Functional', 'PHPSESSID')).toEqual({ category: 'necessary', rule: 'session' });
   });
@@ -184,8 +185,8 @@ describe('the Open Cookie Database, relabelled', () => {
     for (const name of ['_vis_opt_out', 'amplitude_optOut', 'matomo_ignore', '__hs_do_not_track', 'li_gpc', 'usprivacy', '__cmpconsentx', 'euconsent-v2']) {
       expect(necessaryRule(name), name).toBe('consent');
     }
-    // A campaign (`cmp`), an ad cookie in capitals and a GDPR flag on a sync cookie are not consent choices.
-    for (const name of ['cly_cmp_id', 'CMPS', '__gsync_gdpr']) expect(necessaryRule(name), name).toBeUndefined();
+    // A campaign (`cmp`), an ad cookie in capitals, and GDPR or privacy flags of ad cookies are not consent choices.
+    for (const name of ['cly_cmp_id', 'CMPS', '__gsync_gdpr', 'id5id_privacy']) expect(necessaryRule(name), name).toBeUndefined();
   });
 });
 

@@ -23,10 +23,11 @@ import type { StandardCategory } from './categories.ts';
 
 /** Words of a name that say it belongs to one of the necessary mechanisms. */
 const NECESSARY_RULES: Array<{ rule: string; pattern: RegExp }> = [
-  // A consent choice, an opt-out or opt-in, Do Not Track or Global Privacy Control, a privacy
-  // signal (`usprivacy`), or a tracking tool told to ignore the visitor (`matomo_ignore`). A bare
-  // `gdpr` is not one: ad and sync cookies carry it as a flag (`__gsync_gdpr`).
-  { rule: 'consent', pattern: /consent|opt[-_.]?(out|in)|(^|[^a-z])(dnt|gpc)([^a-z]|$)|do[-_]?not[-_]?track|prevent[-_]?tracking|privacy|[-_.]ignore$|tcf|gdpr[-_]?(popup|banner|consent|cookie|accept)|cookie[-_]?(notice|law|policy|banner|accept|control|preferences|settings|cat)/i },
+  // A consent choice, an opt-out or opt-in, Do Not Track or Global Privacy Control, the IAB's US
+  // privacy string, or a tracking tool told to ignore the visitor (`matomo_ignore`). A bare
+  // `gdpr` or `privacy` is not one: ad and ID cookies carry them as flags (`__gsync_gdpr`,
+  // `id5id_privacy`).
+  { rule: 'consent', pattern: /consent|opt[-_.]?(out|in)|(^|[^a-z])(dnt|gpc)([^a-z]|$)|do[-_]?not[-_]?track|prevent[-_]?tracking|usprivacy|[-_.]ignore$|tcf|gdpr[-_]?(popup|banner|consent|cookie|accept)|cookie[-_]?(notice|law|policy|banner|accept|control|preferences|settings|cat)/i },
   // A consent manager's own prefix, in lower case only: `CMPS` is an ad cookie, `cly_cmp_id` a campaign.
   { rule: 'consent', pattern: /^_*cmp/ },
   { rule: 'csrf', pattern: /csrf|xsrf|antiforgery|requestverificationtoken|form_key|authenticity/i },

@@ -19,7 +19,9 @@ import { isPreferenceName, necessaryRule } from './convention.ts';
  * 3. A platform whose documented purpose differs from the database's label for all its rows
  *    (`all`) gets that purpose for its Analytics and Marketing rows too.
  * 4. Everything else keeps the database's label, mapped as before.
- * A label is `uncertain` when nothing about the row itself settles it: a "Functional" row labelled
+ * A label is `uncertain` when nothing about the row itself settles it: a Security or Necessary
+ * row of a tracking platform (the convention gives a third party's own security cookie the
+ * category of what it serves, and in doubt never necessary), a "Functional" row labelled
  * only by its platform's default (step 2's last case: it could be a necessary mechanism, an
  * optional feature or the platform's tracking), and an Analytics or Marketing row whose name says
  * one of the necessary mechanisms (session, CSRF, sign-in, cart, load balancing: the database and
@@ -151,6 +153,10 @@ export function relabelOpenCookieDatabase(platform: string, ocdCategory: string,
     if (purpose?.role) return { category: 'necessary', rule: purpose.role };
     return { category: purpose?.functional ?? 'functional', rule: purpose?.functional ? `platform: ${platform}` : 'optional feature', uncertain: PLATFORM_DEFAULT };
   }
+  // A tracking platform's own security cookie exists for its tracking or its embeds, not for the
+  // site: under the convention it is not the site's necessary mechanism, and what it is instead
+  // the row does not say.
+  if (purpose?.all && mapped === 'necessary') return { category: purpose.all, rule: `platform: ${platform}`, uncertain: 'a tracking platform\'s own security cookie' };
   const tracking = purpose?.all && (label === 'analytics' || label === 'marketing') && purpose.all !== mapped
     ? { category: purpose.all, rule: `platform: ${platform}` }
     : { category: mapped, rule: undefined };
