@@ -111,6 +111,22 @@ function consentPosts(url: string, headers: Record<string, string>, prefix: stri
   };
 }
 
+/** Concurrent clients of the listing scenarios: a dashboard's or an export job's, not a crowd's. */
+const LIST_CONNECTIONS = 8;
+
+/** `GET /api/v1/consents` with the account token and a query built anew for each request. */
+function listings(queries: Array<[string, () => string]>): Scenario[] {
+  return queries.map(([name, query]) => ({
+    name: `GET /consents, ${name} (${LIST_CONNECTIONS} connections)`,
+    connections: LIST_CONNECTIONS,
+    request: (f) => ({
+      url: `${f.url}/api/v1/consents`,
+      headers: auth(f),
+      requests: [{ setupRequest: (request) => ({ ...request, path: `/api/v1/consents?${query()}` }) }],
+    }),
+  }));
+}
+
 const SCENARIOS: Scenario[] = [
   {
     name: 'public consent recording (POST /widget/{id}/consents)',
@@ -122,24 +138,14 @@ const SCENARIOS: Scenario[] = [
     connections: CONNECTIONS,
     request: (f) => consentPosts(`${f.url}/api/v1/consents`, auth(f), 'api'),
   },
-  {
-    name: 'GET /consents?session_id (1 connection)',
-    connections: 1,
-    request: (f) => ({
-      url: `${f.url}/api/v1/consents`,
-      headers: auth(f),
-      requests: [{ setupRequest: (request) => ({ ...request, path: `/api/v1/consents?session_id=seed-${Math.floor(Math.random() * 1000)}` }) }],
-    }),
-  },
-  {
-    name: 'GET /consents pages to offset 10,000 (1 connection)',
-    connections: 1,
-    request: (f) => ({
-      url: `${f.url}/api/v1/consents`,
-      headers: auth(f),
-      requests: [{ setupRequest: (request) => ({ ...request, path: `/api/v1/consents?limit=20&offset=${Math.floor(Math.random() * 500) * 20}` }) }],
-    }),
-  },
+  ...listings([
+    ['first page', () => ''],
+    ['offset=10000', () => 'offset=10000'],
+    ['session_id', () => `session_id=seed-${Math.floor(Math.random() * 1000)}`],
+    ['user_id', () => `user_id=user-${Math.floor(Math.random() * 1000)}`],
+    // Eleven of the seeded year's twelve months: the exact count adds up the rollups of its whole days.
+    ['created_after, 330 of 365 days', () => `created_after=${new Date(Date.now() - 330 * 86_400_000).toISOString()}`],
+  ]),
   {
     name: 'banner script GET /widget/{id}.js (warm, brotli)',
     connections: CONNECTIONS,

@@ -24,6 +24,9 @@ export interface Db {
 
 // int8 (count(*), sums) as a JS number: counts here stay far below 2^53.
 pg.types.setTypeParser(20, (value) => Number(value));
+// uuid[] (a consent's categories): a UUID holds no comma, quote or brace, so the text splits as it is;
+// the generic array parser took ~6% of the server's CPU on a consent listing.
+pg.types.setTypeParser(2951 as Parameters<typeof pg.types.setTypeParser>[0], (value: string) => (value === '{}' ? [] : value.slice(1, -1).split(',')));
 
 function connectPostgres(config: Config, url: string): Db {
   const pool = new pg.Pool({

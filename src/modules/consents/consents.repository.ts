@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Executor } from '../../db/kysely.ts';
@@ -70,17 +71,24 @@ export interface ConsentBatch {
 /** Bytes of a `bytea` column (a Buffer from node-postgres, a Uint8Array from PGlite) in hex. */
 export const hex = (bytes: Uint8Array | null): string | null => (bytes === null ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex'));
 
+type StoredPreferences = Pick<Selectable<ConsentsTable>, 'accept_type' | 'accepted_categories' | 'rejected_categories' | 'accepted_services' | 'rejected_services'>;
+
+/** The preferences document of a stored consent (its columns; an empty list or map is stored as null). */
+function preferencesOf(row: StoredPreferences): UserPreferences {
+  return {
+    accept_type: row.accept_type,
+    accepted_categories: row.accepted_categories ?? [],
+    rejected_categories: row.rejected_categories ?? [],
+    accepted_services: row.accepted_services ?? {},
+    rejected_services: row.rejected_services ?? {},
+  };
+}
+
 /** A stored consent as the API and the chain see it: the preferences as one document, the hashes in hex. */
 export function fromStored(row: Selectable<ConsentsTable>): ConsentRow {
   return {
     id: row.id, account_id: row.account_id, session_id: row.session_id, user_id: row.user_id,
-    user_preferences: {
-      accept_type: row.accept_type,
-      accepted_categories: row.accepted_categories ?? [],
-      rejected_categories: row.rejected_categories ?? [],
-      accepted_services: row.accepted_services ?? {},
-      rejected_services: row.rejected_services ?? {},
-    },
+    user_preferences: preferencesOf(row),
     url: row.url, user_agent: row.user_agent, ip_address: row.ip_address, gpc: row.gpc, created_at: row.created_at,
     chain_seq: Number(row.chain_seq), hash: hex(row.hash), personal_hash: hex(row.personal_hash), personal_salt: hex(row.personal_salt),
     erased_at: row.erased_at,
@@ -206,53 +214,66 @@ export function filtered(db: Executor, accountId: string, filters: ConsentFilter
   return query;
 }
 
+/** A consent as a list shows it: without its place in the chain. */
+export type ListedConsent = Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at'>;
+
+const LISTED = ['id', 'account_id', 'session_id', 'user_id', 'accept_type', 'accepted_categories', 'rejected_categories',
+  'accepted_services', 'rejected_services', 'url', 'user_agent', 'ip_address', 'gpc', 'created_at'] as const;
+
+/**
+ * A page of consents and the exact count of all that match, in one statement (one round trip, one
+ * snapshot), prepared once per connection for each shape of query (which filters, which order).
+ * The offset is walked in the (account_id, created_at, id) index alone; only the page's rows are
+ * read from the table. The count is one row joined to the page, so it comes with an empty page too.
+ */
 export async function listConsents(
-  db: Executor,
+  db: Pick<Db, 'kysely' | 'executePrepared'>,
   accountId: string,
   filters: ConsentFilters,
   sort: Sort<'created_at'>,
   window: Window,
-): Promise<{ rows: ConsentRow[]; count: number }> {
-  const scoped = filtered(db, accountId, filters);
-  // The offset is walked in the index alone (index-only scan); only the page's rows are read from the table.
-  const page = scoped
+): Promise<{ rows: ListedConsent[]; count: number }> {
+  const page = filtered(db.kysely, accountId, filters)
     .select(['id', 'created_at'])
     .orderBy(sort.sort, sort.order)
     .orderBy('id', sort.order)
     .limit(window.limit)
     .offset(window.offset)
     .as('page');
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom(page)
-      .innerJoin('consents', 'consents.id', 'page.id')
-      .selectAll('consents')
-      .orderBy('page.created_at', sort.order)
-      .orderBy('page.id', sort.order)
-      .execute(),
-    countConsents(db, accountId, filters),
-  ]);
-  return { rows: rows.map(fromStored), count };
+  const rows = db.kysely.selectFrom(page).innerJoin('consents', 'consents.id', 'page.id').select(LISTED.map((c) => `consents.${c}` as const));
+  const order = sql.raw(sort.order);
+  const query = sql<Selectable<ConsentsTable> & { total: number }>`select counted.total, listed.* from (select ${countOf(db.kysely, accountId, filters)} as total) counted
+    left join lateral (${rows}) listed on true
+    order by listed.created_at ${order}, listed.id ${order}`.compile(db.kysely);
+  const result = await db.executePrepared<Selectable<ConsentsTable> & { total: number }>(`consents_list_${shapeOf(query.sql)}`, query);
+  return {
+    rows: result.filter((row) => row.id !== null).map((row) => ({
+      id: row.id, account_id: row.account_id, session_id: row.session_id, user_id: row.user_id, user_preferences: preferencesOf(row),
+      url: row.url, user_agent: row.user_agent, ip_address: row.ip_address, gpc: row.gpc, created_at: row.created_at,
+    })),
+    count: Number(result[0]?.total ?? 0),
+  };
 }
 
+/** A short name for a statement's text: the same text, the same prepared statement. */
+const shapeOf = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
+
 /**
- * Unfiltered, the count is the account's counter, kept exact by the writer; by time alone, the
- * rollups of the window's whole days plus its partial ends (`countWindow`); by session or user, an
- * index scan of that subject's few consents.
+ * The count as a scalar expression: unfiltered, the account's counter, kept exact by the writer;
+ * by time alone, the rollups of the window's whole days plus its partial ends (`countWindow`); by
+ * session or user, an index scan of that subject's few consents.
  */
-async function countConsents(db: Executor, accountId: string, filters: ConsentFilters): Promise<number> {
+function countOf(db: Executor, accountId: string, filters: ConsentFilters): RawBuilder<number> {
   const { session_id, user_id, created_after, created_before } = filters;
   if (session_id === undefined && user_id === undefined) {
     if (created_after === undefined && created_before === undefined) {
-      const row = await db.selectFrom('account_consent_counts').select('consents').where('account_id', '=', accountId).executeTakeFirst();
-      return Number(row?.consents ?? 0);
+      return sql<number>`coalesce((select consents from account_consent_counts where account_id = ${accountId}), 0)`;
     }
     const window = countWindow(accountId, created_after === undefined ? undefined : new Date(created_after),
       created_before === undefined ? undefined : new Date(created_before));
-    if (window) return Number((await window.execute(db)).rows[0].count);
+    if (window) return window;
   }
-  const row = await filtered(db, accountId, filters).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  return Number(row.count);
+  return sql<number>`(${filtered(db, accountId, filters).select((eb) => eb.fn.countAll<number>().as('count'))})`;
 }
 
 const DAY_MS = 86_400_000;
@@ -265,7 +286,7 @@ const DAY_MS = 86_400_000;
  * that removes them. Rows written around the writer are in no rollup, so an account holding any
  * is counted from the index. Undefined when the window holds no whole day.
  */
-function countWindow(accountId: string, after: Date | undefined, before: Date | undefined): RawBuilder<{ count: string }> | undefined {
+function countWindow(accountId: string, after: Date | undefined, before: Date | undefined): RawBuilder<number> | undefined {
   const firstDay = after && new Date((Math.floor(after.getTime() / DAY_MS) + 1) * DAY_MS);
   const endDay = before && new Date(Math.floor(before.getTime() / DAY_MS) * DAY_MS);
   if (firstDay && endDay && firstDay >= endDay) return undefined;
@@ -278,10 +299,10 @@ function countWindow(accountId: string, after: Date | undefined, before: Date | 
     ...(before && endDay ? [count(sql`created_at >= ${time(endDay)} and created_at < ${time(before)}`)] : []),
   ];
   const scanned = sql.join([sql`true`, ...(after ? [sql`created_at > ${time(after)}`] : []), ...(before ? [sql`created_at < ${time(before)}`] : [])], sql` and `);
-  return sql<{ count: string }>`select case
+  return sql<number>`(case
       when exists (select 1 from consents where account_id = ${accountId} and chain_seq < 0) then ${count(scanned)}
       else (select coalesce(sum(consents - removed), 0) from consent_daily_stats where ${days})${sql.join(edges.map((edge) => sql` + ${edge}`), sql``)}
-    end as count`;
+    end)`;
 }
 
 export async function findConsent(db: Executor, accountId: string, id: string): Promise<ConsentRow | undefined> {
