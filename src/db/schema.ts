@@ -326,6 +326,15 @@ export interface ConsentDailyStatsTable {
   removed: ColumnType<number, number | undefined, number>;
 }
 
+/** Consents per account and UTC hour (`hour` is its start), for the ends of a listing's time window. */
+export interface ConsentHourlyCountsTable {
+  account_id: string;
+  hour: Date;
+  consents: number;
+  /** How many of the hour's consents retention has removed since. */
+  removed: ColumnType<number, number | undefined, number>;
+}
+
 export interface ConsentDailyCategoriesTable {
   account_id: string;
   day: ColumnType<Date, string, string>;
@@ -375,6 +384,7 @@ export interface Database {
   consent_chain_anchors: ConsentChainAnchorsTable;
   consent_daily_stats: ConsentDailyStatsTable;
   consent_daily_categories: ConsentDailyCategoriesTable;
+  consent_hourly_counts: ConsentHourlyCountsTable;
   account_visitor_sketches: AccountVisitorSketchesTable;
   consent_erasures: ConsentErasuresTable;
 }

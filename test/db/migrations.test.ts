@@ -144,9 +144,9 @@ describe('2026_11_26_0001_compact_consent_rows', () => {
   });
 });
 
-describe('2026_11_26_0002_consent_daily_removed', () => {
-  it('counts what retention already removed from each day', async () => {
-    const { db, schema } = await databaseBefore('2026_11_26_0002_consent_daily_removed');
+describe('2026_11_26_0002_consent_time_counts', () => {
+  it('counts what retention already removed from each day, and what each hour holds', async () => {
+    const { db, schema } = await databaseBefore('2026_11_26_0002_consent_time_counts');
     const accountId = newId();
     await insertAccount(db, accountId);
     // 2026-03-01 counted 5 and holds 3 (one of them at its last millisecond); 2026-03-02 counted 2
@@ -159,8 +159,12 @@ describe('2026_11_26_0002_consent_daily_removed', () => {
     }
     await sql`insert into consent_daily_stats (account_id, day, consents) values
       (${accountId}::uuid, '2026-03-01', 5), (${accountId}::uuid, '2026-03-02', 2), (${accountId}::uuid, '2026-03-03', 4)`.execute(db.kysely);
-    expect(await migrate(db, schema)).toContain('2026_11_26_0002_consent_daily_removed');
+    expect(await migrate(db, schema)).toContain('2026_11_26_0002_consent_time_counts');
     const days = await sql<{ day: string; removed: number }>`select to_char(day, 'YYYY-MM-DD') as day, removed from consent_daily_stats order by day`.execute(db.kysely);
     expect(days.rows).toEqual([{ day: '2026-03-01', removed: 2 }, { day: '2026-03-02', removed: 0 }, { day: '2026-03-03', removed: 4 }]);
+    const hours = await sql<{ hour: string; consents: number }>`select to_char(hour at time zone 'UTC', 'YYYY-MM-DD HH24') as hour, consents
+      from consent_hourly_counts order by hour`.execute(db.kysely);
+    expect(hours.rows).toEqual([{ hour: '2026-03-01 00', consents: 1 }, { hour: '2026-03-01 12', consents: 1 }, { hour: '2026-03-01 23', consents: 1 },
+      { hour: '2026-03-02 00', consents: 1 }, { hour: '2026-03-02 08', consents: 1 }]);
   });
 });

@@ -15,7 +15,7 @@ import * as visitorPeriodSketches from './2026_11_25_2200_visitor_period_sketche
 import * as recentVisitors from './2026_11_25_2201_recent_visitors.ts';
 import * as consentSessionHashIndex from './2026_11_25_2300_consent_session_hash_index.ts';
 import * as compactConsentRows from './2026_11_26_0001_compact_consent_rows.ts';
-import * as consentDailyRemoved from './2026_11_26_0002_consent_daily_removed.ts';
+import * as consentTimeCounts from './2026_11_26_0002_consent_time_counts.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -35,7 +35,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_2201_recent_visitors': recentVisitors,
   '2026_11_25_2300_consent_session_hash_index': consentSessionHashIndex,
   '2026_11_26_0001_compact_consent_rows': compactConsentRows,
-  '2026_11_26_0002_consent_daily_removed': consentDailyRemoved,
+  '2026_11_26_0002_consent_time_counts': consentTimeCounts,
 };
 
 export const migrationProvider: MigrationProvider = {

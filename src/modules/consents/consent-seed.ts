@@ -16,7 +16,7 @@ const DAY_MS = 86_400_000;
  * consents evenly spread over the last `days` days, one session per five consents, every third
  * with a user id, every tenth with GPC, accept types in turn over the account's categories. They
  * are chained after the account's head exactly as the writer chains them, and the rollups the
- * writer keeps (counts, daily statistics and checkpoints, categories) and the daily visits (two
+ * writer keeps (counts, daily statistics and checkpoints, hourly counts, categories) and the daily visits (two
  * pageviews per consent, the day's sessions as visitors and their sketch) are filled in.
  */
 export async function seedConsents(db: Executor, accountId: string, count: number, days = 30): Promise<number> {
@@ -73,6 +73,10 @@ export async function seedConsents(db: Executor, accountId: string, count: numbe
     on conflict (account_id, day) do update set consents = d.consents + excluded.consents, accept_all = d.accept_all + excluded.accept_all,
       accept_custom = d.accept_custom + excluded.accept_custom, accept_necessary = d.accept_necessary + excluded.accept_necessary,
       gpc = d.gpc + excluded.gpc, head_seq = excluded.head_seq, head_id = excluded.head_id, head_hash = excluded.head_hash`.execute(db);
+  await sql`insert into consent_hourly_counts as h (account_id, hour, consents)
+    select account_id, date_trunc('hour', created_at at time zone 'UTC') at time zone 'UTC', count(*)
+    from consents where account_id = ${accountId}::uuid and chain_seq > ${head.seq - count} group by 1, 2
+    on conflict (account_id, hour) do update set consents = h.consents + excluded.consents`.execute(db);
   await sql`insert into consent_daily_categories as d (account_id, day, category_id, accepted, rejected)
     select account_id, day, category_id, sum(accepted), sum(rejected) from (
       select account_id, (created_at at time zone 'UTC')::date as day, unnest(accepted_categories) as category_id, 1 as accepted, 0 as rejected

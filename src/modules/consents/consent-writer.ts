@@ -10,6 +10,7 @@ import {
   type ChainedConsent,
   type DailyRollup,
   type Head,
+  type HourlyCount,
   type NewConsent,
 } from './consents.repository.ts';
 
@@ -184,10 +185,11 @@ export class ConsentWriter {
     }
     const daily = dailyRollup(rows);
     const choices = categoryRollup(rows);
+    const hourly = hourlyRollup(rows);
     const fresh = accounts.filter((id) => !this.installed.has(id));
     let stored: Set<string>;
     try {
-      stored = await insertConsentBatch(this.db, { accounts, expected, heads, rows, daily, choices, fresh });
+      stored = await insertConsentBatch(this.db, { accounts, expected, heads, rows, daily, hourly, choices, fresh });
     } catch (error) {
       for (const id of accounts) this.heads.delete(id);
       throw error;
@@ -219,6 +221,21 @@ function dailyRollup(rows: ChainedConsent[]): DailyRollup[] {
     if (c.seq > d.head_seq) Object.assign(d, { head_seq: c.seq, head_id: c.id, head_hash: c.hash });
   }
   return [...days.values()].sort((a, b) => (a.account_id + a.day < b.account_id + b.day ? -1 : 1));
+}
+
+const HOUR_MS = 3_600_000;
+
+/** Per account and UTC hour: how many consents (in key order, as the rows' locks are taken in it). */
+function hourlyRollup(rows: ChainedConsent[]): HourlyCount[] {
+  const hours = new Map<string, HourlyCount>();
+  for (const c of rows) {
+    const hour = new Date(Math.floor(c.created_at.getTime() / HOUR_MS) * HOUR_MS).toISOString();
+    const key = `${c.account_id} ${hour}`;
+    const entry = hours.get(key);
+    if (entry) entry.consents++;
+    else hours.set(key, { account_id: c.account_id, hour, consents: 1 });
+  }
+  return [...hours.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, entry]) => entry);
 }
 
 /** Per account, UTC day and category: how often it was accepted and rejected (in key order). */

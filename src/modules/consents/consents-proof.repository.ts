@@ -175,8 +175,8 @@ export async function accountsPastRetention(db: Executor): Promise<{ id: string;
 /**
  * Removes, in one transaction the caller owns, the oldest consents of the chain that are older than
  * `cutoff` (at most `limit`, stopping at the first younger one), moves the anchor to the last one
- * removed and lowers the account's counter and what its days hold (`removed`, which listings'
- * counts read). Null when another instance holds the account.
+ * removed and lowers the account's counter and what its days and hours hold (`removed`, which
+ * listings' counts read). Null when another instance holds the account.
  */
 export async function removeOldest(db: Executor, accountId: string, cutoff: Date, limit: number): Promise<number | null> {
   const lock = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtext(${`consentry:retention:${accountId}`})) as locked`.execute(db);
@@ -199,12 +199,17 @@ export async function removeOldest(db: Executor, accountId: string, cutoff: Date
   await db.updateTable('account_consent_counts').set((eb) => ({ consents: eb('consents', '-', removed.length) }))
     .where('account_id', '=', accountId).execute();
   const perDay = new Map<string, number>();
+  const perHour = new Map<string, number>();
   for (const row of removed) {
-    const day = row.created_at.toISOString().slice(0, 10);
-    perDay.set(day, (perDay.get(day) ?? 0) + 1);
+    const hour = `${row.created_at.toISOString().slice(0, 13)}:00:00Z`;
+    perDay.set(hour.slice(0, 10), (perDay.get(hour.slice(0, 10)) ?? 0) + 1);
+    perHour.set(hour, (perHour.get(hour) ?? 0) + 1);
   }
   await sql`update consent_daily_stats d set removed = d.removed + gone.n
     from unnest(${[...perDay.keys()]}::date[], ${[...perDay.values()]}::int[]) as gone(day, n)
     where d.account_id = ${accountId} and d.day = gone.day`.execute(db);
+  await sql`update consent_hourly_counts h set removed = h.removed + gone.n
+    from unnest(${[...perHour.keys()]}::timestamptz[], ${[...perHour.values()]}::int[]) as gone(hour, n)
+    where h.account_id = ${accountId} and h.hour = gone.hour`.execute(db);
   return removed.length;
 }

@@ -47,6 +47,13 @@ export interface DailyRollup {
   head_hash: string;
 }
 
+/** How many consents a batch holds of one account and UTC hour (`hour`: its start, ISO). */
+export interface HourlyCount {
+  account_id: string;
+  hour: string;
+  consents: number;
+}
+
 /** How often a batch accepted and rejected one category of one account on one UTC day. */
 export interface CategoryRollup {
   account_id: string;
@@ -63,6 +70,7 @@ export interface ConsentBatch {
   heads: Head[];
   rows: ChainedConsent[];
   daily: DailyRollup[];
+  hourly: HourlyCount[];
   choices: CategoryRollup[];
   /** Accounts whose first install may not be recorded yet. */
   fresh: string[];
@@ -136,12 +144,12 @@ export async function readChainHeads(db: Executor, accounts: string[]): Promise<
  * One statement, so one round trip and one implicit transaction: the chain heads advanced by
  * compare-and-set, the rows of the accounts whose head advanced (passed as arrays, so that the
  * statement's text, and its plan, is the same for every batch size: prepared once per
- * connection), the account counters, the daily rollups and checkpoints, the per-category choices
+ * connection), the account counters, the daily rollups and checkpoints, the hourly counts, the per-category choices
  * and the first-install fact. Answers the accounts whose rows were stored: an account another
  * writer moved the head of meanwhile stored nothing and is chained again by the caller.
  */
 export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepared'>, batch: ConsentBatch): Promise<Set<string>> {
-  const { accounts, expected, heads, rows, daily, choices, fresh } = batch;
+  const { accounts, expected, heads, rows, daily, hourly, choices, fresh } = batch;
   const statement = sql<{ account_id: string }>`with expected(account_id, seq, hash, new_seq, new_hash) as (
         select * from unnest(${accounts}::uuid[], ${expected.map((h) => h.seq)}::bigint[], ${expected.map((h) => h.hash)}::text[],
           ${heads.map((h) => h.seq)}::bigint[], ${heads.map((h) => h.hash)}::text[])
@@ -180,6 +188,11 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
           head_id = case when excluded.head_seq > d.head_seq then excluded.head_id else d.head_id end,
           head_hash = case when excluded.head_seq > d.head_seq then excluded.head_hash else d.head_hash end,
           head_seq = greatest(d.head_seq, excluded.head_seq)
+      ), hourly as (
+        insert into consent_hourly_counts as h (account_id, hour, consents)
+        select * from unnest(${hourly.map((h) => h.account_id)}::uuid[], ${hourly.map((h) => h.hour)}::timestamptz[], ${hourly.map((h) => h.consents)}::int[])
+          as row(account_id) where row.account_id in (select account_id from stored)
+        on conflict (account_id, hour) do update set consents = h.consents + excluded.consents
       ), chosen as (
         insert into consent_daily_categories as d (account_id, day, category_id, accepted, rejected)
         select * from unnest(
@@ -276,32 +289,47 @@ function countOf(db: Executor, accountId: string, filters: ConsentFilters): RawB
   return sql<number>`(${filtered(db, accountId, filters).select((eb) => eb.fn.countAll<number>().as('count'))})`;
 }
 
+const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
+const floorTo = (at: number, unit: number) => Math.floor(at / unit) * unit;
 
 /**
- * The count of a time window (both ends excluded) as one statement, so one snapshot: the whole UTC
- * days inside it from `consent_daily_stats` (what each day still holds: `consents - removed`), the
- * partial days at its ends from the (account_id, created_at) index. Exact: the writer adds to a
- * day in the statement that stores its consents, retention to its `removed` in the transaction
- * that removes them. Rows written around the writer are in no rollup, so an account holding any
- * is counted from the index. Undefined when the window holds no whole day.
+ * The count of a time window (both ends excluded) as one expression, so read in one snapshot: its
+ * whole UTC days from `consent_daily_stats`, the whole hours of its partial days from
+ * `consent_hourly_counts` (each what it still holds: `consents - removed`), and the partial hours at
+ * its ends from the (account_id, created_at) index: at most two hours of consents are scanned,
+ * whatever the window. Exact: the writer adds to a day and an hour in the statement that stores
+ * their consents, retention to their `removed` in the transaction that removes them. Rows written
+ * around the writer are in no rollup, so an account holding any is counted from the index.
+ * Undefined when the window holds no whole hour.
  */
 function countWindow(accountId: string, after: Date | undefined, before: Date | undefined): RawBuilder<number> | undefined {
-  const firstDay = after && new Date((Math.floor(after.getTime() / DAY_MS) + 1) * DAY_MS);
-  const endDay = before && new Date(Math.floor(before.getTime() / DAY_MS) * DAY_MS);
-  if (firstDay && endDay && firstDay >= endDay) return undefined;
-  const day = (at: Date) => sql`${at.toISOString().slice(0, 10)}::date`;
-  const time = (at: Date) => sql`${at.toISOString()}::timestamptz`;
-  const days = sql.join([sql`account_id = ${accountId}`, ...(firstDay ? [sql`day >= ${day(firstDay)}`] : []), ...(endDay ? [sql`day < ${day(endDay)}`] : [])], sql` and `);
+  const hourAfter = after && floorTo(after.getTime(), HOUR_MS) + HOUR_MS;
+  const hourBefore = before && floorTo(before.getTime(), HOUR_MS);
+  if (hourAfter !== undefined && hourBefore !== undefined && hourAfter >= hourBefore) return undefined;
+  const dayAfter = after && floorTo(after.getTime(), DAY_MS) + DAY_MS;
+  const dayBefore = before && floorTo(before.getTime(), DAY_MS);
+  const wholeDays = dayAfter === undefined || dayBefore === undefined || dayAfter < dayBefore;
+  const time = (at: number) => sql`${new Date(at).toISOString()}::timestamptz`;
+  const day = (at: number) => sql`${new Date(at).toISOString().slice(0, 10)}::date`;
+  const hours = (from: number, to: number) => sql`(hour >= ${time(from)} and hour < ${time(to)})`;
+  const hourRanges = wholeDays
+    ? [...(hourAfter !== undefined ? [hours(hourAfter, dayAfter!)] : []), ...(hourBefore !== undefined ? [hours(dayBefore!, hourBefore)] : [])]
+    : [hours(hourAfter!, hourBefore!)];
+  const held = (table: string, where: RawBuilder<unknown>[]) =>
+    sql`(select coalesce(sum(consents - removed), 0) from ${sql.table(table)} where account_id = ${accountId} and ${sql.join(where, sql` and `)})`;
   const count = (where: RawBuilder<unknown>) => sql`(select count(*) from consents where account_id = ${accountId} and ${where})`;
-  const edges = [
-    ...(after && firstDay ? [count(sql`created_at > ${time(after)} and created_at < ${time(firstDay)}`)] : []),
-    ...(before && endDay ? [count(sql`created_at >= ${time(endDay)} and created_at < ${time(before)}`)] : []),
+  const parts = [
+    ...(wholeDays ? [held('consent_daily_stats', [sql`true`,
+      ...(dayAfter !== undefined ? [sql`day >= ${day(dayAfter)}`] : []), ...(dayBefore !== undefined ? [sql`day < ${day(dayBefore)}`] : [])])] : []),
+    ...(hourRanges.length > 0 ? [held('consent_hourly_counts', [sql`(${sql.join(hourRanges, sql` or `)})`])] : []),
+    ...(after && hourAfter !== undefined ? [count(sql`created_at > ${time(after.getTime())} and created_at < ${time(hourAfter)}`)] : []),
+    ...(before && hourBefore !== undefined ? [count(sql`created_at >= ${time(hourBefore)} and created_at < ${time(before.getTime())}`)] : []),
   ];
-  const scanned = sql.join([sql`true`, ...(after ? [sql`created_at > ${time(after)}`] : []), ...(before ? [sql`created_at < ${time(before)}`] : [])], sql` and `);
+  const scanned = sql.join([sql`true`, ...(after ? [sql`created_at > ${time(after.getTime())}`] : []), ...(before ? [sql`created_at < ${time(before.getTime())}`] : [])], sql` and `);
   return sql<number>`(case
       when exists (select 1 from consents where account_id = ${accountId} and chain_seq < 0) then ${count(scanned)}
-      else (select coalesce(sum(consents - removed), 0) from consent_daily_stats where ${days})${sql.join(edges.map((edge) => sql` + ${edge}`), sql``)}
+      else ${sql.join(parts, sql` + `)}
     end)`;
 }
 

@@ -1,6 +1,6 @@
 /**
- * A listing's `count` by time window is added up from the daily rollups plus the partial days at
- * the window's ends: it must be exactly what the table holds, at every boundary, after retention
+ * A listing's `count` by time window is added up from the daily and hourly rollups plus the partial
+ * hours at the window's ends: it must be exactly what the table holds, at every boundary, after retention
  * removed some days, and with rows that bypassed the writer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,8 @@ import type { NewConsent } from '../../../src/modules/consents/consents.reposito
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
-const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 let t: TestApp;
 let tenant: Tenant;
 let now: number;
@@ -27,11 +28,11 @@ beforeAll(async () => {
   tenant = await createTenant(t.services, 'Counts');
   const neighbour = await createTenant(t.services, 'CountsNeighbour');
   now = Date.now();
-  // Ten UTC days from 35 days ago: consents at midnight exactly, a millisecond after it, at noon
-  // and a millisecond before the next midnight.
+  // Ten UTC days from 35 days ago: consents at midnight exactly and a millisecond after it, on both
+  // sides of the first hour's end, inside an hour, at noon and a millisecond before the next midnight.
   const first = Math.floor((now - 35 * DAY) / DAY) * DAY;
   times = [];
-  for (let d = 0; d < 10; d++) for (const offset of [0, 1, DAY / 2, DAY - 1]) times.push(first + d * DAY + offset);
+  for (let d = 0; d < 10; d++) for (const offset of [0, 1, HOUR - 1, HOUR, 5 * HOUR + 17, DAY / 2, DAY - 1]) times.push(first + d * DAY + offset);
   const writer = new ConsentWriter(t.services.connection, { maxBatch: 7, maxQueue: 1000, concurrency: 1 });
   for (const at of times) await writer.write(consent(tenant, at));
   for (const at of times.filter((_, i) => i % 3 === 0)) await writer.write(consent(neighbour, at));
@@ -39,11 +40,12 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t.close(); });
 
-/** Windows with ends at midnights, on consents, between them, and open on either side. */
+/** Windows with ends at midnights, at hours, on consents, between them, and open on either side. */
 function windows(): Array<[number | undefined, number | undefined]> {
   const first = times[0];
-  const points = [first - 1, first, first + 1, first + DAY / 2, first + DAY, first + DAY + 1, first + 3 * DAY - 1, first + 3 * DAY,
-    first + 5 * DAY + 7, first + 9 * DAY, first + 9 * DAY + DAY / 2, first + 10 * DAY, now];
+  const points = [first - 1, first, first + 1, first + HOUR - 1, first + HOUR, first + 5 * HOUR, first + 5 * HOUR + 17, first + DAY / 2,
+    first + DAY, first + DAY + 1, first + 2 * DAY + 7 * HOUR + 3, first + 3 * DAY - 1, first + 3 * DAY, first + 5 * DAY + 7,
+    first + 9 * DAY - HOUR, first + 9 * DAY, first + 9 * DAY + DAY / 2, first + 10 * DAY, now];
   const pairs: Array<[number | undefined, number | undefined]> = [];
   for (const a of [undefined, ...points]) for (const b of [undefined, ...points]) if (a === undefined || b === undefined || a < b) pairs.push([a, b]);
   return pairs.filter(([a, b]) => a !== undefined || b !== undefined);
