@@ -11,9 +11,10 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // The banner bundle is built fresh from banner/ before the tests that serve it, and the
-    // dashboard for the browser tests when it is missing or stale (see the files).
-    globalSetup: ['test/helpers/banner-bundle.ts', 'test/helpers/web-build.ts'],
+    // The banner bundle is built fresh from banner/ before the tests that serve it, the dashboard
+    // for the browser tests when it is missing or stale, and the migrated embedded database that
+    // each test file's app starts from a copy of (see the files).
+    globalSetup: ['test/helpers/banner-bundle.ts', 'test/helpers/web-build.ts', 'test/helpers/embedded-template.ts'],
     projects: engines.map((engine) => ({
       extends: true,
       test: { name: engine, env: { TEST_DB: engine }, include: ['test/**/*.test.ts'] },

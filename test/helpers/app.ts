@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createServices, type Services } from '../../src/services.ts';
+import { freshDataDir } from './embedded-template.ts';
 
 export type Engine = 'embedded' | 'postgres';
 export const ENGINE: Engine = process.env.TEST_DB === 'postgres' ? 'postgres' : 'embedded';
@@ -23,21 +25,35 @@ export interface TestAppOptions {
   logLines?: string[];
 }
 
-/** A whole app on a fresh database: in-memory PGlite, or its own schema on the PostgreSQL server. */
+/**
+ * A whole app on a fresh database: PGlite in its own data directory (a copy of the freshly migrated
+ * template, see embedded-template.ts; in memory where there is none), or its own schema on the
+ * PostgreSQL server.
+ */
 export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
+  if (options.shareWith && ENGINE === 'embedded') throw new Error('The embedded database cannot be shared');
   const unique = randomBytes(6).toString('hex');
   const shared = options.shareWith?.services.config;
+  const ownDatabase = options.env?.DATABASE_URL !== undefined || options.env?.DATA_DIR !== undefined;
+  const dataDir = ENGINE === 'embedded' && !ownDatabase ? freshDataDir() : undefined;
   const env: Record<string, string | undefined> = {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATABASE_URL: ENGINE === 'postgres' ? process.env.DATABASE_URL : 'memory://',
+    DATABASE_URL: ENGINE === 'postgres' ? process.env.DATABASE_URL : dataDir ? '' : 'memory://',
+    DATA_DIR: dataDir,
     DATABASE_SCHEMA: ENGINE === 'postgres' ? (shared?.databaseSchema ?? `test_${unique}`) : undefined,
     REDIS_URL: WITH_REDIS ? process.env.REDIS_URL : undefined,
     REDIS_PREFIX: shared?.redisPrefix ?? `test:${unique}:`,
     ...options.env,
   };
   const config = loadConfig(env);
-  if (options.shareWith && ENGINE === 'embedded') throw new Error('The embedded database cannot be shared');
-  const services = await createServices(config);
+  const removeDataDir = () => dataDir && rmSync(dataDir, { recursive: true, force: true });
+  let services: Services;
+  try {
+    services = await createServices(config);
+  } catch (error) {
+    removeDataDir();
+    throw error;
+  }
   const lines = options.logLines;
   const app = await buildApp(services, lines ? { logStream: { write: (line: string) => void lines.push(line) } } : {});
   await app.ready();
@@ -50,6 +66,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
         await sql`drop schema if exists ${sql.id(config.databaseSchema!)} cascade`.execute(services.db);
       }
       await services.close();
+      removeDataDir();
     },
   };
 }

@@ -1,0 +1,48 @@
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import type { TestProject } from 'vitest/node';
+import { loadConfig } from '../../src/config.ts';
+import { createDb, migrate } from '../../src/db/database.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    embeddedTemplate: string;
+  }
+}
+
+/** tmpfs where there is one: the copies are written and removed many times a run. */
+const scratch = () => (existsSync('/dev/shm') ? '/dev/shm' : tmpdir());
+
+/**
+ * Vitest's global setup for the embedded project: one PGlite data directory, created and migrated
+ * by the production code (createDb, migrate) from the current migrations, at the start of every run.
+ * A new PGlite spends seconds in initdb (WebAssembly); copying this directory takes a tenth of that,
+ * so each test file's embedded database starts as a copy of it (see `freshDataDir`).
+ */
+export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
+  if (project.config.env?.TEST_DB !== 'embedded') return undefined;
+  const dataDir = mkdtempSync(join(scratch(), 'consentry-template-'));
+  const database = createDb(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: '', DATA_DIR: dataDir }));
+  try {
+    await migrate(database);
+  } finally {
+    await database.close();
+  }
+  project.provide('embeddedTemplate', dataDir);
+  return () => rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * A new embedded database for one app: a fresh directory holding a copy of the migrated template's
+ * data (not its lock file), opened by the app as an operator's DATA_DIR is. The caller removes it.
+ * Undefined where no template was made (a configuration without this global setup).
+ */
+export function freshDataDir(): string | undefined {
+  const template = inject('embeddedTemplate');
+  if (!template) return undefined;
+  const dataDir = mkdtempSync(join(scratch(), 'consentry-test-'));
+  cpSync(join(template, 'pgdata'), join(dataDir, 'pgdata'), { recursive: true });
+  return dataDir;
+}
