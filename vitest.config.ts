@@ -1,10 +1,23 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The suite runs on the embedded database always, and again on PostgreSQL (with Redis when
  * REDIS_URL is set) when DATABASE_URL is set. Each test file builds its own fresh database.
  */
 const engines = ['embedded', ...(process.env.DATABASE_URL ? ['postgres'] : [])];
+
+/**
+ * Files whose outcome cannot depend on the engine under test run in the embedded project only:
+ * pure unit tests (no database at all), the browser smoke test (no database), the embedded data
+ * directory's lock (always PGlite, whatever the project) and the dashboard's pages in a browser
+ * (the API under them is tested on both engines). Each file says so at its top.
+ */
+const ENGINE_INDEPENDENT = [
+  'test/**/*.unit.test.ts',
+  'test/app/browser-smoke.test.ts',
+  'test/db/data-dir-lock.test.ts',
+  'test/modules/dashboard/dashboard-browser.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -17,7 +30,12 @@ export default defineConfig({
     globalSetup: ['test/helpers/banner-bundle.ts', 'test/helpers/web-build.ts', 'test/helpers/embedded-template.ts'],
     projects: engines.map((engine) => ({
       extends: true,
-      test: { name: engine, env: { TEST_DB: engine }, include: ['test/**/*.test.ts'] },
+      test: {
+        name: engine,
+        env: { TEST_DB: engine },
+        include: ['test/**/*.test.ts'],
+        exclude: engine === 'embedded' ? configDefaults.exclude : [...configDefaults.exclude, ...ENGINE_INDEPENDENT],
+      },
     })),
   },
 });

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { describeBrowser, launchBrowser } from '../helpers/browser.ts';
 
+// No database at all: it runs in the embedded project only (vitest.config.ts).
+
 describeBrowser('the test browser', () => {
   let browser: Browser;
   const server = createServer((_req, res) => {

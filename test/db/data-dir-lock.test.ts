@@ -8,6 +8,9 @@ import { DataDirInUseError, lockDataDir } from '../../src/db/data-dir-lock.ts';
 import { createServices } from '../../src/services.ts';
 import { call } from '../helpers/app.ts';
 
+// The lock guards PGlite's data directory, which these tests open whatever the project's engine:
+// they run in the embedded project only (vitest.config.ts).
+
 const dirs: string[] = [];
 const freshDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'consentry-lock-'));

@@ -7,15 +7,16 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
 import { insertAiAction } from '../../../src/modules/ai-actions/ai-actions.repository.ts';
-import { call, ENGINE, startApp, type TestApp } from '../../helpers/app.ts';
+import { call, startApp, type TestApp } from '../../helpers/app.ts';
 import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
 import { freePort, inspect, seriousViolations, settled } from '../../helpers/dashboard.ts';
 import { startInbox, type Inbox } from '../../helpers/inbox.ts';
 import { createTenant, PASSWORD, type Tenant } from '../../helpers/tenants.ts';
 import { dashboardBuilt } from '../../helpers/web-build.ts';
 
-// The pages do not depend on the database engine; the API under them is tested on both.
-const describeHere = ENGINE === 'embedded' && dashboardBuilt() ? describeBrowser : describe.skip;
+// The pages do not depend on the database engine; the API under them is tested on both. This file
+// runs in the embedded project only (vitest.config.ts).
+const describeHere = dashboardBuilt() ? describeBrowser : describe.skip;
 
 let t: TestApp;
 let inbox: Inbox;
