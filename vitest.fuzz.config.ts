@@ -11,6 +11,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30 * 60_000,
     hookTimeout: 120_000,
+    // The migrated embedded database each app starts from a copy of (see the file).
+    globalSetup: ['test/helpers/embedded-template.ts'],
     projects: engines.map((engine) => ({
       extends: true,
       test: { name: `fuzz-${engine}`, env: { TEST_DB: engine }, include: ['test/fuzz/**/*.fuzz.ts'] },

@@ -27,8 +27,7 @@ export interface TestAppOptions {
 
 /**
  * A whole app on a fresh database: PGlite in its own data directory (a copy of the freshly migrated
- * template, see embedded-template.ts; in memory where there is none), or its own schema on the
- * PostgreSQL server.
+ * template, see embedded-template.ts), or its own schema on the PostgreSQL server.
  */
 export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   if (options.shareWith && ENGINE === 'embedded') throw new Error('The embedded database cannot be shared');
@@ -38,7 +37,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = ENGINE === 'embedded' && !ownDatabase ? freshDataDir() : undefined;
   const env: Record<string, string | undefined> = {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATABASE_URL: ENGINE === 'postgres' ? process.env.DATABASE_URL : dataDir ? '' : 'memory://',
+    DATABASE_URL: ENGINE === 'postgres' ? process.env.DATABASE_URL : '',
     DATA_DIR: dataDir,
     DATABASE_SCHEMA: ENGINE === 'postgres' ? (shared?.databaseSchema ?? `test_${unique}`) : undefined,
     REDIS_URL: WITH_REDIS ? process.env.REDIS_URL : undefined,

@@ -35,13 +35,12 @@ export default async function setup(project: TestProject): Promise<(() => void) 
 }
 
 /**
- * A new embedded database for one app: a fresh directory holding a copy of the migrated template's
- * data (not its lock file), opened by the app as an operator's DATA_DIR is. The caller removes it.
- * Undefined where no template was made (a configuration without this global setup).
+ * A new embedded database: a fresh directory holding a copy of the migrated template's data (not
+ * its lock file), to be opened as an operator's DATA_DIR is. The caller removes it.
  */
-export function freshDataDir(): string | undefined {
+export function freshDataDir(): string {
   const template = inject('embeddedTemplate');
-  if (!template) return undefined;
+  if (!template) throw new Error('No embedded template: the vitest configuration lacks test/helpers/embedded-template.ts as a global setup');
   const dataDir = mkdtempSync(join(scratch(), 'consentry-test-'));
   cpSync(join(template, 'pgdata'), join(dataDir, 'pgdata'), { recursive: true });
   return dataDir;
