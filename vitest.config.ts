@@ -25,9 +25,15 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // The banner bundle is built fresh from banner/ before the tests that serve it, the dashboard
-    // for the browser tests when it is missing or stale, and the migrated embedded database that
-    // each test file's app starts from a copy of (see the files).
-    globalSetup: ['test/helpers/banner-bundle.ts', 'test/helpers/web-build.ts', 'test/helpers/embedded-template.ts'],
+    // for the browser tests when it is missing or stale, the migrated embedded database that each
+    // test file's app starts from a copy of, and the bundles that tests run as child processes
+    // (see the files).
+    globalSetup: [
+      'test/helpers/banner-bundle.ts',
+      'test/helpers/web-build.ts',
+      'test/helpers/embedded-template.ts',
+      'test/helpers/built-entries.ts',
+    ],
     projects: engines.map((engine) => ({
       extends: true,
       test: {

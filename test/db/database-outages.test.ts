@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/db/database.ts';
 import { generateToken } from '../../src/lib/token-secret.ts';
 import { call, ENGINE, startApp, type TestApp } from '../helpers/app.ts';
+import { builtEntry } from '../helpers/built-entries.ts';
 import { createTenant, type Tenant } from '../helpers/tenants.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? '';
@@ -89,7 +90,7 @@ describe.runIf(ENGINE === 'postgres')('a lost schema or database', () => {
   });
 
   it('refuses to start on a database that does not exist with one line saying what to do', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    const run = spawnSync(process.execPath, builtEntry('server'), {
       env: { ...process.env, DATABASE_URL: urlFor(`consentry_missing_${randomBytes(4).toString('hex')}`), PORT: '0', LOG_LEVEL: 'silent' },
       encoding: 'utf8',
       timeout: 30_000,

@@ -3,9 +3,7 @@
  * middle, restarted on the same database, and every consent that was answered 201 must be there,
  * exactly once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,13 +11,14 @@ import { loadConfig } from '../../src/config.ts';
 import { createDb, migrate } from '../../src/db/database.ts';
 import { seedDemo } from '../../src/demo.ts';
 import { ENGINE } from '../helpers/app.ts';
+import { freshDataDir } from '../helpers/embedded-template.ts';
 import { startServer } from '../helpers/server-process.ts';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'consentry-crash-'));
 const schema = `crash_${randomBytes(5).toString('hex')}`;
 const env: Record<string, string> = ENGINE === 'postgres'
   ? { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema }
-  : { DATABASE_URL: '', DATA_DIR: dataDir };
+  // A data directory holding a copy of the migrated template (embedded-template.ts).
+  : { DATABASE_URL: '', DATA_DIR: freshDataDir() };
 Object.assign(env, { WIDGET_RATE_LIMIT_PER_MIN: '100000000', RATE_LIMIT_MAX: '100000000' });
 
 const database = () => createDb(loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' }));
@@ -30,7 +29,7 @@ afterAll(async () => {
     await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
     await db.close();
   }
-  rmSync(dataDir, { recursive: true, force: true });
+  if (env.DATA_DIR) rmSync(env.DATA_DIR, { recursive: true, force: true });
 });
 
 /**

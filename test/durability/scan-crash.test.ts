@@ -3,9 +3,7 @@
  * restarted server takes the abandoned scan back (at once on the embedded database, which one
  * process owns; once its lease has run out on PostgreSQL) and runs it again to the end.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
@@ -14,14 +12,15 @@ import { createDb, migrate } from '../../src/db/database.ts';
 import { seedDemo } from '../../src/demo.ts';
 import { ENGINE } from '../helpers/app.ts';
 import { describeBrowser } from '../helpers/browser.ts';
+import { freshDataDir } from '../helpers/embedded-template.ts';
 import { startScanSite, type ScanSite } from '../helpers/scan-site.ts';
 import { startServer } from '../helpers/server-process.ts';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'consentry-scan-crash-'));
 const schema = `scan_crash_${randomBytes(5).toString('hex')}`;
 const env: Record<string, string> = ENGINE === 'postgres'
   ? { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema }
-  : { DATABASE_URL: '', DATA_DIR: dataDir };
+  // A data directory holding a copy of the migrated template (embedded-template.ts).
+  : { DATABASE_URL: '', DATA_DIR: freshDataDir() };
 Object.assign(env, { SCAN_ALLOW_PRIVATE_NETWORKS: 'true', SCAN_LEASE_S: '3', RATE_LIMIT_MAX: '100000' });
 
 const database = () => createDb(loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' }));
@@ -34,7 +33,7 @@ afterAll(async () => {
     await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
     await db.close();
   }
-  rmSync(dataDir, { recursive: true, force: true });
+  if (env.DATA_DIR) rmSync(env.DATA_DIR, { recursive: true, force: true });
 });
 
 async function scanOf(url: string, token: string, id: string) {

@@ -1,6 +1,7 @@
 import { startChild, type Child } from '../../bench/processes.ts';
+import { builtEntry } from './built-entries.ts';
 
-/** The real server (src/server.ts) in its own process, ready when /readyz answers 200. */
+/** The real server (the bundle of src/server.ts) in its own process, ready when /readyz answers 200. */
 export function startServer(env: Record<string, string>): Promise<Child> {
-  return startChild(['--import', 'tsx', 'src/server.ts'], { LOG_LEVEL: 'warn', ...env }, '/readyz');
+  return startChild(builtEntry('server'), { LOG_LEVEL: 'warn', ...env }, '/readyz');
 }

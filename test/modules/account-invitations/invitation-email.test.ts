@@ -4,16 +4,16 @@
  * link goes back to the admin who made the invitation and never into the log.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../bench/processes.ts';
 import { retryDueInvitationEmails, retryDelayMs } from '../../../src/modules/account-invitations/invitation-mail.ts';
 import { hashToken } from '../../../src/lib/token-secret.ts';
 import { call, ENGINE, startApp, type TestApp } from '../../helpers/app.ts';
+import { builtEntry } from '../../helpers/built-entries.ts';
+import { freshDataDir } from '../../helpers/embedded-template.ts';
 import { startInbox, type Inbox } from '../../helpers/inbox.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
@@ -173,14 +173,14 @@ describe('without SMTP', () => {
 
   // The real server's log (stdout), at info: the invitation is logged, its link is not.
   it.runIf(ENGINE === 'embedded')('never writes the link into the log', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'consentry-mail-'));
+    const dataDir = freshDataDir();
     const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'info', PUBLIC_URL };
     try {
-      const demo = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'demo'], { env, encoding: 'utf8' });
+      const demo = spawnSync(process.execPath, [...builtEntry('cli'), 'demo'], { env, encoding: 'utf8' });
       expect(demo.status).toBe(0);
       const { tokens } = JSON.parse(demo.stdout);
       const port = await freePort();
-      const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const server = spawn(process.execPath, builtEntry('server'), { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
       let log = '';
       server.stdout.on('data', (chunk) => (log += chunk));
       const exited = new Promise((resolve) => server.once('exit', resolve));
