@@ -4,7 +4,8 @@ import type { ConsentRow } from '../../db/schema.ts';
 import { listPage } from '../../db/list-page.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import { GENESIS } from './consent-chain.ts';
-import { filtered, fromStored, hex as hexOf, ofSession } from './consents.repository.ts';
+import { filtered, ofSession } from './consent-filters.ts';
+import { fromStored, hex as hexOf } from './consents.repository.ts';
 import type { ConsentFilters } from './consents.schema.ts';
 
 export interface ChainPoint {

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { Executor } from '../../db/kysely.ts';
 import type { ConsentRow, ConsentsTable, UserPreferences } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
+import { countOf, filtered } from './consent-filters.ts';
 import type { ConsentFilters } from './consents.schema.ts';
 
 export interface NewConsent {
@@ -209,24 +210,6 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
   return new Set(result.map((row) => row.account_id));
 }
 
-/**
- * Consents of one session of one account, found through the session index
- * (`consents_account_session_idx`, a hash index of the account id and the session id written as one
- * text: the account's 36 characters keep the two apart).
- */
-export function ofSession(accountId: string, sessionId: string): RawBuilder<boolean> {
-  return sql<boolean>`(account_id::text || session_id) = ${accountId + sessionId} and account_id = ${accountId} and session_id = ${sessionId}`;
-}
-
-export function filtered(db: Executor, accountId: string, filters: ConsentFilters) {
-  let query = db.selectFrom('consents').where('account_id', '=', accountId);
-  if (filters.session_id !== undefined) query = query.where(ofSession(accountId, filters.session_id));
-  if (filters.user_id !== undefined) query = query.where('user_id', '=', filters.user_id);
-  if (filters.created_after !== undefined) query = query.where('created_at', '>', new Date(filters.created_after));
-  if (filters.created_before !== undefined) query = query.where('created_at', '<', new Date(filters.created_before));
-  return query;
-}
-
 /** A consent as a list shows it: without its place in the chain. */
 export type ListedConsent = Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at'>;
 
@@ -270,68 +253,6 @@ export async function listConsents(
 
 /** A short name for a statement's text: the same text, the same prepared statement. */
 const shapeOf = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
-
-/**
- * The count as a scalar expression: unfiltered, the account's counter, kept exact by the writer;
- * by time alone, the rollups of the window's whole days plus its partial ends (`countWindow`); by
- * session or user, an index scan of that subject's few consents.
- */
-function countOf(db: Executor, accountId: string, filters: ConsentFilters): RawBuilder<number> {
-  const { session_id, user_id, created_after, created_before } = filters;
-  if (session_id === undefined && user_id === undefined) {
-    if (created_after === undefined && created_before === undefined) {
-      return sql<number>`coalesce((select consents from account_consent_counts where account_id = ${accountId}), 0)`;
-    }
-    const window = countWindow(accountId, created_after === undefined ? undefined : new Date(created_after),
-      created_before === undefined ? undefined : new Date(created_before));
-    if (window) return window;
-  }
-  return sql<number>`(${filtered(db, accountId, filters).select((eb) => eb.fn.countAll<number>().as('count'))})`;
-}
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
-const floorTo = (at: number, unit: number) => Math.floor(at / unit) * unit;
-
-/**
- * The count of a time window (both ends excluded) as one expression, so read in one snapshot: its
- * whole UTC days from `consent_daily_stats`, the whole hours of its partial days from
- * `consent_hourly_counts` (each what it still holds: `consents - removed`), and the partial hours at
- * its ends from the (account_id, created_at) index: at most two hours of consents are scanned,
- * whatever the window. Exact: the writer adds to a day and an hour in the statement that stores
- * their consents, retention to their `removed` in the transaction that removes them. Rows written
- * around the writer are in no rollup, so an account holding any is counted from the index.
- * Undefined when the window holds no whole hour.
- */
-function countWindow(accountId: string, after: Date | undefined, before: Date | undefined): RawBuilder<number> | undefined {
-  const hourAfter = after && floorTo(after.getTime(), HOUR_MS) + HOUR_MS;
-  const hourBefore = before && floorTo(before.getTime(), HOUR_MS);
-  if (hourAfter !== undefined && hourBefore !== undefined && hourAfter >= hourBefore) return undefined;
-  const dayAfter = after && floorTo(after.getTime(), DAY_MS) + DAY_MS;
-  const dayBefore = before && floorTo(before.getTime(), DAY_MS);
-  const wholeDays = dayAfter === undefined || dayBefore === undefined || dayAfter < dayBefore;
-  const time = (at: number) => sql`${new Date(at).toISOString()}::timestamptz`;
-  const day = (at: number) => sql`${new Date(at).toISOString().slice(0, 10)}::date`;
-  const hours = (from: number, to: number) => sql`(hour >= ${time(from)} and hour < ${time(to)})`;
-  const hourRanges = wholeDays
-    ? [...(hourAfter !== undefined ? [hours(hourAfter, dayAfter!)] : []), ...(hourBefore !== undefined ? [hours(dayBefore!, hourBefore)] : [])]
-    : [hours(hourAfter!, hourBefore!)];
-  const held = (table: string, where: RawBuilder<unknown>[]) =>
-    sql`(select coalesce(sum(consents - removed), 0) from ${sql.table(table)} where account_id = ${accountId} and ${sql.join(where, sql` and `)})`;
-  const count = (where: RawBuilder<unknown>) => sql`(select count(*) from consents where account_id = ${accountId} and ${where})`;
-  const parts = [
-    ...(wholeDays ? [held('consent_daily_stats', [sql`true`,
-      ...(dayAfter !== undefined ? [sql`day >= ${day(dayAfter)}`] : []), ...(dayBefore !== undefined ? [sql`day < ${day(dayBefore)}`] : [])])] : []),
-    ...(hourRanges.length > 0 ? [held('consent_hourly_counts', [sql`(${sql.join(hourRanges, sql` or `)})`])] : []),
-    ...(after && hourAfter !== undefined ? [count(sql`created_at > ${time(after.getTime())} and created_at < ${time(hourAfter)}`)] : []),
-    ...(before && hourBefore !== undefined ? [count(sql`created_at >= ${time(hourBefore)} and created_at < ${time(before.getTime())}`)] : []),
-  ];
-  const scanned = sql.join([sql`true`, ...(after ? [sql`created_at > ${time(after.getTime())}`] : []), ...(before ? [sql`created_at < ${time(before.getTime())}`] : [])], sql` and `);
-  return sql<number>`(case
-      when exists (select 1 from consents where account_id = ${accountId} and chain_seq < 0) then ${count(scanned)}
-      else ${sql.join(parts, sql` + `)}
-    end)`;
-}
 
 export async function findConsent(db: Executor, accountId: string, id: string): Promise<ConsentRow | undefined> {
   const row = await db.selectFrom('consents').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
