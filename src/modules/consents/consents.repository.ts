@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Executor } from '../../db/kysely.ts';
@@ -218,30 +217,31 @@ const LISTED = ['id', 'account_id', 'session_id', 'user_id', 'accept_type', 'acc
 
 /**
  * A page of consents and the exact count of all that match, in one statement (one round trip, one
- * snapshot), prepared once per connection for each shape of query (which filters, which order).
- * The offset is walked in the (account_id, created_at, id) index alone; only the page's rows are
- * read from the table. The count is one row joined to the page, so it comes with an empty page too.
+ * snapshot). The offset is walked in the (account_id, created_at, id) index alone; only the page's
+ * rows are read from the table. The count is one row joined to the page, so it comes with an empty
+ * page too. Not a prepared statement: PostgreSQL's generic plan for it, which a prepared statement
+ * switches to after five runs, took 200 ms where a plan for the values took 1 ms (1,000,000 consents,
+ * `offset=10000` or a 330-day window).
  */
 export async function listConsents(
-  db: Pick<Db, 'kysely' | 'executePrepared'>,
+  db: Executor,
   accountId: string,
   filters: ConsentFilters,
   sort: Sort<'created_at'>,
   window: Window,
 ): Promise<{ rows: ListedConsent[]; count: number }> {
-  const page = filtered(db.kysely, accountId, filters)
+  const page = filtered(db, accountId, filters)
     .select(['id', 'created_at'])
     .orderBy(sort.sort, sort.order)
     .orderBy('id', sort.order)
     .limit(window.limit)
     .offset(window.offset)
     .as('page');
-  const rows = db.kysely.selectFrom(page).innerJoin('consents', 'consents.id', 'page.id').select(LISTED.map((c) => `consents.${c}` as const));
+  const rows = db.selectFrom(page).innerJoin('consents', 'consents.id', 'page.id').select(LISTED.map((c) => `consents.${c}` as const));
   const order = sql.raw(sort.order);
-  const query = sql<Selectable<ConsentsTable> & { total: number }>`select counted.total, listed.* from (select ${countOf(db.kysely, accountId, filters)} as total) counted
+  const { rows: result } = await sql<Selectable<ConsentsTable> & { total: number }>`select counted.total, listed.* from (select ${countOf(db, accountId, filters)} as total) counted
     left join lateral (${rows}) listed on true
-    order by listed.created_at ${order}, listed.id ${order}`.compile(db.kysely);
-  const result = await db.executePrepared<Selectable<ConsentsTable> & { total: number }>(`consents_list_${shapeOf(query.sql)}`, query);
+    order by listed.created_at ${order}, listed.id ${order}`.execute(db);
   return {
     rows: result.filter((row) => row.id !== null).map((row) => ({
       id: row.id, account_id: row.account_id, session_id: row.session_id, user_id: row.user_id, user_preferences: preferencesOf(row),
@@ -250,9 +250,6 @@ export async function listConsents(
     count: Number(result[0]?.total ?? 0),
   };
 }
-
-/** A short name for a statement's text: the same text, the same prepared statement. */
-const shapeOf = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
 
 export async function findConsent(db: Executor, accountId: string, id: string): Promise<ConsentRow | undefined> {
   const row = await db.selectFrom('consents').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
