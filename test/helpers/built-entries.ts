@@ -19,7 +19,10 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * run under dist/. The tests that run them as child processes start them from here: under tsx every
  * start transpiled the whole of src/ again, most of a second of CPU per process.
  */
-export default async function setup(project: TestProject): Promise<() => void> {
+export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
+  // Vitest runs a global setup for the root project and again for each project, which inherits
+  // what the root provides: one build serves them all.
+  if (!project.isRootProject()) return undefined;
   mkdirSync(join(root, 'dist'), { recursive: true });
   const outdir = mkdtempSync(join(root, 'dist', 'test-entries-'));
   await build({
