@@ -10,7 +10,7 @@ const engines = ['embedded', ...(process.env.DATABASE_URL ? ['postgres'] : [])];
  * Files whose outcome cannot depend on the engine under test run in the embedded project only:
  * pure unit tests (no database at all), the browser smoke test (no database), the embedded data
  * directory's lock (always PGlite, whatever the project) and the dashboard's pages in a browser
- * (the API under them is tested on both engines). Each file says so at its top.
+ * (the API under them is tested on both engines). The files other than unit tests say so at their top.
  */
 const ENGINE_INDEPENDENT = [
   'test/**/*.unit.test.ts',
