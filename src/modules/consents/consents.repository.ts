@@ -6,18 +6,8 @@ import type { Sort, Window } from '../../http/pagination.ts';
 import { countOf, filtered } from './consent-filters.ts';
 import type { ConsentFilters } from './consents.schema.ts';
 
-export interface NewConsent {
-  id: string;
-  account_id: string;
-  session_id: string;
-  user_id: string | null;
-  user_preferences: UserPreferences;
-  url: string | null;
-  user_agent: string | null;
-  ip_address: string | null;
-  gpc: boolean;
-  created_at: Date;
-}
+/** A consent as recorded, before the writer chains it; also what a list shows of one. */
+export type NewConsent = Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at'>;
 
 /** The last link of an account's chain. */
 export interface Head {
@@ -209,9 +199,6 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
   return new Set(result.map((row) => row.account_id));
 }
 
-/** A consent as a list shows it: without its place in the chain. */
-export type ListedConsent = Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at'>;
-
 const LISTED = ['id', 'account_id', 'session_id', 'user_id', 'accept_type', 'accepted_categories', 'rejected_categories',
   'accepted_services', 'rejected_services', 'url', 'user_agent', 'ip_address', 'gpc', 'created_at'] as const;
 
@@ -229,7 +216,7 @@ export async function listConsents(
   filters: ConsentFilters,
   sort: Sort<'created_at'>,
   window: Window,
-): Promise<{ rows: ListedConsent[]; count: number }> {
+): Promise<{ rows: NewConsent[]; count: number }> {
   const page = filtered(db, accountId, filters)
     .select(['id', 'created_at'])
     .orderBy(sort.sort, sort.order)
