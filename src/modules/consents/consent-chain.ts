@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash as digest, randomBytes } from 'node:crypto';
 import type { NewConsent } from './consents.repository.ts';
 
 /** The link before an account's first hashed consent. */
@@ -7,14 +7,24 @@ export const GENESIS = '0'.repeat(64);
 /** What a consent carries into its hashes: every field it is stored with. */
 export type Hashable = NewConsent;
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha256 = (text: string) => digest('sha256', text, 'hex');
 
 /** JSON with every object's keys sorted, so that jsonb's reordering of keys changes nothing. */
 function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonical(value[i]);
+    return `${out}]`;
+  }
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+    // Sorted by UTF-16 code units, as `<` compares strings.
+    const keys = Object.keys(value).sort();
+    let out = '{';
+    for (let i = 0; i < keys.length; i++) {
+      out += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${canonical((value as Record<string, unknown>)[keys[i]])}`;
+    }
+    return `${out}}`;
   }
   return JSON.stringify(value);
 }
