@@ -26,7 +26,7 @@ export const consentsRoutes: RoutesPlugin = async (app, { services }) => {
   }, async (request) => {
     const window = offsetWindow(request.query);
     const sort = sortOf(request.query, { sort: 'created_at', order: 'desc' });
-    const { rows, count } = await listConsents(db, scopeOf(request).accountId, request.query, sort, window);
+    const { rows, count } = await listConsents(services.connection, scopeOf(request).accountId, request.query, sort, window);
     return { pagination: paginate(request, window, count), data: rows.map(toConsent) };
   });
 
