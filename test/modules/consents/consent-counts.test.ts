@@ -1,7 +1,8 @@
 /**
  * A listing's `count` by time window is added up from the daily and hourly rollups plus the partial
- * hours at the window's ends: it must be exactly what the table holds, at every boundary, after retention
- * removed some days, and with rows that bypassed the writer.
+ * hours at the window's ends, and an unfiltered page past the first starts where the hourly counts say:
+ * both must be exactly what the table holds, at every boundary, after retention removed some days, and
+ * with rows that bypassed the writer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
@@ -62,9 +63,22 @@ async function expectExactCounts(held: number[]) {
   }
 }
 
-describe('GET /consents count by time window', () => {
-  it('is exact at every boundary, then after retention, then with a row written around the writer', async () => {
+/** Every page of three, from every offset and in both orders, holds exactly the consents it should. */
+async function expectExactPages(held: number[]) {
+  for (const order of ['desc', 'asc'] as const) {
+    const sorted = [...held].sort((a, b) => (order === 'desc' ? b - a : a - b)).map((at) => new Date(at).toISOString());
+    for (let offset = 0; offset <= held.length + 1; offset++) {
+      const query = { limit: '3', offset: String(offset), order };
+      const res = await call(t.app, 'GET', '/api/v1/consents', { token: tenant.tokens.account, query });
+      expect({ query, page: res.body.data?.map((c: { created_at: string }) => c.created_at) }).toEqual({ query, page: sorted.slice(offset, offset + 3) });
+    }
+  }
+}
+
+describe('GET /consents count by time window, and pages by offset', () => {
+  it('are exact at every boundary, then after retention, then with a row written around the writer', async () => {
     await expectExactCounts(times);
+    await expectExactPages(times);
 
     const patch = await call(t.app, 'PATCH', `/api/v1/accounts/${tenant.account.id}`, { token: tenant.tokens.admin, body: { account: { consent_retention_days: 30 } } });
     expect(patch.status).toBe(200);
@@ -74,10 +88,12 @@ describe('GET /consents count by time window', () => {
     expect(removed).toBeGreaterThan(4);
     const kept = times.filter((at) => at >= cutoff);
     await expectExactCounts(kept);
+    await expectExactPages(kept);
 
     const outside = times[25] + 5;
     await t.services.db.insertInto('consents')
       .values({ id: newId(), account_id: tenant.account.id, session_id: 'by-hand', gpc: false, accept_type: 'all', created_at: new Date(outside) }).execute();
     await expectExactCounts([...kept, outside]);
+    await expectExactPages([...kept, outside]);
   });
 });
