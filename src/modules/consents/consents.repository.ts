@@ -208,9 +208,9 @@ const PREPARED_PAGE_SIZE = 20;
 
 /**
  * A page of consents and the exact count of all that match, in one statement (one round trip, one
- * snapshot). The offset is walked in the (account_id, created_at, id) index alone; only the page's
- * rows are read from the table. The count is one row joined to the page, so it comes with an empty
- * page too. An unfiltered page past the first skips whole hours by their counts (`hourlySkip`).
+ * snapshot). A filtered page walks its offset in the (account_id, created_at, id) index alone, an
+ * unfiltered one skips whole hours by their counts first (`hourlySkip`); only the page's rows are read
+ * from the table. The count is one row joined to the page, so it comes with an empty page too.
  *
  * The limit is written into the text, and so is the offset of a filtered page. A page of the default
  * size whose text holds no offset (a first page, or an unfiltered page, whose offset is a parameter
