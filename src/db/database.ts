@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import pg from 'pg';
@@ -13,10 +14,11 @@ export interface Db {
   kysely: Kysely<Database>;
   engine: Engine;
   /**
-   * Runs a statement of a hot path under a name: on PostgreSQL it is parsed and planned once per
-   * connection (a named prepared statement), not on every call. Its text must not vary.
+   * Runs a statement of a hot path as a prepared statement on PostgreSQL, named by its text: parsed
+   * and planned once per connection for each text, not on every call. Only for statements whose
+   * texts are few (values go in parameters), and whose generic plan is as good as a plan for values.
    */
-  executePrepared<R = unknown>(name: string, query: CompiledQuery): Promise<R[]>;
+  executePrepared<R = unknown>(query: CompiledQuery): Promise<R[]>;
   /** PostgreSQL's connection pool: connections open, idle, and requests waiting for one. */
   poolStats(): { total: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
@@ -46,7 +48,8 @@ function connectPostgres(config: Config, url: string): Db {
   return {
     kysely,
     engine: 'postgres',
-    async executePrepared<R>(name: string, query: CompiledQuery) {
+    async executePrepared<R>(query: CompiledQuery) {
+      const name = `prepared_${hash('sha1', query.sql, 'hex').slice(0, 20)}`;
       return (await pool.query({ name, text: query.sql, values: query.parameters as unknown[] })).rows as R[];
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
@@ -62,7 +65,7 @@ function connectEmbedded(config: Config): Db {
   return {
     kysely,
     engine: 'embedded',
-    async executePrepared<R>(_name: string, query: CompiledQuery) {
+    async executePrepared<R>(query: CompiledQuery) {
       return (await kysely.executeQuery(query)).rows as R[];
     },
     poolStats: () => undefined,

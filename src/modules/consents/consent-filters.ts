@@ -85,18 +85,20 @@ function countWindow(accountId: string, after: Date | undefined, before: Date | 
 }
 
 /**
- * Where an unfiltered page at `offset` starts, from the daily and hourly counts instead of walking
- * `offset` index entries: a one-row relation `(bound, skip)`. In listing order, the days' counts
+ * The ids and times of an unfiltered page at `window.offset` (> 0), found through the daily and hourly
+ * counts instead of by walking `offset` index entries. In listing order, the days' counts
  * (`consents - removed`, exact as for `countWindow`) are added up to the day that holds the
  * `offset`-th consent, then that day's hours to its hour, one primary-key probe a step; the page is
- * then the rows past `bound` (that hour's far edge) after skipping `skip` of them, which walks at
+ * then read from that hour's far edge, skipping the consents of the hour before it, which walks at
  * most one hour of consents. At 10,000,000 consents `offset=10000` walked 10,000 entries in 1.5 ms
  * and walks about 750 now; `offset=500000` takes ~40 steps instead of half a million entries. (A
  * window function over the hours sorted them all whenever the planner guessed few rows for the
  * account, as a prepared statement's plan does: 5 ms.) An account holding rows written around the
- * writer (in no count) walks its offset as before: the bound is open and `skip` is the offset.
+ * writer (in no count) walks its offset as before: the edge is open and the whole offset is skipped.
+ * The offset is a parameter, the limit a literal.
  */
-export function hourlySkip(accountId: string, offset: number, order: 'asc' | 'desc'): RawBuilder<{ bound: Date; skip: number }> {
+export function skippedPage(accountId: string, window: { limit: number; offset: number }, order: 'asc' | 'desc'): RawBuilder<{ id: string; created_at: Date }> {
+  const { offset, limit } = window;
   const desc = order === 'desc';
   const direction = sql.raw(order);
   const beyond = sql.raw(desc ? '<' : '>');
@@ -105,8 +107,10 @@ export function hourlySkip(accountId: string, offset: number, order: 'asc' | 'de
     sql`(select ${sql.ref(unit)} as at, consents - removed as held from ${sql.table(table)}
       where account_id = ${accountId} ${where} order by ${sql.ref(unit)} ${direction} limit 1)`;
   const dayEdge = desc ? sql`(found.at + 1)::timestamp at time zone 'UTC'` : sql`found.at::timestamp at time zone 'UTC'`;
-  const bound = desc ? sql`coalesce(b.at + interval '1 hour', 'infinity')` : sql`coalesce(b.at, '-infinity')`;
-  return sql<{ bound: Date; skip: number }>`(select ${bound} as bound, ${offset} - coalesce(b.before, 0) as skip
+  // Descending, the page starts before the end of the hour found; ascending, at its start.
+  const edge = desc ? sql`coalesce(b.at + interval '1 hour', 'infinity')` : sql`coalesce(b.at, '-infinity')`;
+  const fromEdge = sql.raw(desc ? '<' : '>=');
+  return sql<{ id: string; created_at: Date }>`select p.id, p.created_at from (select ${edge} as edge, ${offset} - coalesce(b.before, 0) as skip
     from (select 1) one left join (
       with recursive days(at, held, before) as (
           select at, held, 0::bigint from ${next('consent_daily_stats', 'day', sql``)} first
@@ -126,5 +130,7 @@ export function hourlySkip(accountId: string, offset: number, order: 'asc' | 'de
             where hours.before + hours.held <= ${offset}
         )
       select at, before from hours where before + held > ${offset}
-    ) b on true)`;
+    ) b on true) s
+    cross join lateral (select id, created_at from consents where account_id = ${accountId} and created_at ${fromEdge} s.edge
+      order by created_at ${direction}, id ${direction} offset s.skip limit ${sql.lit(limit)}) p`;
 }

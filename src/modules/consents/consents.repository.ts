@@ -1,10 +1,9 @@
-import { hash as digest } from 'node:crypto';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Executor } from '../../db/kysely.ts';
 import type { ConsentRow, ConsentsTable, UserPreferences } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
-import { countOf, filtered, hourlySkip } from './consent-filters.ts';
+import { countOf, filtered, skippedPage } from './consent-filters.ts';
 import type { ConsentFilters } from './consents.schema.ts';
 
 /** A consent as recorded, before the writer chains it; also what a list shows of one. */
@@ -196,7 +195,7 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
         update accounts set code_installed_at = now() where id = any(${fresh}::uuid[]) and code_installed_at is null
       )
       select account_id from stored`;
-  const result = await db.executePrepared<{ account_id: string }>('consent_batch', statement.compile(db.kysely));
+  const result = await db.executePrepared<{ account_id: string }>(statement.compile(db.kysely));
   return new Set(result.map((row) => row.account_id));
 }
 
@@ -209,12 +208,13 @@ const PREPARED_PAGE_SIZE = 20;
 /**
  * A page of consents and the exact count of all that match, in one statement (one round trip, one
  * snapshot). A filtered page walks its offset in the (account_id, created_at, id) index alone, an
- * unfiltered one skips whole hours by their counts first (`hourlySkip`); only the page's rows are read
- * from the table. The count is one row joined to the page, so it comes with an empty page too.
+ * unfiltered one skips whole days and hours by their counts first (`skippedPage`); only the page's
+ * rows are read from the table. The count is one row joined to the page, so it comes with an empty
+ * page too.
  *
  * The limit is written into the text, and so is the offset of a filtered page. A page of the default
  * size whose text holds no offset (a first page, or an unfiltered page, whose offset is a parameter
- * of `hourlySkip`) is a prepared statement named by its text, one per filter shape and order:
+ * of `skippedPage`) is a prepared statement, one per filter shape and order:
  * PostgreSQL then skips parsing and planning, which took 0.2 ms of the 0.3 ms of a first page, 1.1 of
  * the 1.5 ms of a 330-day window and 0.7 of an unfiltered `offset=10000` at 10,000,000 consents. Their
  * generic plans are the plans for the values: the literal limit keeps the index-ordered scans the
@@ -233,9 +233,7 @@ export async function listConsents(
   const unfiltered = [session_id, user_id, created_after, created_before].every((value) => value === undefined);
   const skipping = unfiltered && window.offset > 0;
   const start = skipping
-    ? sql`select p.id, p.created_at from ${hourlySkip(accountId, window.offset, sort.order)} s
-        cross join lateral (select id, created_at from consents where account_id = ${accountId} and created_at ${sql.raw(sort.order === 'desc' ? '<' : '>=')} s.bound
-          order by created_at ${order}, id ${order} offset s.skip limit ${sql.lit(window.limit)}) p`
+    ? skippedPage(accountId, window, sort.order)
     : filtered(db.kysely, accountId, filters)
       .select(['id', 'created_at'])
       .orderBy(sort.sort, sort.order)
@@ -248,7 +246,7 @@ export async function listConsents(
     left join lateral (${rows}) listed on true
     order by listed.created_at ${order}, listed.id ${order}`.compile(db.kysely);
   const result = window.limit === PREPARED_PAGE_SIZE && (window.offset === 0 || skipping)
-    ? await db.executePrepared<Selectable<ConsentsTable> & { total: number }>(`consents_page_${digest('sha1', query.sql, 'hex').slice(0, 20)}`, query)
+    ? await db.executePrepared<Selectable<ConsentsTable> & { total: number }>(query)
     : (await db.kysely.executeQuery(query)).rows;
   return {
     rows: result.filter((row) => row.id !== null).map((row) => ({
