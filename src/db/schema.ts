@@ -179,8 +179,8 @@ export interface UserPreferences {
 }
 
 /**
- * A consent as stored: the preferences as columns (an empty list or map is null), the chain's hashes
- * as bytes. The repository turns it into a `ConsentRow`, the shape the API and the chain use.
+ * A consent as stored: its category and service lists in `consent_choices` (`choice_id`; null when
+ * all four are empty), the chain's hashes as bytes. Read through `consent_records`.
  */
 export interface ConsentsTable {
   id: string;
@@ -188,10 +188,7 @@ export interface ConsentsTable {
   session_id: string;
   user_id: string | null;
   accept_type: UserPreferences['accept_type'];
-  accepted_categories: string[] | null;
-  rejected_categories: string[] | null;
-  accepted_services: NullableJson<Record<string, string[]>>;
-  rejected_services: NullableJson<Record<string, string[]>>;
+  choice_id: ColumnType<string | null, string | null | undefined, never>;
   url: string | null;
   user_agent: string | null;
   /** Masked before storage: IPv4 last octet 0, IPv6 last 80 bits 0. */
@@ -208,6 +205,20 @@ export interface ConsentsTable {
   personal_salt: Uint8Array | null;
   erased_at: Date | null;
 }
+
+/** One account's distinct choice of lists, shared by its consents; `digest`: SHA-256 of the lists as one jsonb array. */
+export interface ConsentChoicesTable {
+  id: ColumnType<string, never, never>;
+  account_id: string;
+  digest: Uint8Array;
+  accepted_categories: string[] | null;
+  rejected_categories: string[] | null;
+  accepted_services: NullableJson<Record<string, string[]>>;
+  rejected_services: NullableJson<Record<string, string[]>>;
+}
+
+/** The view `consent_records`: a stored consent with its choice's lists (an empty list or map is null). */
+export interface ConsentRecordsView extends Omit<ConsentsTable, 'choice_id'>, Omit<ConsentChoicesTable, 'id' | 'account_id' | 'digest'> {}
 
 /** A consent as the API and the chain see it: its preferences as one document, its hashes in hex. */
 export interface ConsentRow {
@@ -374,6 +385,8 @@ export interface Database {
   categories: CategoriesTable;
   storage_items: StorageItemsTable;
   consents: ConsentsTable;
+  consent_choices: ConsentChoicesTable;
+  consent_records: ConsentRecordsView;
   account_invitations: AccountInvitationsTable;
   ai_actions: AiActionsTable;
   account_daily_stats: AccountDailyStatsTable;

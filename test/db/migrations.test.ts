@@ -129,14 +129,14 @@ describe('2026_11_26_0001_compact_consent_rows', () => {
     await sql`insert into consent_chain_heads (account_id, seq, hash) values (${accountId}::uuid, 3, ${links[2].hash})`.execute(db.kysely);
 
     expect(await migrate(db, schema)).toContain('2026_11_26_0001_compact_consent_rows');
-    const rows = (await db.kysely.selectFrom('consents').selectAll().orderBy('chain_seq').execute()).map(fromStored);
+    const rows = (await db.kysely.selectFrom('consent_records').selectAll().orderBy('chain_seq').execute()).map(fromStored);
     expect(rows).toEqual(written.map((c, n) => {
       const { seq, ...hashes } = links[n];
       return { ...c, ...hashes, chain_seq: seq, erased_at: null };
     }));
     const stored = await sql<{ accepted: number | null; rejected: number | null; services: number | null }>`
       select pg_column_size(accepted_categories) as accepted, pg_column_size(rejected_categories) as rejected, pg_column_size(accepted_services) as services
-      from consents order by chain_seq`.execute(db.kysely);
+      from consent_records order by chain_seq`.execute(db.kysely);
     // Empty lists and maps take no bytes; an id takes 16.
     expect(stored.rows.map((r) => r.rejected === null)).toEqual([true, false, false]);
     expect(stored.rows.map((r) => r.services === null)).toEqual([true, false, true]);
@@ -166,5 +166,52 @@ describe('2026_11_26_0002_consent_time_counts', () => {
       from consent_hourly_counts order by hour`.execute(db.kysely);
     expect(hours.rows).toEqual([{ hour: '2026-03-01 00', consents: 1 }, { hour: '2026-03-01 12', consents: 1 }, { hour: '2026-03-01 23', consents: 1 },
       { hour: '2026-03-02 00', consents: 1 }, { hour: '2026-03-02 08', consents: 1 }]);
+  });
+});
+
+describe('2026_11_26_0003_consent_choices', () => {
+  it('stores each account\'s distinct lists once, and every consent and link reads as before', async () => {
+    const { db, schema } = await databaseBefore('2026_11_26_0003_consent_choices');
+    const accounts = [newId(), newId()];
+    for (const id of accounts) await insertAccount(db, id);
+    const [a, b] = [newId(), newId()];
+    const lists: UserPreferences[] = [
+      { accept_type: 'all', accepted_categories: [a, b], rejected_categories: [], accepted_services: {}, rejected_services: {} },
+      { accept_type: 'custom', accepted_categories: [b], rejected_categories: [a], accepted_services: { 'Video, "embeds"': ['YouTube'] }, rejected_services: { Ads: ['X'] } },
+      { accept_type: 'necessary', accepted_categories: [], rejected_categories: [], accepted_services: {}, rejected_services: {} },
+      // The same lists in another order are another choice: the chain hashes the lists as written.
+      { accept_type: 'all', accepted_categories: [b, a], rejected_categories: [], accepted_services: {}, rejected_services: {} },
+    ];
+    const written: Hashable[] = [];
+    for (const accountId of accounts) {
+      const mine = [0, 1, 0, 2, 3, 1].map((i, n) => ({
+        id: newId(), account_id: accountId, session_id: `s-${n}`, user_id: null, user_preferences: lists[i],
+        url: null, user_agent: null, ip_address: null, gpc: false, created_at: new Date(Date.UTC(2026, 10, 1, n)),
+      }));
+      const links = chain({ seq: 0, hash: GENESIS }, mine);
+      for (const [n, c] of mine.entries()) {
+        const p = c.user_preferences;
+        const ids = (list: string[]) => (list.length ? `{${list.join(',')}}` : null);
+        const map = (m: Record<string, string[]>) => (Object.keys(m).length ? JSON.stringify(m) : null);
+        await sql`insert into consents (id, account_id, session_id, accept_type, accepted_categories, rejected_categories, accepted_services,
+            rejected_services, gpc, created_at, chain_seq, hash, personal_hash, personal_salt)
+          values (${c.id}::uuid, ${accountId}::uuid, ${c.session_id}, ${p.accept_type}, ${ids(p.accepted_categories)}::uuid[],
+            ${ids(p.rejected_categories)}::uuid[], ${map(p.accepted_services)}::jsonb, ${map(p.rejected_services)}::jsonb, false,
+            ${c.created_at.toISOString()}::timestamptz, ${links[n].seq}, decode(${links[n].hash}, 'hex'), decode(${links[n].personal_hash}, 'hex'),
+            decode(${links[n].personal_salt}, 'hex'))`.execute(db.kysely);
+      }
+      await sql`insert into consent_chain_heads (account_id, seq, hash) values (${accountId}::uuid, 6, ${links[5].hash})`.execute(db.kysely);
+      written.push(...mine);
+    }
+
+    expect(await migrate(db, schema)).toContain('2026_11_26_0003_consent_choices');
+    const rows = (await db.kysely.selectFrom('consent_records').selectAll().execute()).map(fromStored);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const c of written) expect(byId.get(c.id)).toMatchObject({ ...c, erased_at: null });
+    const choices = await sql<{ account_id: string; n: number }>`select account_id, count(*)::int as n from consent_choices group by account_id`.execute(db.kysely);
+    expect(Object.fromEntries(choices.rows.map((r) => [r.account_id, r.n]))).toEqual({ [accounts[0]]: 3, [accounts[1]]: 3 });
+    const empty = await sql<{ choice_id: string | null }>`select choice_id from consents where session_id = 's-3'`.execute(db.kysely);
+    expect(empty.rows).toEqual([{ choice_id: null }, { choice_id: null }]);
+    for (const accountId of accounts) expect(await verifyChain(db.kysely, accountId)).toEqual({ valid: true, checked: 6, first_bad_id: null });
   });
 });

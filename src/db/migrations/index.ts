@@ -16,6 +16,7 @@ import * as recentVisitors from './2026_11_25_2201_recent_visitors.ts';
 import * as consentSessionHashIndex from './2026_11_25_2300_consent_session_hash_index.ts';
 import * as compactConsentRows from './2026_11_26_0001_compact_consent_rows.ts';
 import * as consentTimeCounts from './2026_11_26_0002_consent_time_counts.ts';
+import * as consentChoices from './2026_11_26_0003_consent_choices.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_2300_consent_session_hash_index': consentSessionHashIndex,
   '2026_11_26_0001_compact_consent_rows': compactConsentRows,
   '2026_11_26_0002_consent_time_counts': consentTimeCounts,
+  '2026_11_26_0003_consent_choices': consentChoices,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -13,8 +13,9 @@ export function ofSession(accountId: string, sessionId: string): RawBuilder<bool
   return sql<boolean>`(account_id::text || session_id) = ${accountId + sessionId} and account_id = ${accountId} and session_id = ${sessionId}`;
 }
 
-export function filtered(db: Executor, accountId: string, filters: ConsentFilters) {
-  let query = db.selectFrom('consents').where('account_id', '=', accountId);
+/** The consents of an account the filters match, in the table (`consents`) or with their lists (`consent_records`). */
+export function filtered(db: Executor, accountId: string, filters: ConsentFilters, from: 'consents' | 'consent_records' = 'consents') {
+  let query = db.selectFrom(from as 'consents').where('account_id', '=', accountId);
   if (filters.session_id !== undefined) query = query.where(ofSession(accountId, filters.session_id));
   if (filters.user_id !== undefined) query = query.where('user_id', '=', filters.user_id);
   if (filters.created_after !== undefined) query = query.where('created_at', '>', new Date(filters.created_after));

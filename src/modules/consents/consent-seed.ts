@@ -6,7 +6,7 @@ import { mergeSketches } from '../stats/stats.service.ts';
 import { newId } from '../../db/ids.ts';
 import { chain, type Hashable } from './consent-chain.ts';
 import { findHead } from './consents-proof.repository.ts';
-import { CONSENT_COLUMNS, chainedRows } from './consents.repository.ts';
+import { storedConsents } from './consents.repository.ts';
 
 const CHUNK = 5_000;
 const DAY_MS = 86_400_000;
@@ -55,7 +55,8 @@ export async function seedConsents(db: Executor, accountId: string, count: numbe
       });
     }
     const links = chain(head, rows);
-    await sql`insert into consents ${CONSENT_COLUMNS} select row.* from ${chainedRows(rows.map((c, i) => ({ ...c, ...links[i] })))}`.execute(db);
+    const chained = rows.map((c, i) => ({ ...c, ...links[i] }));
+    await sql`with ${storedConsents(chained, sql`select ${accountId}::uuid`)} select count(*) from inserted`.execute(db);
     head = { seq: links.at(-1)!.seq, hash: links.at(-1)!.hash };
   }
   const first = new Date(start).toISOString();
@@ -80,10 +81,10 @@ export async function seedConsents(db: Executor, accountId: string, count: numbe
   await sql`insert into consent_daily_categories as d (account_id, day, category_id, accepted, rejected)
     select account_id, day, category_id, sum(accepted), sum(rejected) from (
       select account_id, (created_at at time zone 'UTC')::date as day, unnest(accepted_categories) as category_id, 1 as accepted, 0 as rejected
-        from consents where account_id = ${accountId}::uuid and chain_seq > ${head.seq - count}
+        from consent_records where account_id = ${accountId}::uuid and chain_seq > ${head.seq - count}
       union all
       select account_id, (created_at at time zone 'UTC')::date, unnest(rejected_categories), 0, 1
-        from consents where account_id = ${accountId}::uuid and chain_seq > ${head.seq - count}
+        from consent_records where account_id = ${accountId}::uuid and chain_seq > ${head.seq - count}
     ) choices group by 1, 2, 3
     on conflict (account_id, day, category_id) do update set accepted = d.accepted + excluded.accepted, rejected = d.rejected + excluded.rejected`.execute(db);
   await sql`insert into account_daily_stats as d (account_id, day, pageviews, visitors)

@@ -34,7 +34,7 @@ export async function findUnchained(db: Executor, accountId: string): Promise<st
 
 /** The next `limit` consents of the chain after `afterSeq`, in chain order (keyset, on the chain's index). */
 export async function chainPage(db: Executor, accountId: string, afterSeq: number, limit: number): Promise<ConsentRow[]> {
-  const rows = await db.selectFrom('consents').selectAll().where('account_id', '=', accountId).where('chain_seq', '>', afterSeq)
+  const rows = await db.selectFrom('consent_records').selectAll().where('account_id', '=', accountId).where('chain_seq', '>', afterSeq)
     .orderBy('chain_seq').limit(limit).execute();
   return rows.map(fromStored);
 }
@@ -93,7 +93,7 @@ export async function exportPage(
   limit: number,
   format: 'csv' | 'ndjson',
 ): Promise<{ text: string; rows: number; last: ExportCursor | undefined }> {
-  let page = filtered(db, accountId, filters)
+  let page = filtered(db, accountId, filters, 'consent_records')
     .select((eb) => [exportLine(format).as('line'), 'created_at', 'id', eb.cast<string>('created_at', 'text').as('created_text')]);
   if (after) {
     // A row comparison, so that the page starts inside the (account_id, created_at, id) index.
@@ -116,7 +116,7 @@ export async function exportPage(
 
 /** A visitor's own consent: the id and the session both match. */
 export async function findVisitorConsent(db: Executor, accountId: string, id: string, sessionId: string): Promise<ConsentRow | undefined> {
-  const row = await db.selectFrom('consents').selectAll().where('account_id', '=', accountId).where('id', '=', id)
+  const row = await db.selectFrom('consent_records').selectAll().where('account_id', '=', accountId).where('id', '=', id)
     .where('session_id', '=', sessionId).where('erased_at', 'is', null).executeTakeFirst();
   return row && fromStored(row);
 }

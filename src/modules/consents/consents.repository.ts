@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Executor } from '../../db/kysely.ts';
-import type { ConsentRow, ConsentsTable, UserPreferences } from '../../db/schema.ts';
+import type { ConsentRecordsView, ConsentRow, UserPreferences } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import { countOf, filtered, skippedPage } from './consent-filters.ts';
 import type { ConsentFilters } from './consents.schema.ts';
@@ -69,7 +69,7 @@ export interface ConsentBatch {
 /** Bytes of a `bytea` column (a Buffer from node-postgres, a Uint8Array from PGlite) in hex. */
 export const hex = (bytes: Uint8Array | null): string | null => (bytes === null ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex'));
 
-type StoredPreferences = Pick<Selectable<ConsentsTable>, 'accept_type' | 'accepted_categories' | 'rejected_categories' | 'accepted_services' | 'rejected_services'>;
+type StoredPreferences = Pick<Selectable<ConsentRecordsView>, 'accept_type' | 'accepted_categories' | 'rejected_categories' | 'accepted_services' | 'rejected_services'>;
 
 /** The preferences document of a stored consent (its columns; an empty list or map is stored as null). */
 function preferencesOf(row: StoredPreferences): UserPreferences {
@@ -83,7 +83,7 @@ function preferencesOf(row: StoredPreferences): UserPreferences {
 }
 
 /** A stored consent as the API and the chain see it: the preferences as one document, the hashes in hex. */
-export function fromStored(row: Selectable<ConsentsTable>): ConsentRow {
+export function fromStored(row: Selectable<ConsentRecordsView>): ConsentRow {
   return {
     id: row.id, account_id: row.account_id, session_id: row.session_id, user_id: row.user_id,
     user_preferences: preferencesOf(row),
@@ -96,10 +96,6 @@ export function fromStored(row: Selectable<ConsentsTable>): ConsentRow {
 /** A list of ids as a PostgreSQL array literal (ids are UUIDs: nothing to quote); null when empty. */
 const idList = (ids: string[]) => (ids.length === 0 ? null : `{${ids.join(',')}}`);
 const services = (map: Record<string, string[]>) => (Object.keys(map).length === 0 ? null : JSON.stringify(map));
-
-/** The stored columns, in the order of `chainedRows`. */
-export const CONSENT_COLUMNS = sql`(id, account_id, session_id, user_id, accept_type, accepted_categories, rejected_categories,
-  accepted_services, rejected_services, url, user_agent, ip_address, gpc, created_at, chain_seq, hash, personal_hash, personal_salt)`;
 
 /**
  * Chained consents as a relation `row` of the stored columns, passed as one array per column (so
@@ -122,6 +118,46 @@ export function chainedRows(rows: ChainedConsent[]): RawBuilder<unknown> {
       ${rows.map((c) => c.personal_hash)}::text[], ${rows.map((c) => c.personal_salt)}::text[]
     ) as u(id, account_id, session_id, user_id, accept_type, accepted, rejected, accepted_services, rejected_services,
       url, user_agent, ip_address, gpc, created_at, chain_seq, hash, personal_hash, personal_salt)) as row`;
+}
+
+/** The SHA-256 a choice is found by: its four lists as one jsonb array (the same in the migration that made it). */
+const CHOICE_DIGEST = sql`sha256(convert_to(jsonb_build_array(accepted_categories, rejected_categories, accepted_services, rejected_services)::text, 'UTF8'))`;
+
+/**
+ * The common table expressions that store chained consents, those of the accounts `accounts` (a
+ * subquery) lists, ending with `inserted` (returning each stored row's account). Each consent's
+ * lists are stored once per account and distinct choice (`consent_choices`): the choices the
+ * account already has are found by digest, new ones are added. Two transactions never add one
+ * account's choice at once, as the account's chain head row orders its batches; were they to,
+ * `do update` answers the row the other added, where `do nothing` would answer none and leave the
+ * consent without its lists. A consent whose lists are all empty has no choice.
+ */
+export function storedConsents(rows: ChainedConsent[], accounts: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`chained as (
+      select row.*, case when num_nonnulls(accepted_categories, rejected_categories, accepted_services, rejected_services) > 0
+          then ${CHOICE_DIGEST} end as digest
+      from ${chainedRows(rows)} where row.account_id in (${accounts})
+    ), known_choices as (
+      select ch.id, ch.account_id, ch.digest from consent_choices ch
+      where (ch.account_id, ch.digest) in (select account_id, digest from chained where digest is not null)
+    ), added_choices as (
+      insert into consent_choices (account_id, digest, accepted_categories, rejected_categories, accepted_services, rejected_services)
+      select distinct on (account_id, digest) account_id, digest, accepted_categories, rejected_categories, accepted_services, rejected_services
+      from chained c where digest is not null
+        and not exists (select 1 from known_choices k where k.account_id = c.account_id and k.digest = c.digest)
+      order by account_id, digest
+      on conflict (account_id, digest) do update set digest = excluded.digest
+      returning id, account_id, digest
+    ), choice_ids as (
+      select * from known_choices union all select * from added_choices
+    ), inserted as (
+      insert into consents (id, account_id, session_id, user_id, accept_type, choice_id, url, user_agent, ip_address, gpc, created_at,
+        chain_seq, hash, personal_hash, personal_salt)
+      select c.id, c.account_id, c.session_id, c.user_id, c.accept_type, choice_ids.id, c.url, c.user_agent, c.ip_address, c.gpc, c.created_at,
+        c.chain_seq, c.hash, c.personal_hash, c.personal_salt
+      from chained c left join choice_ids on choice_ids.account_id = c.account_id and choice_ids.digest = c.digest
+      returning account_id
+    )`;
 }
 
 /** The chain heads of these accounts (an account without consents has none). */
@@ -155,11 +191,7 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
         returning head.account_id
       ), stored(account_id) as (
         select account_id from advanced union all select account_id from moved
-      ), inserted as (
-        insert into consents ${CONSENT_COLUMNS}
-        select row.* from ${chainedRows(rows)} where row.account_id in (select account_id from stored)
-        returning account_id
-      ), counted as (
+      ), ${storedConsents(rows, sql`select account_id from stored`)}, counted as (
         insert into account_consent_counts (account_id, consents)
         select account_id, count(*) from inserted group by account_id order by account_id
         on conflict (account_id) do update set consents = account_consent_counts.consents + excluded.consents
@@ -241,12 +273,12 @@ export async function listConsents(
       .limit(sql.lit(window.limit))
       .offset(sql.lit(window.offset));
   const page = sql<{ id: string; created_at: Date }>`(${start})`.as('page');
-  const rows = db.kysely.selectFrom(page).innerJoin('consents', 'consents.id', 'page.id').select(LISTED.map((c) => `consents.${c}` as const));
-  const query = sql<Selectable<ConsentsTable> & { total: number }>`select counted.total, listed.* from (select ${countOf(db.kysely, accountId, filters)} as total) counted
+  const rows = db.kysely.selectFrom(page).innerJoin('consent_records', 'consent_records.id', 'page.id').select(LISTED.map((c) => `consent_records.${c}` as const));
+  const query = sql<Selectable<ConsentRecordsView> & { total: number }>`select counted.total, listed.* from (select ${countOf(db.kysely, accountId, filters)} as total) counted
     left join lateral (${rows}) listed on true
     order by listed.created_at ${order}, listed.id ${order}`.compile(db.kysely);
   const result = window.limit === PREPARED_PAGE_SIZE && (window.offset === 0 || skipping)
-    ? await db.executePrepared<Selectable<ConsentsTable> & { total: number }>(query)
+    ? await db.executePrepared<Selectable<ConsentRecordsView> & { total: number }>(query)
     : (await db.kysely.executeQuery(query)).rows;
   return {
     rows: result.filter((row) => row.id !== null).map((row) => ({
@@ -258,6 +290,6 @@ export async function listConsents(
 }
 
 export async function findConsent(db: Executor, accountId: string, id: string): Promise<ConsentRow | undefined> {
-  const row = await db.selectFrom('consents').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  const row = await db.selectFrom('consent_records').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   return row && fromStored(row);
 }

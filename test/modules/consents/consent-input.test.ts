@@ -52,7 +52,7 @@ describe.each([['the API', viaApi], ['the widget', viaWidget]] as const)('a cons
   it('stores every category of the account as accepted for all', async () => {
     const res = await send({ session_id: 'everything', user_preferences: { accept_type: 'all', accepted_categories: [analytics.id] } });
     expect(res.status).toBe(201);
-    const row = await t.services.db.selectFrom('consents').select(['accepted_categories', 'rejected_categories']).where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
+    const row = await t.services.db.selectFrom('consent_records').select(['accepted_categories', 'rejected_categories']).where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
     expect([...row.accepted_categories!].sort()).toEqual([necessary.id, analytics.id, marketing.id].sort());
     expect(row.rejected_categories).toBeNull();
   });

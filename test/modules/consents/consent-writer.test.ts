@@ -53,7 +53,7 @@ describe('group commit', () => {
     }));
     await Promise.all(written.map((c) => writer.write(c)));
     await writer.close();
-    const rows = await t.services.db.selectFrom('consents').selectAll().where('id', 'in', written.map((c) => c.id)).execute();
+    const rows = await t.services.db.selectFrom('consent_records').selectAll().where('id', 'in', written.map((c) => c.id)).execute();
     const byId = new Map(rows.map((row) => [row.id, row]));
     for (const c of written) expect(fromStored(byId.get(c.id)!)).toMatchObject(c);
   });

@@ -70,6 +70,26 @@ describe('the hash chain', () => {
     expect(await verify(tenant)).toEqual({ valid: false, checked: 1, first_bad_id: ids[1] });
   });
 
+  it('detects a consent given another stored choice, and an edited choice', async () => {
+    const tenant = await createTenant(t.services, 'EditedChoice');
+    for (const name of ['Analytics', 'Marketing']) {
+      expect((await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name } } })).status).toBe(201);
+    }
+    const ids = await record(tenant, ['a', 'b']);
+    const api = await call(t.app, 'POST', '/api/v1/consents', { token: tenant.tokens.admin, body: { consent: { session_id: 'c', user_preferences: { accept_type: 'necessary' } } } });
+    expect(api.status).toBe(201);
+    const choiceOf = async (id: string) => (await t.services.db.selectFrom('consents').select('choice_id').where('id', '=', id).executeTakeFirstOrThrow()).choice_id;
+    const [shared, other] = [await choiceOf(ids[0]), await choiceOf(api.body.data.id)];
+    expect(await choiceOf(ids[1])).toBe(shared);
+    expect(other).not.toBe(shared);
+    await sql`update consents set choice_id = ${other} where id = ${ids[1]}`.execute(t.services.db);
+    expect(await verify(tenant)).toEqual({ valid: false, checked: 1, first_bad_id: ids[1] });
+    await sql`update consents set choice_id = ${shared} where id = ${ids[1]}`.execute(t.services.db);
+    expect(await verify(tenant)).toEqual({ valid: true, checked: 3, first_bad_id: null });
+    await sql`update consent_choices set accepted_categories = accepted_categories[1:1] where id = ${shared}`.execute(t.services.db);
+    expect(await verify(tenant)).toEqual({ valid: false, checked: 0, first_bad_id: ids[0] });
+  });
+
   it('detects an edited personal field, and an edited time', async () => {
     const tenant = await createTenant(t.services, 'EditedPersonal');
     const ids = await record(tenant, ['a', 'b', 'c']);
@@ -115,13 +135,19 @@ describe('the hash chain', () => {
     const peer = ENGINE === 'postgres' ? await startApp({ shareWith: t }) : undefined;
     const one = new ConsentWriter(t.services.connection, { maxBatch: 7, maxQueue: 1000, concurrency: 2 });
     const two = new ConsentWriter((peer ?? t).services.connection, { maxBatch: 5, maxQueue: 1000, concurrency: 2 });
+    // Both writers bring the same new choices: each is stored once, and every consent refers to its own.
+    const lists = [[newId()], [newId(), newId()], []].map((accepted) => ({ ...prefs, accepted_categories: accepted }));
     const writes: Promise<void>[] = [];
-    for (let i = 0; i < 60; i++) writes.push((i % 2 ? one : two).write(newConsent(tenant, `w-${i}`)));
+    for (let i = 0; i < 60; i++) writes.push((i % 2 ? one : two).write({ ...newConsent(tenant, `w-${i}`), user_preferences: lists[i % 3] }));
     await Promise.all(writes);
     await one.close();
     await two.close();
     await peer?.close();
     expect(await verify(tenant)).toEqual({ valid: true, checked: 60, first_bad_id: null });
+    const choices = await t.services.db.selectFrom('consent_choices').select('accepted_categories').where('account_id', '=', tenant.account.id).execute();
+    expect(choices.map((c) => c.accepted_categories).sort()).toEqual([lists[0].accepted_categories, lists[1].accepted_categories].sort());
+    const stored = await t.services.db.selectFrom('consent_records').select(['session_id', 'accepted_categories']).where('account_id', '=', tenant.account.id).execute();
+    for (const row of stored) expect(row.accepted_categories ?? []).toEqual(lists[Number(row.session_id.slice(2)) % 3].accepted_categories);
     const count = await call(t.app, 'GET', '/api/v1/consents', { token: tenant.tokens.account, query: { limit: '1' } });
     expect(count.body.pagination.count).toBe(60);
   });
@@ -249,7 +275,7 @@ describe('POST /consents/erase', () => {
       id: expect.any(String), subject_type: 'user_id', subject_hash: expect.stringMatching(/^[0-9a-f]{64}$/), consents: 2,
       erased_by_type: 'User', erased_by_id: tenant.admin.id, created_at: expect.any(String),
     });
-    const rows = (await t.services.db.selectFrom('consents').selectAll().where('id', 'in', erased).execute()).map(fromStored);
+    const rows = (await t.services.db.selectFrom('consent_records').selectAll().where('id', 'in', erased).execute()).map(fromStored);
     for (const row of rows) {
       expect(row).toMatchObject({ session_id: '', user_id: null, ip_address: null, user_agent: null, url: null, personal_salt: null });
       expect(row.hash).toMatch(/^[0-9a-f]{64}$/);
