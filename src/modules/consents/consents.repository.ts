@@ -125,7 +125,10 @@ const CHOICE_DIGEST = sql`sha256(convert_to(jsonb_build_array(accepted_categorie
 
 /**
  * The common table expressions that store chained consents, those of the accounts `accounts` (a
- * subquery) lists, ending with `inserted` (returning each stored row's account). Each consent's
+ * subquery) lists, ending with `inserted` (returning each stored row's account). The rows are
+ * inserted in chain order, as they come: in the order a hash join left them, the indexes on the
+ * chain, the time and the id (all rising with it) split their pages in the middle instead of at
+ * the end, and took 25–30% more bytes at 10,000,000 consents. Each consent's
  * lists are stored once per account and distinct choice (`consent_choices`): the choices the
  * account already has are found by digest, new ones are added. Two transactions never add one
  * account's choice at once, as the account's chain head row orders its batches; were they to,
@@ -156,6 +159,7 @@ export function storedConsents(rows: ChainedConsent[], accounts: RawBuilder<unkn
       select c.id, c.account_id, c.session_id, c.user_id, c.accept_type, choice_ids.id, c.url, c.user_agent, c.ip_address, c.gpc, c.created_at,
         c.chain_seq, c.hash, c.personal_hash, c.personal_salt
       from chained c left join choice_ids on choice_ids.account_id = c.account_id and choice_ids.digest = c.digest
+      order by c.account_id, c.chain_seq
       returning account_id
     )`;
 }
