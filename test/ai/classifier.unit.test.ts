@@ -125,6 +125,14 @@ describe('the classifier', () => {
     expect(classifier.classify({ name: 'mp_optout_K2J4XQ9' }).category).toMatchObject({ value: 'necessary', source: expect.stringMatching(/^convention: /) });
   });
 
+  it('decides an unlisted name of a chat, comments, a wishlist or recently viewed items as functional', () => {
+    for (const name of ['acme_chat_state', 'xyzLiveChatOpen', 'blog_comments_author', 'shop-wishlist', 'acme_recently_viewed']) {
+      expect(classifier.classify({ name }).category, name).toMatchObject({ value: 'functional', source: expect.stringMatching(/^convention: a name of a chat/) });
+    }
+    // The convention's necessary and preference words come first: a chat's session or language is not a feature name.
+    for (const name of ['chat_session', 'chat_lang']) expect(classifier.classify({ name }).category?.value, name).not.toBe('functional');
+  });
+
   it('guesses but does not decide from a database label only a platform default gives', () => {
     const facts = factsFromOpenCookieDatabase([
       { ...row('acme_recent', 'Functional'), platform: 'Acme CMS' },

