@@ -140,8 +140,9 @@ describe('fallbacks by vendor', () => {
 });
 
 describe('the Open Cookie Database, relabelled', () => {
-  it('makes a Functional row necessary only when a rule agrees', () => {
-    expect(relabelOpenCookieDatabase('SomeChat', 'Functional', 'chat_widget_open')).toEqual({ category: 'functional', rule: 'optional feature', uncertain: 'a Functional row labelled only by its platform' });
+  it('makes a Functional row necessary only when a rule agrees, and certain only when its name says a feature', () => {
+    expect(relabelOpenCookieDatabase('SomeWidget', 'Functional', 'widget_open')).toEqual({ category: 'functional', rule: 'optional feature', uncertain: 'a Functional row labelled only by its platform' });
+    expect(relabelOpenCookieDatabase('SomeChat', 'Functional', 'chat_widget_open')).toEqual({ category: 'functional', rule: 'feature' });
     expect(relabelOpenCookieDatabase('SomeShop', 'Functional', 'shop_session')).toEqual({ category: 'necessary', rule: 'session' });
     expect(relabelOpenCookieDatabase('SomeShop', 'Functional', 'XSRF-TOKEN')).toEqual({ category: 'necessary', rule: 'csrf' });
     expect(relabelOpenCookieDatabase('Amazon Web Services', 'Functional', 'AWSALB')).toMatchObject({ category: 'necessary' });

@@ -1,5 +1,5 @@
 import { fromOpenCookieDatabase, type StandardCategory } from './categories.ts';
-import { isPreferenceName, necessaryRule } from './convention.ts';
+import { isFeatureName, isPreferenceName, necessaryRule } from './convention.ts';
 
 /**
  * The Open Cookie Database relabelled under the project's convention (convention.ts), not trusted
@@ -147,6 +147,8 @@ export function relabelOpenCookieDatabase(platform: string, ocdCategory: string,
   if (rule === 'consent') return { category: 'necessary', rule: 'consent' };
   if (label === 'functional') {
     if (isPreferenceName(cookie)) return { category: 'preferences', rule: 'preference' };
+    // The row and the name agree on a feature the convention calls functional, whoever runs it.
+    if (isFeatureName(cookie)) return { category: 'functional', rule: 'feature' };
     // A tracking vendor's "session" is its measurement session, not the site's.
     if (purpose?.all) return { category: purpose.all, rule: `platform: ${platform}`, uncertain: PLATFORM_DEFAULT };
     if (rule) return { category: 'necessary', rule };
