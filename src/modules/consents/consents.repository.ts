@@ -124,16 +124,16 @@ export function chainedRows(rows: ChainedConsent[]): RawBuilder<unknown> {
 const CHOICE_DIGEST = sql`sha256(convert_to(jsonb_build_array(accepted_categories, rejected_categories, accepted_services, rejected_services)::text, 'UTF8'))`;
 
 /**
- * The common table expressions that store chained consents, those of the accounts `accounts` (a
- * subquery) lists, ending with `inserted` (returning each stored row's account). The rows are
- * inserted in chain order, as they come: in the order a hash join left them, the indexes on the
- * chain, the time and the id (all rising with it) split their pages in the middle instead of at
- * the end, and took 25–30% more bytes at 10,000,000 consents. Each consent's
- * lists are stored once per account and distinct choice (`consent_choices`): the choices the
- * account already has are found by digest, new ones are added. Two transactions never add one
- * account's choice at once, as the account's chain head row orders its batches; were they to,
- * `do update` answers the row the other added, where `do nothing` would answer none and leave the
- * consent without its lists. A consent whose lists are all empty has no choice.
+ * The common table expressions that store chained consents of the accounts `accounts` (a subquery)
+ * lists, ending with `inserted` (each stored row's account).
+ * - Each consent's lists are stored once per account and distinct choice (`consent_choices`): the
+ *   choices the account already has are found by digest, new ones are added. Two transactions never
+ *   add one account's choice at once, as the account's chain head row orders its batches; were they
+ *   to, `do update` answers the row the other added, where `do nothing` would answer none and leave
+ *   the consent without its lists. A consent whose lists are all empty has no choice.
+ * - The rows are inserted in chain order, as they come: in the order a hash join left them, the
+ *   indexes on the chain, the time and the id (all rising with it) split their pages in the middle
+ *   instead of at the end, and took 25–30% more bytes at 10,000,000 consents.
  */
 export function storedConsents(rows: ChainedConsent[], accounts: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`chained as (
