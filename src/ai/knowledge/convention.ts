@@ -46,7 +46,7 @@ const PREFERENCE_RULE = /(^|[^a-z])(lang(uage)?|locale|i18n|currency|theme|dark[
  * evaluation's build side (registry vendors it does not hold out) are functional; the Open Cookie
  * Database has none it labels with certainty.
  */
-const FEATURE_RULE = /(^|[^a-z])(chat|livechat|chatbot|comments?|wishlist|wish_list|recently[-_]?viewed)([^a-z]|$)|chat/i;
+const FEATURE_RULE = /chat|(^|[^a-z])(comments?|wishlist|wish_list|recently[-_]?viewed)([^a-z]|$)/i;
 
 /** The necessary mechanism a name belongs to, if its words say so; undefined otherwise. */
 export function necessaryRule(name: string): string | undefined {

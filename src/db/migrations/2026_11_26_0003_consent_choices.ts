@@ -11,6 +11,12 @@ import { sql, type Kysely } from 'kysely';
  * the view `consent_records`, which puts the lists back on each consent; the chain's hashes are
  * computed over the same document as before, so every stored link still verifies.
  */
+/** A choice's digest and whether a row has one, over the four lists of the row (or of `c`). */
+const LISTS = 'accepted_categories, rejected_categories, accepted_services, rejected_services';
+const digestOf = (lists: string) => sql.raw(`sha256(convert_to(jsonb_build_array(${lists})::text, 'UTF8'))`);
+const listed = (lists: string) => sql.raw(`num_nonnulls(${lists}) > 0`);
+const C_LISTS = 'c.accepted_categories, c.rejected_categories, c.accepted_services, c.rejected_services';
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create table consent_choices (
@@ -25,16 +31,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
     insert into consent_choices (account_id, digest, accepted_categories, rejected_categories, accepted_services, rejected_services)
       select distinct on (account_id, digest) account_id, digest, accepted_categories, rejected_categories, accepted_services, rejected_services
-      from (select account_id, accepted_categories, rejected_categories, accepted_services, rejected_services,
-          sha256(convert_to(jsonb_build_array(accepted_categories, rejected_categories, accepted_services, rejected_services)::text, 'UTF8')) as digest
-        from consents
-        where num_nonnulls(accepted_categories, rejected_categories, accepted_services, rejected_services) > 0) listed
+      from (select account_id, ${sql.raw(LISTS)}, ${digestOf(LISTS)} as digest from consents where ${listed(LISTS)}) listed
       order by account_id, digest;
     alter table consents add column choice_id bigint;
     update consents c set choice_id = ch.id from consent_choices ch
-      where num_nonnulls(c.accepted_categories, c.rejected_categories, c.accepted_services, c.rejected_services) > 0
-        and ch.account_id = c.account_id
-        and ch.digest = sha256(convert_to(jsonb_build_array(c.accepted_categories, c.rejected_categories, c.accepted_services, c.rejected_services)::text, 'UTF8'));
+      where ${listed(C_LISTS)} and ch.account_id = c.account_id and ch.digest = ${digestOf(C_LISTS)};
     alter table consents drop column accepted_categories, drop column rejected_categories,
       drop column accepted_services, drop column rejected_services;
     create view consent_records as
