@@ -11,6 +11,7 @@ import { newId } from '../../src/db/ids.ts';
 import { migrationProvider } from '../../src/db/migrations/index.ts';
 import { HyperLogLog } from '../../src/lib/hyperloglog.ts';
 import { chain, GENESIS, type Hashable } from '../../src/modules/consents/consent-chain.ts';
+import { ConsentWriter } from '../../src/modules/consents/consent-writer.ts';
 import { verifyChain } from '../../src/modules/consents/consents-proof.service.ts';
 import { fromStored } from '../../src/modules/consents/consents.repository.ts';
 import type { UserPreferences } from '../../src/db/schema.ts';
@@ -213,5 +214,13 @@ describe('2026_11_26_0003_consent_choices', () => {
     const empty = await sql<{ choice_id: string | null }>`select choice_id from consents where session_id = 's-3'`.execute(db.kysely);
     expect(empty.rows).toEqual([{ choice_id: null }, { choice_id: null }]);
     for (const accountId of accounts) expect(await verifyChain(db.kysely, accountId)).toEqual({ valid: true, checked: 6, first_bad_id: null });
+
+    // The writer finds the choices the migration made: its digest is the migration's.
+    const writer = new ConsentWriter(db, { maxBatch: 10, maxQueue: 10, concurrency: 1 });
+    await Promise.all([0, 1, 3, 4, 5].map((i, n) => writer.write({ ...written[i], id: newId(), session_id: `after-${n}`, created_at: new Date() })));
+    await writer.close();
+    const after = await sql<{ n: number }>`select count(*)::int as n from consent_choices`.execute(db.kysely);
+    expect(after.rows).toEqual([{ n: 6 }]);
+    expect(await verifyChain(db.kysely, accounts[0])).toEqual({ valid: true, checked: 11, first_bad_id: null });
   });
 });

@@ -129,27 +129,32 @@ describe('the hash chain', () => {
     expect(await verify(forged)).toEqual({ valid: false, checked: 2, first_bad_id: fake });
   });
 
-  it('is never forked by two writers (two instances) writing one account at once', async () => {
-    const tenant = await createTenant(t.services, 'TwoWriters');
+  it('is never forked by two writers (two instances) writing the same accounts at once', async () => {
+    const tenants = [await createTenant(t.services, 'TwoWriters'), await createTenant(t.services, 'TwoWritersToo')];
     // On PostgreSQL the second writer belongs to a second instance; embedded, to a second writer of this one.
     const peer = ENGINE === 'postgres' ? await startApp({ shareWith: t }) : undefined;
     const one = new ConsentWriter(t.services.connection, { maxBatch: 7, maxQueue: 1000, concurrency: 2 });
     const two = new ConsentWriter((peer ?? t).services.connection, { maxBatch: 5, maxQueue: 1000, concurrency: 2 });
-    // Both writers bring the same new choices: each is stored once, and every consent refers to its own.
+    // Both writers bring the same new choices, in batches holding both accounts: each choice is
+    // stored once per account, and every consent refers to its own.
     const lists = [[newId()], [newId(), newId()], []].map((accepted) => ({ ...prefs, accepted_categories: accepted }));
     const writes: Promise<void>[] = [];
-    for (let i = 0; i < 60; i++) writes.push((i % 2 ? one : two).write({ ...newConsent(tenant, `w-${i}`), user_preferences: lists[i % 3] }));
+    for (let i = 0; i < 120; i++) {
+      writes.push((i % 2 ? one : two).write({ ...newConsent(tenants[Math.floor(i / 2) % 2], `w-${i}`), user_preferences: lists[i % 3] }));
+    }
     await Promise.all(writes);
     await one.close();
     await two.close();
     await peer?.close();
-    expect(await verify(tenant)).toEqual({ valid: true, checked: 60, first_bad_id: null });
-    const choices = await t.services.db.selectFrom('consent_choices').select('accepted_categories').where('account_id', '=', tenant.account.id).execute();
-    expect(choices.map((c) => c.accepted_categories).sort()).toEqual([lists[0].accepted_categories, lists[1].accepted_categories].sort());
-    const stored = await t.services.db.selectFrom('consent_records').select(['session_id', 'accepted_categories']).where('account_id', '=', tenant.account.id).execute();
-    for (const row of stored) expect(row.accepted_categories ?? []).toEqual(lists[Number(row.session_id.slice(2)) % 3].accepted_categories);
-    const count = await call(t.app, 'GET', '/api/v1/consents', { token: tenant.tokens.account, query: { limit: '1' } });
-    expect(count.body.pagination.count).toBe(60);
+    for (const tenant of tenants) {
+      expect(await verify(tenant)).toEqual({ valid: true, checked: 60, first_bad_id: null });
+      const choices = await t.services.db.selectFrom('consent_choices').select('accepted_categories').where('account_id', '=', tenant.account.id).execute();
+      expect(choices.map((c) => c.accepted_categories).sort()).toEqual([lists[0].accepted_categories, lists[1].accepted_categories].sort());
+      const stored = await t.services.db.selectFrom('consent_records').select(['session_id', 'accepted_categories']).where('account_id', '=', tenant.account.id).execute();
+      for (const row of stored) expect(row.accepted_categories ?? []).toEqual(lists[Number(row.session_id.slice(2)) % 3].accepted_categories);
+      const count = await call(t.app, 'GET', '/api/v1/consents', { token: tenant.tokens.account, query: { limit: '1' } });
+      expect(count.body.pagination.count).toBe(60);
+    }
   });
 });
 
