@@ -97,22 +97,28 @@ export function fromStored(row: Selectable<ConsentRecordsView>): ConsentRow {
 const idList = (ids: string[]) => (ids.length === 0 ? null : `{${ids.join(',')}}`);
 const services = (map: Record<string, string[]>) => (Object.keys(map).length === 0 ? null : JSON.stringify(map));
 
+/** A distinct choice of a batch: its account and its four lists as the statement takes them. */
+interface SentChoice {
+  account_id: string;
+  lists: [string | null, string | null, string | null, string | null];
+}
+
 /**
  * The distinct choices of a batch's rows (per account), and each row's place among them (from 1;
  * null for a row whose lists are all empty, which has no choice). Visitors make a handful of
  * distinct choices: the database then hashes and looks up a few choices per batch, not every row.
  */
-function batchChoices(rows: ChainedConsent[]): { choices: ChainedConsent[]; places: (number | null)[] } {
+function batchChoices(rows: ChainedConsent[]): { choices: SentChoice[]; places: (number | null)[] } {
   const found = new Map<string, number>();
-  const choices: ChainedConsent[] = [];
+  const choices: SentChoice[] = [];
   const places = rows.map((row) => {
     const p = row.user_preferences;
-    const lists = [p.accepted_categories, p.rejected_categories, p.accepted_services, p.rejected_services];
-    if (p.accepted_categories.length + p.rejected_categories.length === 0 && Object.keys(p.accepted_services).length + Object.keys(p.rejected_services).length === 0) return null;
-    const key = `${row.account_id}${JSON.stringify(lists)}`;
+    const lists: SentChoice['lists'] = [idList(p.accepted_categories), idList(p.rejected_categories), services(p.accepted_services), services(p.rejected_services)];
+    if (lists.every((list) => list === null)) return null;
+    const key = row.account_id + JSON.stringify(lists);
     let place = found.get(key);
     if (place === undefined) {
-      choices.push(row);
+      choices.push({ account_id: row.account_id, lists });
       found.set(key, (place = choices.length));
     }
     return place;
@@ -140,13 +146,11 @@ const CHOICE_DIGEST = sql`sha256(convert_to(jsonb_build_array(accepted_categorie
  */
 export function storedConsents(rows: ChainedConsent[], accounts: RawBuilder<unknown>): RawBuilder<unknown> {
   const { choices, places } = batchChoices(rows);
-  const p = choices.map((c) => c.user_preferences);
+  const list = (n: number) => choices.map((c) => c.lists[n]);
   return sql`choice_list as (
       select place, account_id, accepted_categories, rejected_categories, accepted_services, rejected_services, ${CHOICE_DIGEST} as digest
       from (select place, account_id, accepted::uuid[] as accepted_categories, rejected::uuid[] as rejected_categories, accepted_services, rejected_services
-        from unnest(${choices.map((c) => c.account_id)}::uuid[], ${p.map((u) => idList(u.accepted_categories))}::text[],
-          ${p.map((u) => idList(u.rejected_categories))}::text[], ${p.map((u) => services(u.accepted_services))}::jsonb[],
-          ${p.map((u) => services(u.rejected_services))}::jsonb[]
+        from unnest(${choices.map((c) => c.account_id)}::uuid[], ${list(0)}::text[], ${list(1)}::text[], ${list(2)}::jsonb[], ${list(3)}::jsonb[]
         ) with ordinality as u(account_id, accepted, rejected, accepted_services, rejected_services, place)) sent
     ), known_choices as (
       select c.place, ch.id from choice_list c join consent_choices ch on ch.account_id = c.account_id and ch.digest = c.digest
