@@ -288,16 +288,16 @@ export async function listConsents(
   const { session_id, user_id, created_after, created_before } = filters;
   const unfiltered = [session_id, user_id, created_after, created_before].every((value) => value === undefined);
   const skipping = unfiltered && window.offset > 0;
-  const start = skipping
+  const ordered = (query: ReturnType<typeof filtered>) => query.orderBy(sort.sort, sort.order).orderBy('id', sort.order).limit(sql.lit(window.limit));
+  const start = () => skipping
     ? skippedPage(accountId, window, sort.order)
-    : filtered(db.kysely, accountId, filters)
-      .select(['id', 'created_at'])
-      .orderBy(sort.sort, sort.order)
-      .orderBy('id', sort.order)
-      .limit(sql.lit(window.limit))
-      .offset(sql.lit(window.offset));
-  const page = sql<{ id: string; created_at: Date }>`(${start})`.as('page');
-  const rows = db.kysely.selectFrom(page).innerJoin('consent_records', 'consent_records.id', 'page.id').select(LISTED.map((c) => `consent_records.${c}` as const));
+    : ordered(filtered(db.kysely, accountId, filters)).select(['id', 'created_at']).offset(sql.lit(window.offset));
+  // A first page reads its rows in the index's order: joining them back by id cost each row a
+  // primary-key descent besides its table page (207 buffers against 56 for a user_id page at 10M).
+  const rows = window.offset === 0
+    ? ordered(filtered(db.kysely, accountId, filters, 'consent_records')).select(LISTED.map((c) => sql.ref(c).as(c)))
+    : db.kysely.selectFrom(sql<{ id: string; created_at: Date }>`(${start()})`.as('page'))
+      .innerJoin('consent_records', 'consent_records.id', 'page.id').select(LISTED.map((c) => `consent_records.${c}` as const));
   const query = sql<Selectable<ConsentRecordsView> & { total: number }>`select counted.total, listed.* from (select ${countOf(db.kysely, accountId, filters)} as total) counted
     left join lateral (${rows}) listed on true
     order by listed.created_at ${order}, listed.id ${order}`.compile(db.kysely);
