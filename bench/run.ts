@@ -14,7 +14,7 @@ import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { createDb, migrate } from '../src/db/database.ts';
 import { newId } from '../src/db/ids.ts';
-import { seedConsents } from '../src/modules/consents/consent-seed.ts';
+import { seedConsents, seededSessionId } from '../src/modules/consents/consent-seed.ts';
 import { seedDemo } from '../src/demo.ts';
 import { issueToken } from '../src/modules/tokens/tokens.service.ts';
 import { perRequest, sampleCpu, type CpuSample } from './cpu.ts';
@@ -100,8 +100,12 @@ function consentPosts(url: string, headers: Record<string, string>, prefix: stri
   const { host, pathname } = new URL(url);
   const head = `POST ${pathname} HTTP/1.1\r\nHost: ${host}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}`;
   const requests: Buffer[] = [];
+  const now = Date.now();
   for (let i = 0; i < REQUESTS_PER_RUN; i++) {
-    const body = JSON.stringify({ consent: { session_id: `${prefix}-${++sequence}`, user_preferences: { accept_type: 'all' } } });
+    // Shaped like the banner's, the time the session began in base 36 first: ten sessions a
+    // millisecond from now on, so that the next run's (and the next process's) sort after these.
+    const session = `${(now + Math.floor(i / 10)).toString(36).padStart(8, '0')}${prefix}-${++sequence}`;
+    const body = JSON.stringify({ consent: { session_id: session, user_preferences: { accept_type: 'all' } } });
     requests.push(Buffer.from(`${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`));
   }
   let next = 0;
@@ -145,7 +149,7 @@ const SCENARIOS: Scenario[] = [
   ...listings([
     ['first page', () => ''],
     ['offset=10000', () => 'offset=10000'],
-    ['session_id', () => `session_id=seed-${Math.floor(Math.random() * 1000)}`],
+    ['session_id', () => `session_id=${seededSessionId(Math.floor(Math.random() * 1000))}`],
     ['user_id', () => `user_id=user-${Math.floor(Math.random() * 1000)}`],
     // Eleven of the seeded year's twelve months: the exact count adds up the rollups of its whole days.
     ['created_after, 330 of 365 days', () => `created_after=${new Date(Date.now() - 330 * 86_400_000).toISOString()}`],

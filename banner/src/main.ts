@@ -70,10 +70,14 @@ function storedCookie(): StoredCookie | undefined {
   }
 }
 
-/** Random hex: crypto.randomUUID needs a secure context, which an http:// site is not. */
+/**
+ * The time in base 36 (8 characters until 2059), then 12 random bytes in hex: 32 characters. Starting
+ * with the time, new sessions go to the end of the service's session index instead of anywhere in
+ * it. crypto.randomUUID needs a secure context, which an http:// site is not.
+ */
 function newSessionId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return Date.now().toString(36).padStart(8, '0') + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 const previous = storedCookie();

@@ -6,11 +6,12 @@ import type { ConsentFilters } from './consents.schema.ts';
 
 /**
  * Consents of one session of one account, found through the session index
- * (`consents_account_session_idx`, a hash index of the account id and the session id written as one
- * text: the account's 36 characters keep the two apart).
+ * (`consents_session_prefix_idx`: the session id's first 8 characters, its hash and the account id),
+ * the whole session id checked on the row.
  */
 export function ofSession(accountId: string, sessionId: string): RawBuilder<boolean> {
-  return sql<boolean>`(account_id::text || session_id) = ${accountId + sessionId} and account_id = ${accountId} and session_id = ${sessionId}`;
+  return sql<boolean>`left(session_id, 8) = left(${sessionId}, 8) and hashtext(session_id) = hashtext(${sessionId})
+    and account_id = ${accountId} and session_id = ${sessionId}`;
 }
 
 /** The consents of an account the filters match, in the table (`consents`) or with their lists (`consent_records`). */

@@ -137,6 +137,23 @@ describe('GET /consents', () => {
     expect(asc.body.data.map((c: { id: string }) => c.id)).toEqual([...seen].sort());
   });
 
+  it('tells apart sessions whose ids share the first 8 characters the session index holds', async () => {
+    const shared = 'mwy7cqhx';
+    const neighbour = await createTenant(t.services, 'Same sessions');
+    for (const [token, session] of [[tenant.tokens.account, `${shared}-a`], [tenant.tokens.account, `${shared}-a`], [tenant.tokens.account, `${shared}-b`],
+      [tenant.tokens.account, shared], [neighbour.tokens.account, `${shared}-a`]] as const) {
+      expect((await record(token, { session_id: session, user_preferences: preferences([]) })).status).toBe(201);
+    }
+    const listed = async (session: string) => {
+      const res = await call(t.app, 'GET', '/api/v1/consents', { token: tenant.tokens.admin, query: { session_id: session } });
+      return { count: res.body.pagination.count, sessions: res.body.data.map((c: { session_id: string }) => c.session_id) };
+    };
+    expect(await listed(`${shared}-a`)).toEqual({ count: 2, sessions: [`${shared}-a`, `${shared}-a`] });
+    expect(await listed(`${shared}-b`)).toEqual({ count: 1, sessions: [`${shared}-b`] });
+    expect(await listed(shared)).toEqual({ count: 1, sessions: [shared] });
+    expect(await listed(`${shared}-c`)).toEqual({ count: 0, sessions: [] });
+  });
+
   it('filters by time', async () => {
     const all = await call(t.app, 'GET', '/api/v1/consents', { token: tenant.tokens.admin, query: { session_id: 'listing', order: 'asc' } });
     const third = all.body.data[2].created_at;

@@ -127,7 +127,11 @@ describeBrowser('the banner on a website', () => {
     await page.getByRole('button', { name: 'Accept all', exact: true }).click();
     expect(await changes).toMatchObject({ accept_type: 'all', accepted: ['necessary', 'analytics', 'marketing'], rejected: [] });
     await expect.poll(() => banner(page).isVisible()).toBe(false);
-    const consent = await recorded((await sessionOf(page))!);
+    const sessionId = (await sessionOf(page))!;
+    // The time it began in base 36, then 24 random hex digits: new sessions sort last in the session index.
+    expect(sessionId).toMatch(/^[0-9a-z]{8}[0-9a-f]{24}$/);
+    expect(Math.abs(parseInt(sessionId.slice(0, 8), 36) - Date.now())).toBeLessThan(120_000);
+    const consent = await recorded(sessionId);
     expect(consent.user_preferences).toEqual({
       accept_type: 'all', accepted_categories: [ids.necessary, ids.analytics, ids.marketing], rejected_categories: [], accepted_services: {}, rejected_services: {},
     });
