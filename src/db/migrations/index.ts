@@ -14,10 +14,10 @@ import * as aiActionRejected from './2026_11_25_2100_ai_action_rejected.ts';
 import * as visitorPeriodSketches from './2026_11_25_2200_visitor_period_sketches.ts';
 import * as recentVisitors from './2026_11_25_2201_recent_visitors.ts';
 import * as consentSessionHashIndex from './2026_11_25_2300_consent_session_hash_index.ts';
-import * as consentSessionPrefixIndex from './2026_11_27_0001_consent_session_prefix_index.ts';
 import * as compactConsentRows from './2026_11_26_0001_compact_consent_rows.ts';
 import * as consentTimeCounts from './2026_11_26_0002_consent_time_counts.ts';
 import * as consentChoices from './2026_11_26_0003_consent_choices.ts';
+import * as consentSessionPrefixIndex from './2026_11_27_0001_consent_session_prefix_index.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
