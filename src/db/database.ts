@@ -19,6 +19,11 @@ export interface Db {
    * texts are few (values go in parameters), and whose generic plan is as good as a plan for values.
    */
   executePrepared<R = unknown>(query: CompiledQuery): Promise<R[]>;
+  /**
+   * Runs `work` in one transaction on one connection; its statements run as `executePrepared`'s do.
+   * Committed when `work` resolves, rolled back when it throws.
+   */
+  inTransaction<T>(work: (execute: Db['executePrepared']) => Promise<T>): Promise<T>;
   /** PostgreSQL's connection pool: connections open, idle, and requests waiting for one. */
   poolStats(): { total: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
@@ -45,12 +50,29 @@ function connectPostgres(config: Config, url: string): Db {
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const prepared = async <R>(client: pg.Pool | pg.PoolClient, query: CompiledQuery) => {
+    const name = `prepared_${hash('sha1', query.sql, 'hex').slice(0, 20)}`;
+    return (await client.query({ name, text: query.sql, values: query.parameters as unknown[] })).rows as R[];
+  };
   return {
     kysely,
     engine: 'postgres',
-    async executePrepared<R>(query: CompiledQuery) {
-      const name = `prepared_${hash('sha1', query.sql, 'hex').slice(0, 20)}`;
-      return (await pool.query({ name, text: query.sql, values: query.parameters as unknown[] })).rows as R[];
+    executePrepared: (query) => prepared(pool, query),
+    async inTransaction(work) {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('begin');
+        const result = await work((query) => prepared(client, query));
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch((lost: Error) => (broken = lost));
+        throw error;
+      } finally {
+        // A client that could not roll back is discarded, not handed to the next caller mid-transaction.
+        client.release(broken);
+      }
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => kysely.destroy(),
@@ -68,6 +90,7 @@ function connectEmbedded(config: Config): Db {
     async executePrepared<R>(query: CompiledQuery) {
       return (await kysely.executeQuery(query)).rows as R[];
     },
+    inTransaction: (work) => kysely.transaction().execute((trx) => work(async <R>(query: CompiledQuery) => (await trx.executeQuery(query)).rows as R[])),
     poolStats: () => undefined,
     close: async () => {
       try {

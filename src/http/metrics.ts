@@ -25,6 +25,11 @@ export class Metrics {
     buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500],
     registers: [this.registry],
   });
+  readonly consentChainRaces = new Counter({
+    name: 'consentry_consent_chain_races_total',
+    help: 'Consent batches that found an account\'s chain head moved by another instance, and were chained again',
+    registers: [this.registry],
+  });
   readonly databaseErrors = new Counter({
     name: 'consentry_database_unavailable_total',
     help: 'Requests answered 503 because the database was unreachable, missing or refused the credentials',

@@ -70,6 +70,8 @@ describe('with METRICS_TOKEN', () => {
     expect(sample(text, 'consentry_consent_batch_size_count')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'consentry_consent_batch_size_sum')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'consentry_consent_queue_depth')).toBe(0);
+    // One instance alone never finds its chain heads moved.
+    expect(sample(text, 'consentry_consent_chain_races_total')).toBe(0);
     expect(sample(text, 'consentry_ai_backlog')).toBe(0);
     expect(sample(text, 'consentry_database_unavailable_total')).toBe(0);
     expect(sample(text, 'consentry_process_resident_memory_bytes')).toBeGreaterThan(0);

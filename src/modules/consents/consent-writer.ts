@@ -5,6 +5,7 @@ import { utcDay } from '../stats/stats.service.ts';
 import { chain, GENESIS } from './consent-chain.ts';
 import {
   insertConsentBatch,
+  lockChainHeads,
   readChainHeads,
   type CategoryRollup,
   type ChainedConsent,
@@ -29,6 +30,8 @@ export interface ConsentWriterOptions {
   concurrency: number;
   /** Told the size of every batch taken from the queue (metrics). */
   onBatch?: (size: number) => void;
+  /** Told of every round in which another writer had moved the head of some of the round's accounts. */
+  onLostRace?: () => void;
 }
 
 
@@ -41,6 +44,8 @@ export interface VisitSink {
 const MAX_HEADS = 100_000;
 /** Rounds of a batch whose chain heads other writers keep moving before it gives up. */
 const MAX_CHAIN_ROUNDS = 20;
+/** How long an account whose head another writer moved is chained under a lock on its head. */
+const CONTENDED_MS = 10_000;
 
 /**
  * Group commit for consents. Requests that arrive together share one multi-row INSERT and one
@@ -62,9 +67,11 @@ export class ConsentWriter {
    * row decides: a batch whose expected head is stale (another instance wrote) is chained again.
    */
   private readonly heads = new Map<string, Head>();
+  /** Accounts whose head another writer moved, and until when their rounds lock it first. */
+  private readonly racedUntil = new Map<string, number>();
 
   constructor(
-    private readonly db: Pick<Db, 'kysely' | 'executePrepared'>,
+    private readonly db: Pick<Db, 'kysely' | 'executePrepared' | 'inTransaction'>,
     private readonly options: ConsentWriterOptions,
     private readonly visits?: VisitSink,
   ) {}
@@ -137,33 +144,66 @@ export class ConsentWriter {
 
   /**
    * Chains the consents after their accounts' heads and stores them. A round is one statement;
-   * only when another writer moved an account's head meanwhile are that account's consents
-   * chained again on the head it reads back, and stored in another round.
+   * only when another writer moved an account's head meanwhile are that account's consents chained
+   * again, in another round. From then on, for `CONTENDED_MS`, that account's rounds lock its head
+   * first: two instances recording for one account then take turns instead of losing races (two
+   * processes recording for one account had halved its rate).
    */
   private async insert(consents: NewConsent[]): Promise<void> {
     let remaining = consents;
     for (let round = 0; remaining.length > 0; round++) {
       if (round === MAX_CHAIN_ROUNDS) throw new UnavailableError('The consent chain is too busy, please retry', 1);
-      await this.loadHeads(remaining, round > 0);
-      const advanced = await this.insertRound(remaining);
+      const advanced = this.contended(remaining) ? await this.insertLocked(remaining) : await this.insertOptimistic(remaining);
       remaining = remaining.filter((c) => !advanced.has(c.account_id));
+      if (remaining.length === 0) break;
+      this.options.onLostRace?.();
+      if (this.racedUntil.size + remaining.length > MAX_HEADS) this.racedUntil.clear();
+      for (const c of remaining) this.racedUntil.set(c.account_id, Date.now() + CONTENDED_MS);
     }
   }
 
-  /** Reads the heads this writer does not know (or all of them again, after a lost race). */
-  private async loadHeads(consents: NewConsent[], reload: boolean): Promise<void> {
-    const accounts = [...new Set(consents.map((c) => c.account_id))].filter((id) => reload || !this.heads.has(id));
-    if (accounts.length === 0) return;
-    if (this.heads.size + accounts.length > MAX_HEADS) this.heads.clear();
-    for (const id of accounts) this.heads.set(id, { seq: 0, hash: GENESIS });
-    for (const [id, head] of await readChainHeads(this.db.kysely, accounts)) this.heads.set(id, head);
+  /** Whether another writer recently moved the head of one of these consents' accounts. */
+  private contended(consents: NewConsent[]): boolean {
+    const now = Date.now();
+    return consents.some((c) => (this.racedUntil.get(c.account_id) ?? 0) > now);
+  }
+
+  /** One round on the heads this writer remembers (reading those it does not know). */
+  private async insertOptimistic(consents: NewConsent[]): Promise<Set<string>> {
+    const accounts = [...new Set(consents.map((c) => c.account_id))].filter((id) => !this.heads.has(id));
+    if (accounts.length > 0) {
+      if (this.heads.size + accounts.length > MAX_HEADS) this.heads.clear();
+      const read = await readChainHeads(this.db.kysely, accounts);
+      for (const id of accounts) this.heads.set(id, read.get(id) ?? { seq: 0, hash: GENESIS });
+    }
+    return this.insertRound(consents, this.db);
+  }
+
+  /**
+   * One round in a transaction that first locks the accounts' heads: no other writer can move
+   * them before this round's rows are stored. Four round trips instead of one, so only where
+   * writers collide. (An account without a head has no row to lock; its first round can still lose.)
+   */
+  private async insertLocked(consents: NewConsent[]): Promise<Set<string>> {
+    const accounts = [...new Set(consents.map((c) => c.account_id))];
+    try {
+      return await this.db.inTransaction(async (execute) => {
+        const locked = await lockChainHeads(this.db, execute, accounts);
+        for (const id of accounts) this.heads.set(id, locked.get(id) ?? { seq: 0, hash: GENESIS });
+        return this.insertRound(consents, { kysely: this.db.kysely, executePrepared: execute });
+      });
+    } catch (error) {
+      // Not committed (the COMMIT itself may have failed): the heads remembered are not stored.
+      for (const id of accounts) this.heads.delete(id);
+      throw error;
+    }
   }
 
   /**
    * Chains each account's consents on its head, then stores them all in one statement
    * (`insertConsentBatch`); answers the accounts whose rows were stored.
    */
-  private async insertRound(consents: NewConsent[]): Promise<Set<string>> {
+  private async insertRound(consents: NewConsent[], db: Pick<Db, 'kysely' | 'executePrepared'>): Promise<Set<string>> {
     const byAccount = new Map<string, NewConsent[]>();
     for (const c of consents) {
       const list = byAccount.get(c.account_id);
@@ -189,7 +229,7 @@ export class ConsentWriter {
     const fresh = accounts.filter((id) => !this.installed.has(id));
     let stored: Set<string>;
     try {
-      stored = await insertConsentBatch(this.db, { accounts, expected, heads, rows, daily, hourly, choices, fresh });
+      stored = await insertConsentBatch(db, { accounts, expected, heads, rows, daily, hourly, choices, fresh });
     } catch (error) {
       for (const id of accounts) this.heads.delete(id);
       throw error;

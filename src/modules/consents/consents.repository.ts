@@ -186,9 +186,21 @@ export function storedConsents(rows: ChainedConsent[], accounts: RawBuilder<unkn
 
 /** The chain heads of these accounts (an account without consents has none). */
 export async function readChainHeads(db: Executor, accounts: string[]): Promise<Map<string, Head>> {
-  const rows = await db.selectFrom('consent_chain_heads').select(['account_id', 'seq', 'hash']).where('account_id', 'in', accounts).execute();
-  return new Map(rows.map((row) => [row.account_id, { seq: Number(row.seq), hash: row.hash }]));
+  return headsOf(await db.selectFrom('consent_chain_heads').select(['account_id', 'seq', 'hash']).where('account_id', 'in', accounts).execute());
 }
+
+/**
+ * The chain heads of these accounts, locked until the transaction `execute` runs in ends. Locked
+ * in account order, so that two writers locking the same accounts never deadlock.
+ */
+export async function lockChainHeads(db: Pick<Db, 'kysely'>, execute: Db['executePrepared'], accounts: string[]): Promise<Map<string, Head>> {
+  const statement = sql<Head & { account_id: string }>`select account_id, seq, hash from consent_chain_heads
+    where account_id = any(${accounts}::uuid[]) order by account_id for update`;
+  return headsOf(await execute(statement.compile(db.kysely)));
+}
+
+const headsOf = (rows: Array<{ account_id: string; seq: number | string; hash: string }>) =>
+  new Map(rows.map((row) => [row.account_id, { seq: Number(row.seq), hash: row.hash }]));
 
 /**
  * One statement, so one round trip and one implicit transaction: the chain heads advanced by

@@ -158,6 +158,28 @@ describe('the hash chain', () => {
   });
 });
 
+describe('two writers recording for one account', () => {
+  it('take turns after their first collision instead of racing, and lose nothing', async () => {
+    const tenant = await createTenant(t.services, 'TakingTurns');
+    await record(tenant, ['first']);
+    const peer = ENGINE === 'postgres' ? await startApp({ shareWith: t }) : undefined;
+    let lost = 0;
+    const options = { maxBatch: 5, maxQueue: 1000, concurrency: 1, onLostRace: () => lost++ };
+    const one = new ConsentWriter(t.services.connection, options);
+    const two = new ConsentWriter((peer ?? t).services.connection, options);
+    const writes = Array.from({ length: 200 }, (_, i) => (i % 2 ? one : two).write(newConsent(tenant, `turn-${i}`)));
+    await Promise.all(writes);
+    await one.close();
+    await two.close();
+    await peer?.close();
+    // Each writer loses at most one round: from then on it locks the account's head before chaining.
+    // Without the lock, each of the ~40 rounds could lose to the other writer's.
+    expect(lost).toBeGreaterThanOrEqual(1);
+    expect(lost).toBeLessThanOrEqual(2);
+    expect(await verify(tenant)).toEqual({ valid: true, checked: 201, first_bad_id: null });
+  });
+});
+
 describe('the visitor\'s receipt', () => {
   it('shows the consent and its hash to the session that gave it, and to no one else', async () => {
     const tenant = await createTenant(t.services, 'Receipt');
