@@ -103,7 +103,7 @@ export class ConsentWriter {
   private async commit(batch: Pending[]): Promise<void> {
     let failure: { error: unknown } | undefined;
     try {
-      await this.insert(batch.map((item) => item.consent));
+      await this.insert(batch.map((item) => item.consent), batch);
     } catch (error) {
       failure = { error };
     }
@@ -149,11 +149,11 @@ export class ConsentWriter {
    * first: two instances recording for one account then take turns instead of losing races (two
    * processes recording for one account had halved its rate).
    */
-  private async insert(consents: NewConsent[]): Promise<void> {
+  private async insert(consents: NewConsent[], batch?: Pending[]): Promise<void> {
     let remaining = consents;
     for (let round = 0; remaining.length > 0; round++) {
       if (round === MAX_CHAIN_ROUNDS) throw new UnavailableError('The consent chain is too busy, please retry', 1);
-      const advanced = this.contended(remaining) ? await this.insertLocked(remaining) : await this.insertOptimistic(remaining);
+      const advanced = this.contended(remaining) ? await this.insertLocked(remaining, batch) : await this.insertOptimistic(remaining);
       remaining = remaining.filter((c) => !advanced.has(c.account_id));
       if (remaining.length === 0) break;
       this.options.onLostRace?.();
@@ -184,12 +184,20 @@ export class ConsentWriter {
    * them before this round's rows are stored. Four round trips instead of one, so only where
    * writers collide. (An account without a head has no row to lock; its first round can still lose.)
    */
-  private async insertLocked(consents: NewConsent[]): Promise<Set<string>> {
+  private async insertLocked(consents: NewConsent[], batch?: Pending[]): Promise<Set<string>> {
     const accounts = [...new Set(consents.map((c) => c.account_id))];
     try {
       return await this.db.inTransaction(async (execute) => {
         const locked = await lockChainHeads(this.db, execute, accounts);
         for (const id of accounts) this.heads.set(id, locked.get(id) ?? { seq: 0, hash: GENESIS });
+        // What queued up for these accounts while the lock was awaited joins this round (and is
+        // answered with the batch): each turn holds the head for one round whatever its size.
+        if (batch) {
+          for (const item of this.takeQueued(new Set(accounts), this.options.maxBatch - batch.length)) {
+            batch.push(item);
+            consents.push(item.consent);
+          }
+        }
         return this.insertRound(consents, { kysely: this.db.kysely, executePrepared: execute });
       });
     } catch (error) {
@@ -197,6 +205,18 @@ export class ConsentWriter {
       for (const id of accounts) this.heads.delete(id);
       throw error;
     }
+  }
+
+  /** Takes up to `room` queued consents of these accounts out of the queue, in their order. */
+  private takeQueued(accounts: Set<string>, room: number): Pending[] {
+    const taken: Pending[] = [];
+    const kept: Pending[] = [];
+    for (const item of this.queue) {
+      if (taken.length < room && accounts.has(item.consent.account_id)) taken.push(item);
+      else kept.push(item);
+    }
+    if (taken.length > 0) this.queue.splice(0, this.queue.length, ...kept);
+    return taken;
   }
 
   /**

@@ -178,6 +178,30 @@ describe('two writers recording for one account', () => {
     expect(lost).toBeLessThanOrEqual(2);
     expect(await verify(tenant)).toEqual({ valid: true, checked: 201, first_bad_id: null });
   });
+
+  it('store in a turn what queued up for the account while it waited, and answer it', async () => {
+    const tenant = await createTenant(t.services, 'TurnsGather');
+    await record(tenant, ['first']);
+    const peer = ENGINE === 'postgres' ? await startApp({ shareWith: t }) : undefined;
+    let taken = 0;
+    const options = { maxBatch: 50, maxQueue: 1000, concurrency: 1, onBatch: (size: number) => (taken += size) };
+    const one = new ConsentWriter(t.services.connection, options);
+    const two = new ConsentWriter((peer ?? t).services.connection, options);
+    const writes: Promise<void>[] = [];
+    for (let i = 0; i < 200; i++) {
+      writes.push((i % 2 ? one : two).write(newConsent(tenant, `gather-${i}`)));
+      if (i % 10 === 9) await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await Promise.all(writes);
+    await one.close();
+    await two.close();
+    await peer?.close();
+    // Fewer consents were taken from the queues as batches than were stored: the rest joined a turn.
+    expect(taken).toBeLessThan(200);
+    expect(await verify(tenant)).toEqual({ valid: true, checked: 201, first_bad_id: null });
+    const stored = await t.services.db.selectFrom('consents').select('session_id').where('account_id', '=', tenant.account.id).execute();
+    expect(new Set(stored.map((row) => row.session_id)).size).toBe(201);
+  });
 });
 
 describe('the visitor\'s receipt', () => {
