@@ -7,14 +7,31 @@ import { readdirSync, readFileSync } from 'node:fs';
  */
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-function processMs(pid: number): number {
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces); undefined once gone. */
+function statFields(pid: number | string): string[] | undefined {
   try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   } catch {
-    return 0;
+    return undefined;
   }
+}
+
+function processMs(pid: number): number {
+  const fields = statFields(pid);
+  // utime and stime are the 12th and 13th fields after the name.
+  return fields ? (Number(fields[11]) + Number(fields[12])) * TICK_MS : 0;
+}
+
+/** The process and its children (the workers of `BENCH_PROCESSES`): their ids. */
+export function processTree(pid: number): number[] {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [pid];
+  }
+  // The parent's id is the 2nd field after the name.
+  return [pid, ...pids.filter((child) => statFields(child)?.[1] === String(pid)).map(Number)];
 }
 
 /** Every process named `postgres` on this machine: the server's backends, its WAL writer, and so on. */
@@ -42,11 +59,11 @@ export interface CpuSample {
   load: number;
 }
 
-/** `serverPid`: the process under load; the load generator is this process (autocannon runs in it). */
+/** `serverPid`: the process under load, with its children; the load generator is this process (autocannon runs in it). */
 export function sampleCpu(serverPid: number | undefined): CpuSample {
   const own = process.cpuUsage();
   return {
-    server: serverPid ? processMs(serverPid) : 0,
+    server: serverPid ? processTree(serverPid).reduce((sum, pid) => sum + processMs(pid), 0) : 0,
     postgres: postgresMs(),
     load: (own.user + own.system) / 1000,
   };

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { processTree } from './cpu.ts';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -15,13 +16,15 @@ export async function freePort(): Promise<number> {
 
 /**
  * The arguments `npm start` gives node (package.json), so that the benchmark measures the server
- * exactly as it is run: its Node flags (the young generation's size, source maps) included.
+ * exactly as it is run: its Node flags (the young generation's size, source maps) included. More
+ * than one process: that many sharing the port (`bench/cluster.ts`).
  */
-export function serverArgs(): string[] {
+export function serverArgs(processes = 1): string[] {
   const start: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start;
   const node = /\bnode ((?:--\S+ )*)(dist\/server\.js)/.exec(start);
   if (!node) throw new Error(`package.json's start script does not run node dist/server.js: ${start}`);
-  return [...node[1].split(' ').filter(Boolean), node[2]];
+  const flags = node[1].split(' ').filter(Boolean);
+  return processes > 1 ? [...flags, '--import', 'tsx', 'bench/cluster.ts'] : [...flags, node[2]];
 }
 
 export interface Child {
@@ -62,8 +65,14 @@ export async function startChild(args: string[], env: Record<string, string>, re
     process: child,
     url,
     peakRssMiB() {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const kib = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      let kib = 0;
+      for (const pid of processTree(child.pid!)) {
+        try {
+          kib += Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+        } catch {
+          // gone meanwhile
+        }
+      }
       return Math.round(kib / 1024);
     },
     async kill(signal = 'SIGTERM') {

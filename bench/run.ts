@@ -5,6 +5,7 @@
  * While working on one path: BENCH_ENGINES (`embedded,postgres`) and BENCH_ONLY (scenarios whose name
  * contains it) narrow the run; such a run does not overwrite bench/results/latest.md.
  * BENCH_SCHEMA keeps the PostgreSQL rounds' schema: seeded on the first run, reused by the next.
+ * BENCH_PROCESSES (1) runs the server as that many processes sharing its port.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,8 @@ const ENGINES = (process.env.BENCH_ENGINES ?? 'embedded,postgres').split(',');
 const ONLY = process.env.BENCH_ONLY;
 /** A PostgreSQL schema kept between runs, so that a large account is seeded once (10,000,000: ~13 min). */
 const KEPT_SCHEMA = process.env.BENCH_SCHEMA;
+/** Server processes sharing the port (`bench/cluster.ts`), as instances behind a load balancer. */
+const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
 
 interface Scenario {
   name: string;
@@ -291,7 +294,7 @@ async function engine(name: 'embedded' | 'postgres', baseline: Baseline) {
   process.stderr.write(`${name}: seeding ${wanted} consents (unless the kept schema holds them)…\n`);
   const seeded = await seed(env, wanted);
   const { consents } = seeded;
-  const server = await startChild(serverArgs(), env, '/readyz');
+  const server = await startChild(serverArgs(PROCESSES), env, '/readyz');
   try {
     // Warm: the script is built on its first request, then served from memory.
     const script = await fetch(`${server.url}/widget/${seeded.accountId}.js`, { headers: { 'accept-encoding': 'gzip' } });
@@ -357,7 +360,7 @@ const BARE_POST = 'bare Fastify POST of the consent body (reference: no validati
 function table(base: Figures, barePost: Figures | undefined, engines: Awaited<ReturnType<typeof engine>>[]): string {
   const cpu = (f: Figures, postgres: boolean) => `${f.cpu.server} | ${postgres ? f.cpu.postgres : '—'} | ${f.cpu.load}`;
   const lines = [
-    `Runs: ${RUNS} × ${DURATION}s, medians; ${CONNECTIONS} connections unless stated; each run paired with a baseline run ` +
+    `Runs: ${RUNS} × ${DURATION}s, medians; ${CONNECTIONS} connections unless stated; ${PROCESSES} server process${PROCESSES > 1 ? 'es' : ''}; each run paired with a baseline run ` +
       `(× baseline: the median of the paired ratios; the baseline row: the median of all its runs); ${new Date().toISOString()}`,
     '',
     '| engine | scenario | req/s | × baseline | p50 ms | p99 ms | errors | CPU µs/req: server | PostgreSQL | load generator |',
@@ -399,6 +402,6 @@ const report = table(base, barePost, engines);
 mkdirSync('bench/results', { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ baseline: base, barePost, engines, runs: RUNS, durationS: DURATION }, null, 2));
-const complete = !ONLY && !process.env.BENCH_ENGINES && !KEPT_SCHEMA;
+const complete = !ONLY && !process.env.BENCH_ENGINES && !KEPT_SCHEMA && PROCESSES === 1;
 if (complete) writeFileSync('bench/results/latest.md', `${report}\n`);
 process.stdout.write(`${report}\n`);
