@@ -202,6 +202,33 @@ describe('two writers recording for one account', () => {
     const stored = await t.services.db.selectFrom('consents').select('session_id').where('account_id', '=', tenant.account.id).execute();
     expect(new Set(stored.map((row) => row.session_id)).size).toBe(201);
   });
+
+  it('fail a bad row of a turn alone: the rest of the turn, what joined it included, is stored', async () => {
+    const tenant = await createTenant(t.services, 'TurnsPoison');
+    await record(tenant, ['first']);
+    await sql`alter table consents add constraint refuse_poison check (session_id not like 'poison%')`.execute(t.services.db);
+    const peer = ENGINE === 'postgres' ? await startApp({ shareWith: t }) : undefined;
+    try {
+      const options = { maxBatch: 50, maxQueue: 1000, concurrency: 1 };
+      const one = new ConsentWriter(t.services.connection, options);
+      const two = new ConsentWriter((peer ?? t).services.connection, options);
+      // Each write's outcome is taken as it settles: a refusal while the loop still waits is handled.
+      const outcomes: Array<Promise<string>> = [];
+      for (let i = 0; i < 120; i++) {
+        const session = i % 40 === 39 ? `poison-${i}` : `fine-${i}`;
+        outcomes.push((i % 2 ? one : two).write(newConsent(tenant, session)).then(() => 'stored', () => `refused ${session}`));
+        if (i % 10 === 9) await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      const refused = (await Promise.all(outcomes)).filter((outcome) => outcome !== 'stored');
+      await one.close();
+      await two.close();
+      expect(refused).toEqual(['refused poison-39', 'refused poison-79', 'refused poison-119']);
+      expect(await verify(tenant)).toEqual({ valid: true, checked: 118, first_bad_id: null });
+    } finally {
+      await peer?.close();
+      await sql`alter table consents drop constraint refuse_poison`.execute(t.services.db);
+    }
+  });
 });
 
 describe('the visitor\'s receipt', () => {
