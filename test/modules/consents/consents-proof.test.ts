@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
-import { ConsentWriter } from '../../../src/modules/consents/consent-writer.ts';
+import { ConsentWriter, type ConsentWriterOptions } from '../../../src/modules/consents/consent-writer.ts';
 import { exportConsents } from '../../../src/modules/consents/consents-proof.service.ts';
 import { fromStored, type NewConsent } from '../../../src/modules/consents/consents.repository.ts';
 import { call, ENGINE, startApp, type TestApp } from '../../helpers/app.ts';
@@ -159,19 +159,28 @@ describe('the hash chain', () => {
 });
 
 describe('two writers recording for one account', () => {
-  it('take turns after their first collision instead of racing, and lose nothing', async () => {
-    const tenant = await createTenant(t.services, 'TakingTurns');
+  /** An account with one consent, and two writers for it; on PostgreSQL the second belongs to a second instance. */
+  async function twoWriters(name: string, options: ConsentWriterOptions) {
+    const tenant = await createTenant(t.services, name);
     await record(tenant, ['first']);
     const peer = ENGINE === 'postgres' ? await startApp({ shareWith: t }) : undefined;
+    const writers = [new ConsentWriter(t.services.connection, options), new ConsentWriter((peer ?? t).services.connection, options)];
+    return {
+      tenant,
+      /** The writer of the `i`th consent: the two take turns. */
+      writer: (i: number) => writers[i % 2],
+      async close() {
+        for (const writer of writers) await writer.close();
+        await peer?.close();
+      },
+    };
+  }
+
+  it('take turns after their first collision instead of racing, and lose nothing', async () => {
     let lost = 0;
-    const options = { maxBatch: 5, maxQueue: 1000, concurrency: 1, onLostRace: () => lost++ };
-    const one = new ConsentWriter(t.services.connection, options);
-    const two = new ConsentWriter((peer ?? t).services.connection, options);
-    const writes = Array.from({ length: 200 }, (_, i) => (i % 2 ? one : two).write(newConsent(tenant, `turn-${i}`)));
-    await Promise.all(writes);
-    await one.close();
-    await two.close();
-    await peer?.close();
+    const { tenant, writer, close } = await twoWriters('TakingTurns', { maxBatch: 5, maxQueue: 1000, concurrency: 1, onLostRace: () => lost++ });
+    await Promise.all(Array.from({ length: 200 }, (_, i) => writer(i).write(newConsent(tenant, `turn-${i}`))));
+    await close();
     // Each writer loses at most one round: from then on it locks the account's head before chaining.
     // Without the lock, each of the ~40 rounds could lose to the other writer's.
     expect(lost).toBeGreaterThanOrEqual(1);
@@ -180,22 +189,15 @@ describe('two writers recording for one account', () => {
   });
 
   it('store in a turn what queued up for the account while it waited, and answer it', async () => {
-    const tenant = await createTenant(t.services, 'TurnsGather');
-    await record(tenant, ['first']);
-    const peer = ENGINE === 'postgres' ? await startApp({ shareWith: t }) : undefined;
     let taken = 0;
-    const options = { maxBatch: 50, maxQueue: 1000, concurrency: 1, onBatch: (size: number) => (taken += size) };
-    const one = new ConsentWriter(t.services.connection, options);
-    const two = new ConsentWriter((peer ?? t).services.connection, options);
+    const { tenant, writer, close } = await twoWriters('TurnsGather', { maxBatch: 50, maxQueue: 1000, concurrency: 1, onBatch: (size) => (taken += size) });
     const writes: Promise<void>[] = [];
     for (let i = 0; i < 200; i++) {
-      writes.push((i % 2 ? one : two).write(newConsent(tenant, `gather-${i}`)));
+      writes.push(writer(i).write(newConsent(tenant, `gather-${i}`)));
       if (i % 10 === 9) await new Promise((resolve) => setTimeout(resolve, 2));
     }
     await Promise.all(writes);
-    await one.close();
-    await two.close();
-    await peer?.close();
+    await close();
     // Fewer consents were taken from the queues as batches than were stored: the rest joined a turn.
     expect(taken).toBeLessThan(200);
     expect(await verify(tenant)).toEqual({ valid: true, checked: 201, first_bad_id: null });
@@ -204,28 +206,21 @@ describe('two writers recording for one account', () => {
   });
 
   it('fail a bad row of a turn alone: the rest of the turn, what joined it included, is stored', async () => {
-    const tenant = await createTenant(t.services, 'TurnsPoison');
-    await record(tenant, ['first']);
+    const { tenant, writer, close } = await twoWriters('TurnsPoison', { maxBatch: 50, maxQueue: 1000, concurrency: 1 });
     await sql`alter table consents add constraint refuse_poison check (session_id not like 'poison%')`.execute(t.services.db);
-    const peer = ENGINE === 'postgres' ? await startApp({ shareWith: t }) : undefined;
     try {
-      const options = { maxBatch: 50, maxQueue: 1000, concurrency: 1 };
-      const one = new ConsentWriter(t.services.connection, options);
-      const two = new ConsentWriter((peer ?? t).services.connection, options);
       // Each write's outcome is taken as it settles: a refusal while the loop still waits is handled.
       const outcomes: Array<Promise<string>> = [];
       for (let i = 0; i < 120; i++) {
         const session = i % 40 === 39 ? `poison-${i}` : `fine-${i}`;
-        outcomes.push((i % 2 ? one : two).write(newConsent(tenant, session)).then(() => 'stored', () => `refused ${session}`));
+        outcomes.push(writer(i).write(newConsent(tenant, session)).then(() => 'stored', () => `refused ${session}`));
         if (i % 10 === 9) await new Promise((resolve) => setTimeout(resolve, 2));
       }
       const refused = (await Promise.all(outcomes)).filter((outcome) => outcome !== 'stored');
-      await one.close();
-      await two.close();
       expect(refused).toEqual(['refused poison-39', 'refused poison-79', 'refused poison-119']);
       expect(await verify(tenant)).toEqual({ valid: true, checked: 118, first_bad_id: null });
     } finally {
-      await peer?.close();
+      await close();
       await sql`alter table consents drop constraint refuse_poison`.execute(t.services.db);
     }
   });
