@@ -84,13 +84,13 @@ function connectEmbedded(config: Config): Db {
   const unlock = inMemory ? () => {} : lockDataDir(config.dataDir);
   const pglite = new PGlite(inMemory ? undefined : `${config.dataDir}/pgdata`);
   const kysely = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  // PGlite plans every statement anyway: "prepared" runs it on the instance or the transaction given.
+  const prepared = (executor: Kysely<Database>) => async <R>(query: CompiledQuery) => (await executor.executeQuery(query)).rows as R[];
   return {
     kysely,
     engine: 'embedded',
-    async executePrepared<R>(query: CompiledQuery) {
-      return (await kysely.executeQuery(query)).rows as R[];
-    },
-    inTransaction: (work) => kysely.transaction().execute((trx) => work(async <R>(query: CompiledQuery) => (await trx.executeQuery(query)).rows as R[])),
+    executePrepared: prepared(kysely),
+    inTransaction: (work) => kysely.transaction().execute((trx) => work(prepared(trx))),
     poolStats: () => undefined,
     close: async () => {
       try {

@@ -164,6 +164,7 @@ export class ConsentWriter {
 
   /** Whether another writer recently moved the head of one of these consents' accounts. */
   private contended(consents: NewConsent[]): boolean {
+    if (this.racedUntil.size === 0) return false;
     const now = Date.now();
     return consents.some((c) => (this.racedUntil.get(c.account_id) ?? 0) > now);
   }
@@ -173,8 +174,7 @@ export class ConsentWriter {
     const accounts = [...new Set(consents.map((c) => c.account_id))].filter((id) => !this.heads.has(id));
     if (accounts.length > 0) {
       if (this.heads.size + accounts.length > MAX_HEADS) this.heads.clear();
-      const read = await readChainHeads(this.db.kysely, accounts);
-      for (const id of accounts) this.heads.set(id, read.get(id) ?? { seq: 0, hash: GENESIS });
+      this.remember(accounts, await readChainHeads(this.db.kysely, accounts));
     }
     return this.insertRound(consents, this.db);
   }
@@ -188,8 +188,7 @@ export class ConsentWriter {
     const accounts = [...new Set(consents.map((c) => c.account_id))];
     try {
       return await this.db.inTransaction(async (execute) => {
-        const locked = await lockChainHeads(this.db, execute, accounts);
-        for (const id of accounts) this.heads.set(id, locked.get(id) ?? { seq: 0, hash: GENESIS });
+        this.remember(accounts, await lockChainHeads(this.db, execute, accounts));
         // What queued up for these accounts while the lock was awaited joins this round (and is
         // answered with the batch): each turn holds the head for one round whatever its size.
         if (batch) {
@@ -205,6 +204,11 @@ export class ConsentWriter {
       for (const id of accounts) this.heads.delete(id);
       throw error;
     }
+  }
+
+  /** The heads read for these accounts; an account without one starts from the genesis link. */
+  private remember(accounts: string[], read: Map<string, Head>): void {
+    for (const id of accounts) this.heads.set(id, read.get(id) ?? { seq: 0, hash: GENESIS });
   }
 
   /** Takes up to `room` queued consents of these accounts out of the queue, in their order. */
