@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { STANDARD_CATEGORIES, type StandardCategory } from '../src/ai/knowledge/categories.ts';
+
+/**
+ * The realistic-site set (`eval/sites.json`): what real websites say they set, from their own cookie
+ * policies, each name labelled by hand under the convention from what its vendor documents (or, for
+ * the site's own cookies, what the site says it does). How the sites were sampled and labelled is
+ * in the file's `about`; the set was committed before the classifier was first run on it.
+ */
+export interface SiteCookie {
+  /** As a scanner reports it: a listed placeholder (`_ga_<container-id>`) filled in. */
+  name: string;
+  expected: StandardCategory;
+  /** Whose it is, and for the site's own cookies what the site says it does. */
+  source: string;
+}
+
+export interface Site {
+  url: string;
+  host: string;
+  read: string;
+  foundBy: string;
+  cookies: SiteCookie[];
+}
+
+interface SitesFile {
+  about: string[];
+  sites: Array<{ url: string; read: string; found_by: string; cookies: Array<[string, string, string]> }>;
+}
+
+const isCategory = (value: string): value is StandardCategory => (STANDARD_CATEGORIES as readonly string[]).includes(value);
+
+export function loadSites(path = new URL('./sites.json', import.meta.url)): Site[] {
+  const file = JSON.parse(readFileSync(path, 'utf8')) as SitesFile;
+  return file.sites.map((site) => {
+    const host = new URL(site.url).hostname;
+    const names = new Set<string>();
+    const cookies = site.cookies.map(([name, expected, source]) => {
+      if (!name || names.has(name)) throw new Error(`${host}: "${name}" is empty or listed twice`);
+      if (!isCategory(expected)) throw new Error(`${host}: "${name}" has no standard category (${expected})`);
+      if (!source) throw new Error(`${host}: "${name}" says nothing of whose it is`);
+      names.add(name);
+      return { name, expected, source };
+    });
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(site.read) || !site.found_by) throw new Error(`${host}: no date read or no query it was found by`);
+    return { url: site.url, host, read: site.read, foundBy: site.found_by, cookies };
+  });
+}
