@@ -10,12 +10,13 @@
  * knowledge, never on the evaluation items. `--json` prints only the figures.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { Classifier, DEFAULT_CLASSIFIER_OPTIONS, loadClassifier, type Classification } from '../src/ai/classifier/classifier.ts';
 import { STANDARD_CATEGORIES, type StandardCategory } from '../src/ai/knowledge/categories.ts';
 import { factsFromOpenCookieDatabase, Knowledge, type CookieFact } from '../src/ai/knowledge/knowledge.ts';
 import { loadRegistryVendors, Registry, type RegistryVendor } from '../src/ai/knowledge/registry.ts';
 import { loadOpenCookieDatabase, loadThirdPartyWeb, type ThirdPartyEntity } from '../src/ai/knowledge/sources.ts';
-import { loadSites } from './sites.ts';
+import { loadSites, SITE_SETS } from './sites.ts';
 import { asScanned, evaluationSplit, type EvalItem } from './vendor-split.ts';
 
 const TARGET_PRECISION = 0.93;
@@ -163,15 +164,15 @@ function report(title: string, outcomes: Outcome[], pathsOnly = false) {
 
 /**
  * What a website owner meets: the shipped classifier (the whole registry) on the names real sites
- * list in their cookie policies (`eval/sites.json`), each on the site's own domain, with no duration.
- * Every listed name counts, as often as sites list it; the distinct names are reported too. The
- * wrong decisions are printed for reading.
+ * list in their cookie policies (`eval/sites*.json`), each on the site's own domain, with no
+ * duration. Every listed name counts, as often as sites list it; the distinct names are reported
+ * too. The wrong decisions are printed for reading.
  */
-function realisticSites() {
-  const sites = loadSites();
+function realisticSites(file: (typeof SITE_SETS)[number]) {
+  const sites = loadSites(file);
   const items = sites.flatMap((site) => site.cookies.map((cookie) => ({ ...cookie, domain: site.host, set: site.host })));
   const outcomes = run(loadClassifier(), items);
-  console.log(`Realistic sites: ${sites.length} sites' own cookie policies (eval/sites.json), the shipped classifier`);
+  console.log(`Realistic sites: ${sites.length} sites' own cookie policies (eval/${file}), the shipped classifier`);
   const listed = report('Every name the sites list', outcomes);
   const firsts = new Map<string, Outcome>();
   items.forEach((item, i) => firsts.has(item.name) || firsts.set(item.name, outcomes[i]));
@@ -181,7 +182,8 @@ function realisticSites() {
   outcomes.forEach((o, i) => {
     if (o.decided && o.predicted !== o.expected) console.log(`    ${items[i].name}  ${items[i].domain}  ${o.expected} → ${o.predicted}  (${o.path})`);
   });
-  return { sites: sites.length, listed, distinct };
+  console.log('');
+  return { file, sites: sites.length, listed, distinct };
 }
 
 const thresholdText = (threshold: number) => (Number.isFinite(threshold) ? threshold.toFixed(2) : 'none (the model never decides)');
@@ -230,7 +232,7 @@ function main() {
     console.log(`  ${t.toFixed(2)}  decided ${percent(s.decidedShare)}  correct on decided ${percent(s.accuracyOnDecided)}`);
   }
   console.log('');
-  const sites = realisticSites();
+  const sites = SITE_SETS.filter((file) => existsSync(new URL(`./${file}`, import.meta.url))).map(realisticSites);
   console.log = log;
   const finiteThreshold = Number.isFinite(threshold) ? threshold : null;
   const summary = { all, heldOutVendors: held, frameworks, unlistedNamesOfKnownVendors: known, realisticSites: sites, modelThreshold: finiteThreshold, crossValidated: { ...cv, outcomes: undefined } };
