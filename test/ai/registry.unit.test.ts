@@ -64,6 +64,15 @@ describe('the registry', () => {
     expect(registry.match('shop_acr_replay_id')?.entry.pattern).toBe('*_acr_replay_id');
   });
 
+  it('matches a name in another letter case only when it is not short', () => {
+    const registry = new Registry([
+      { ...fake[0], cookies: [['SID', 'functional', 'Sign-in security of an embedded widget'], ['AcmeVisitor', 'analytics', 'Visitor id of Acme Analytics']] },
+    ]);
+    expect(registry.match('SID')?.how).toBe('exact name');
+    expect(registry.match('sid')).toBeUndefined();
+    expect(registry.match('acmevisitor')).toMatchObject({ how: 'name, ignoring case', entry: { pattern: 'AcmeVisitor' } });
+  });
+
   it('turns * into "any run of characters" and takes everything else literally', () => {
     expect(compilePattern('_ga_*').test('_ga_ABC123')).toBe(true);
     expect(compilePattern('_ga_*').test('_gax')).toBe(false);
@@ -164,6 +173,12 @@ describe('the Open Cookie Database, relabelled', () => {
     expect(relabelOpenCookieDatabase('Google AdSense', 'Security', '__eoi')).toMatchObject({ category: 'marketing', uncertain: 'a tracking platform\'s own security cookie' });
     expect(relabelOpenCookieDatabase('Cloudflare', 'Functional', '__cf_bm')).toEqual({ category: 'necessary', rule: 'protection' });
     expect(relabelOpenCookieDatabase('PHP.net', 'Functional', 'PHPSESSID')).toEqual({ category: 'necessary', rule: 'session' });
+  });
+
+  it('gives a third party\'s own sign-in or session row the category of its embed, not necessary', () => {
+    expect(relabelOpenCookieDatabase('Youtube', 'Functional', 'LOGIN_INFO', 'youtube.com (3rd party)')).toEqual({ category: 'functional', rule: 'a third party\'s own authentication cookie' });
+    expect(relabelOpenCookieDatabase('Youtube', 'Functional', 'LOGIN_INFO', 'youtube.com')).toEqual({ category: 'necessary', rule: 'authentication' });
+    expect(relabelOpenCookieDatabase('Cloudflare', 'Functional', '__cf_bm', 'cloudflare.com (3rd party)')).toEqual({ category: 'necessary', rule: 'protection' });
   });
 
   it('leaves no more than a small share of its Functional rows necessary, and covers its largest platforms', () => {

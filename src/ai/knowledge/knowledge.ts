@@ -50,7 +50,7 @@ export function factsFromOpenCookieDatabase(rows: OpenCookieDatabaseRow[]): Cook
   const facts: CookieFact[] = [];
   for (const row of rows) {
     const raw = row.cookie.trim();
-    const relabelled = relabelOpenCookieDatabase(row.platform, row.category, raw);
+    const relabelled = relabelOpenCookieDatabase(row.platform, row.category, raw, row.domain);
     if (!relabelled || raw === '') continue;
     const { category } = relabelled;
     const name = raw.replace(/\*+$/, '');

@@ -136,9 +136,11 @@ export interface Relabelled {
 }
 
 const PLATFORM_DEFAULT = 'a Functional row labelled only by its platform';
+/** How the database marks a row set on the third party's own domain (`youtube.com (3rd party)`). */
+const THIRD_PARTY_ROW = /\(3rd party\)/i;
 
 /** The label of one Open Cookie Database row under the convention; undefined for an unknown label. */
-export function relabelOpenCookieDatabase(platform: string, ocdCategory: string, cookie: string): Relabelled | undefined {
+export function relabelOpenCookieDatabase(platform: string, ocdCategory: string, cookie: string, domain = ''): Relabelled | undefined {
   const mapped = fromOpenCookieDatabase(ocdCategory);
   if (!mapped) return undefined;
   const label = ocdCategory.trim().toLowerCase();
@@ -151,6 +153,8 @@ export function relabelOpenCookieDatabase(platform: string, ocdCategory: string,
     if (isFeatureName(cookie)) return { category: 'functional', rule: 'feature' };
     // A tracking vendor's "session" is its measurement session, not the site's.
     if (purpose?.all) return { category: purpose.all, rule: `platform: ${platform}`, uncertain: PLATFORM_DEFAULT };
+    // A third party's own sign-in or session cookie exists for its embed, an optional feature.
+    if (rule && !purpose?.role && THIRD_PARTY_ROW.test(domain)) return { category: 'functional', rule: `a third party's own ${rule} cookie` };
     if (rule) return { category: 'necessary', rule };
     if (purpose?.role) return { category: 'necessary', rule: purpose.role };
     return { category: purpose?.functional ?? 'functional', rule: purpose?.functional ? `platform: ${platform}` : 'optional feature', uncertain: PLATFORM_DEFAULT };

@@ -109,6 +109,11 @@ const MIN_FALLBACK_PREFIX = 4;
 /** A wildcard item's text before its `*` must be this long to be read through the names it covers. */
 const MIN_COVERING_LITERAL = 3;
 /**
+ * A name shorter than this matches a listed name only in the same letter case: short names are
+ * different cookies in another case (Google's `SID`, a site's own session `sid`).
+ */
+const MIN_FOLDED_NAME = 5;
+/**
  * A pattern anchored only at its end (`*_key`) matches names only when that end is at least this
  * long: a short one ends the names of many vendors (HubSpot's `*_key` would take a partner
  * program's `ps_partner_key` and a form plugin's `gf_setup_wizard_invalid_key` as its own).
@@ -160,7 +165,7 @@ export class Registry {
     if (star === -1) {
       const exact = this.exact.get(name);
       if (exact) return { entry: exact, how: 'exact name' };
-      const folded = this.folded.get(name.toLowerCase());
+      const folded = name.length >= MIN_FOLDED_NAME ? this.folded.get(name.toLowerCase()) : undefined;
       if (folded) return { entry: folded, how: 'name, ignoring case' };
       const pattern = this.patterns.find((entry) => entry.regex.test(name));
       return pattern ? { entry: pattern, how: 'pattern' } : undefined;
