@@ -1,7 +1,8 @@
 /**
  * `npm run eval:classifier`: how well the AI picks a storage item's category, on vendors and
  * frameworks its registry was not built from, as a site's scanner would report their items
- * (first-party domains, no durations). See eval/vendor-split.ts for the set.
+ * (first-party domains, no durations). See eval/vendor-split.ts for the set. Last, the shipped
+ * classifier on the names real sites list in their cookie policies (eval/sites.ts).
  *
  * The classifier under test has the registry without the evaluated vendors, the whole Open Cookie
  * Database relabelled under the convention (it is shipped; its labels are checked here against

@@ -34,7 +34,7 @@ interface SitesFile {
 
 const isCategory = (value: string): value is StandardCategory => (STANDARD_CATEGORIES as readonly string[]).includes(value);
 
-export function loadSites(file: (typeof SITE_SETS)[number] = 'sites.json'): Site[] {
+export function loadSites(file: (typeof SITE_SETS)[number]): Site[] {
   const data = JSON.parse(readFileSync(new URL(`./${file}`, import.meta.url), 'utf8')) as SitesFile;
   return data.sites.map((site) => {
     const host = site.domain ?? new URL(site.url).hostname;
