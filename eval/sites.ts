@@ -6,9 +6,10 @@ import { STANDARD_CATEGORIES, type StandardCategory } from '../src/ai/knowledge/
  * name labelled by hand under the convention from what its vendor documents (or, for the site's own
  * cookies, what the site says it does). How the sites were sampled and labelled is in each file's
  * `about`; each set was committed before the classifier was first run on it. The first set then
- * guided additions to the registry; the second was drawn afterwards, to measure them untouched.
+ * guided additions to the registry, the second two fixes; each later set was drawn after the changes
+ * the sets before it guided, to measure them untouched.
  */
-export const SITE_SETS = ['sites.json', 'sites-2.json'] as const;
+export const SITE_SETS = ['sites.json', 'sites-2.json', 'sites-3.json'] as const;
 
 export interface SiteCookie {
   /** As a scanner reports it: a listed placeholder (`_ga_<container-id>`) filled in. */
