@@ -11,7 +11,6 @@
  * knowledge, never on the evaluation items. `--json` prints only the figures.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { Classifier, DEFAULT_CLASSIFIER_OPTIONS, loadClassifier, type Classification } from '../src/ai/classifier/classifier.ts';
 import { STANDARD_CATEGORIES, type StandardCategory } from '../src/ai/knowledge/categories.ts';
 import { factsFromOpenCookieDatabase, Knowledge, type CookieFact } from '../src/ai/knowledge/knowledge.ts';
@@ -169,10 +168,10 @@ function report(title: string, outcomes: Outcome[], pathsOnly = false) {
  * duration. Every listed name counts, as often as sites list it; the distinct names are reported
  * too. The wrong decisions are printed for reading.
  */
-function realisticSites(file: (typeof SITE_SETS)[number]) {
+function realisticSites(classifier: Classifier, file: (typeof SITE_SETS)[number]) {
   const sites = loadSites(file);
   const items = sites.flatMap((site) => site.cookies.map((cookie) => ({ ...cookie, domain: site.host, set: site.host })));
-  const outcomes = run(loadClassifier(), items);
+  const outcomes = run(classifier, items);
   console.log(`Realistic sites: ${sites.length} sites' own cookie policies (eval/${file}), the shipped classifier`);
   const listed = report('Every name the sites list', outcomes);
   const firsts = new Map<string, Outcome>();
@@ -233,7 +232,8 @@ function main() {
     console.log(`  ${t.toFixed(2)}  decided ${percent(s.decidedShare)}  correct on decided ${percent(s.accuracyOnDecided)}`);
   }
   console.log('');
-  const sites = SITE_SETS.filter((file) => existsSync(new URL(`./${file}`, import.meta.url))).map(realisticSites);
+  const shipped = loadClassifier();
+  const sites = SITE_SETS.map((file) => realisticSites(shipped, file));
   console.log = log;
   const finiteThreshold = Number.isFinite(threshold) ? threshold : null;
   const summary = { all, heldOutVendors: held, frameworks, unlistedNamesOfKnownVendors: known, realisticSites: sites, modelThreshold: finiteThreshold, crossValidated: { ...cv, outcomes: undefined } };

@@ -7,12 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { loadRegistryVendors } from '../../src/ai/knowledge/registry.ts';
 import { loadSites, SITE_SETS } from '../../eval/sites.ts';
 
-const hostOf = (url: string) => new URL(url).hostname.replace(/^www\./, '');
-const siteHost = (host: string) => host.replace(/^www\./, '');
+const bare = (host: string) => host.replace(/^www\./, '');
+const hostOf = (url: string) => bare(new URL(url).hostname);
 
 describe('the realistic-site evaluation sets', () => {
   const sets = SITE_SETS.map((file) => ({ file, sites: loadSites(file) }));
-  const hosts = sets.flatMap(({ sites }) => sites.flatMap((site) => [...new Set([hostOf(site.url), siteHost(site.host)])]));
+  const hosts = sets.flatMap(({ sites }) => sites.flatMap((site) => [...new Set([hostOf(site.url), bare(site.host)])]));
 
   it('hold sites with labelled names, each site once across the sets', () => {
     for (const { file, sites } of sets) {

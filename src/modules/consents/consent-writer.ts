@@ -171,7 +171,7 @@ export class ConsentWriter {
 
   /** One round on the heads this writer remembers (reading those it does not know). */
   private async insertOptimistic(consents: NewConsent[]): Promise<Set<string>> {
-    const accounts = [...new Set(consents.map((c) => c.account_id))].filter((id) => !this.heads.has(id));
+    const accounts = accountsOf(consents).filter((id) => !this.heads.has(id));
     if (accounts.length > 0) {
       if (this.heads.size + accounts.length > MAX_HEADS) this.heads.clear();
       this.remember(accounts, await readChainHeads(this.db.kysely, accounts));
@@ -185,7 +185,7 @@ export class ConsentWriter {
    * writers collide. (An account without a head has no row to lock; its first round can still lose.)
    */
   private async insertLocked(consents: NewConsent[], batch?: Pending[]): Promise<Set<string>> {
-    const accounts = [...new Set(consents.map((c) => c.account_id))];
+    const accounts = accountsOf(consents);
     try {
       return await this.db.inTransaction(async (execute) => {
         this.remember(accounts, await lockChainHeads(this.db, execute, accounts));
@@ -270,6 +270,9 @@ export class ConsentWriter {
     await new Promise<void>((resolve) => (this.idle = resolve));
   }
 }
+
+/** The accounts these consents belong to, each once. */
+const accountsOf = (consents: NewConsent[]) => [...new Set(consents.map((c) => c.account_id))];
 
 /** Per account and UTC day: consents by accept type, GPC, and the day's last link (in account order). */
 function dailyRollup(rows: ChainedConsent[]): DailyRollup[] {
