@@ -133,6 +133,30 @@ describe('the classifier', () => {
     for (const name of ['chat_session', 'chat_lang']) expect(classifier.classify({ name }).category?.value, name).not.toBe('functional');
   });
 
+  it("decides a site's own unlisted name from its words: generic words, or the site's own name", () => {
+    const cases: Array<[string, string, string]> = [
+      ['session_id', 'www.shop.example', 'necessary'],
+      ['shoppingCartId', 'www.shop.example', 'necessary'],
+      ['dan_jwt', 'dan.example', 'necessary'],
+      ['sportgene_session', 'sportgene.co.uk', 'necessary'],
+      ['.GymHut.Antiforgery', 'gymhut.co.uk', 'necessary'],
+      ['selectedDisplayCurrency', 'www.shop.example', 'preferences'],
+      ['sportgene_pref_lang', 'sportgene.co.uk', 'preferences'],
+    ];
+    for (const [name, domain, value] of cases) {
+      expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: the site's own /) });
+    }
+    // A brand that is not the site's is some vendor's: its "session" may be its own measurement.
+    for (const name of ['acmetrk_session', 'giscus-session', 'udm_session_rad_edge']) {
+      const result = classifier.classify({ name, domain: 'www.shop.example' });
+      expect(result.category?.source ?? '', name).not.toMatch(/site's own/);
+    }
+    // The same name on a known third party's domain is that party's.
+    expect(classifier.classify({ name: 'session_id', domain: 'cdn.jsdelivr.net' }).category?.source ?? '').not.toMatch(/site's own/);
+    // A database listing the name with a label it is unsure of gives way to the site's own words.
+    expect(classifier.classify({ name: 'sid', domain: 'e-shop.example' }).category).toMatchObject({ value: 'necessary', source: expect.stringMatching(/site's own session/) });
+  });
+
   it('guesses but does not decide from a database label only a platform default gives', () => {
     const facts = factsFromOpenCookieDatabase([
       { ...row('acme_recent', 'Functional'), platform: 'Acme CMS' },

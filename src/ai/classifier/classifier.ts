@@ -1,5 +1,5 @@
 import type { StandardCategory } from '../knowledge/categories.ts';
-import { exceptionFor, isFeatureName, necessaryRule } from '../knowledge/convention.ts';
+import { exceptionFor, isFeatureName, necessaryRule, siteOwnRule } from '../knowledge/convention.ts';
 import { factsFromOpenCookieDatabase, factsFromRegistry, Knowledge, normaliseHost, type CookieFact, type DomainFact } from '../knowledge/knowledge.ts';
 import { loadRegistryVendors, Registry, type RegistryMatch, type RegistryVendor } from '../knowledge/registry.ts';
 import { loadOpenCookieDatabase, loadThirdPartyWeb } from '../knowledge/sources.ts';
@@ -100,6 +100,13 @@ function conventionFor(name: string): { value: 'necessary' | 'functional'; sourc
   return undefined;
 }
 
+/**
+ * A name nobody lists, on a domain no known third party uses, made only of the site's own name and
+ * generic words (convention.ts, `siteOwnRule`): its words decide when they name one of the site's
+ * mechanisms or one of the visitor's choices.
+ */
+const SITE_OWN_CONFIDENCE = 0.8;
+
 /** Why the database's own label was not taken, when it was not. */
 const relabelNote = (fact: CookieFact): string => (fact.relabelled ? `; relabelled: ${fact.relabelled}` : '');
 
@@ -190,7 +197,8 @@ export class Classifier {
         duration: undefined,
       };
     }
-    if (listed) {
+    const own = domain ? undefined : siteOwnRule(item.name, host);
+    if (listed && !(listed.uncertain && own)) {
       const { fact, confidence, source, uncertain } = listed;
       const guess = { value: fact.category, confidence, source: uncertain ? `${source}; uncertain: ${fact.uncertain}` : source };
       return {
@@ -211,6 +219,11 @@ export class Classifier {
         companyName: { value: vendor.vendor, confidence: vendor.confidence, source: vendor.source },
         duration: undefined,
       };
+    }
+    if (own) {
+      // Also where the database lists the name with a label it is unsure of (another vendor's `SID`).
+      const category = { value: own.category, confidence: SITE_OWN_CONFIDENCE, source: `convention: the site's own ${own.rule} name` };
+      return { category, guess: category, description: undefined, companyName: undefined, duration: undefined };
     }
     const best = this.model.best(featuresOf(item.name, host, domain, item.duration, this.controllers));
     const guess = {

@@ -27,7 +27,7 @@ const NECESSARY_RULES: Array<{ rule: string; pattern: RegExp }> = [
   // privacy string, or a tracking tool told to ignore the visitor (`matomo_ignore`). A bare
   // `gdpr` or `privacy` is not one: ad and ID cookies carry them as flags (`__gsync_gdpr`,
   // `id5id_privacy`).
-  { rule: 'consent', pattern: /consent|opt[-_.]?(out|in)|(^|[^a-z])(dnt|gpc)([^a-z]|$)|do[-_]?not[-_]?track|prevent[-_]?tracking|usprivacy|[-_.]ignore$|tcf|gdpr[-_]?(popup|banner|consent|cookie|accept)|cookie[-_]?(notice|law|policy|banner|accept|control|preferences|settings|cat)/i },
+  { rule: 'consent', pattern: /consent|opt[-_.]?(out|in)|(^|[^a-z])(dnt|gpc)([^a-z]|$)|do[-_]?not[-_]?track|prevent[-_]?tracking|usprivacy|[-_.]ignore$|tcf|gdpr[-_]?(popup|banner|consent|cookie|accept)|cookies?[-_]?(notice|notif|law|policy|banner|bar|accept|agree|allow|decline|reject|compliance|control|pref|settings|cat|choice|message|disclaimer|state|info)|(accept|agree|allow)(ed)?[-_]?cookies?|privacy[-_]?(pref|cookie|choice|consent|option|setting)/i },
   // A consent manager's own prefix, in lower case only: `CMPS` is an ad cookie, `cly_cmp_id` a campaign.
   { rule: 'consent', pattern: /^_*cmp/ },
   { rule: 'csrf', pattern: /csrf|xsrf|antiforgery|requestverificationtoken|form_key|authenticity/i },
@@ -79,3 +79,51 @@ export function isFeatureName(name: string): boolean {
   const clean = name.replace(/\*/g, '');
   return !necessaryRule(clean) && !isPreferenceName(clean) && FEATURE_RULE.test(clean);
 }
+
+/**
+ * Words a site's own names are made of, with no vendor in them: what a framework or a site's code
+ * calls its session, sign-in, cart or a visitor's choice (`session_id`, `csrf-token`,
+ * `shoppingCartId`, `language_preference`). No brand is among them: `branch_session` or
+ * `giscus-session` is some vendor's, and a vendor's "session" is often its own measurement.
+ */
+const GENERIC_WORDS = new Set([
+  'session', 'sess', 'sessionid', 'sid', 'id', 'token', 'key', 'sig', 'signature', 'hash', 'csrf', 'xsrf', 'csrftoken',
+  'antiforgery', 'auth', 'jwt', 'login', 'logged', 'in', 'signin', 'sign', 'remember', 'me', 'user', 'member',
+  'customer', 'admin', 'owner', 'guest', 'client', 'account', 'portal', 'security', 'secure', 'host', 'cart', 'basket',
+  'checkout', 'order', 'shopping', 'lb', 'route', 'routeid', 'serverid', 'lang', 'language', 'locale', 'currency',
+  'theme', 'pref', 'prefs', 'preference', 'preferences', 'setting', 'settings', 'selected', 'display', 'region',
+  'country', 'timezone', 'tz', 'mode', 'dark', 'color', 'colour', 'scheme', 'code', 'font', 'size', 'volume', 'muted',
+]);
+
+/** A name as words: split where a lower-case letter meets a capital, and at anything not a letter or digit. */
+const spaced = (name: string): string => name.replace(/\*/g, '').replace(/([a-z])([A-Z])/g, '$1 $2');
+
+/**
+ * Whether a name is plainly the site's own: each of its parts is the site's own name
+ * (`sportgene_session` on sportgene.co.uk, `.GymHut.Session` on gymhut.co.uk) or made of generic
+ * words; digits count as nothing. A framework's session name with its random tail
+ * (`ASPSESSIONIDQACTRBSA`) is one too.
+ */
+export function isSiteOwnName(name: string, host: string): boolean {
+  if (/^(phpsessid|jsessionid|aspsessionid[a-z]*)$/i.test(name)) return true;
+  const labels = new Set(host.toLowerCase().split('.').filter((label) => label.length >= 3 && label !== 'www'));
+  return name.split(/[^A-Za-z0-9]+/).every((part) =>
+    labels.has(part.toLowerCase()) ||
+    spaced(part).toLowerCase().split(/[^a-z0-9]+/).every((word) => !word || /^\d+$/.test(word) || GENERIC_WORDS.has(word)));
+}
+
+/**
+ * What an unlisted name of the site's own says, read word by word (`shoppingCartId` as
+ * `shopping Cart Id`): one of its mechanisms (necessary) or one of the visitor's choices
+ * (preferences). Undefined for a name that is not plainly the site's own (isSiteOwnName).
+ */
+export function siteOwnRule(name: string, host: string): { category: 'necessary' | 'preferences'; rule: string } | undefined {
+  if (!isSiteOwnName(name, host)) return undefined;
+  const rule = necessaryRule(name) ?? necessaryRule(spaced(name)) ?? (SIGN_IN_WORDS.test(spaced(name)) ? 'authentication' : undefined);
+  if (rule) return { category: 'necessary', rule };
+  if (isPreferenceName(name) || isPreferenceName(spaced(name))) return { category: 'preferences', rule: 'preference' };
+  return undefined;
+}
+
+/** Sign-in words a site's own name may carry beyond those of NECESSARY_RULES (`remember_token`, `dan_jwt`, `admin_token`). */
+const SIGN_IN_WORDS = /(^|[^a-z])(jwt|remember|(auth|admin|access|refresh|id|member|user|customer)[-_ ]?token)([^a-z]|$)/i;
