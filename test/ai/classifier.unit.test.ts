@@ -142,13 +142,19 @@ describe('the classifier', () => {
       ['.GymHut.Antiforgery', 'gymhut.co.uk', 'necessary'],
       ['selectedDisplayCurrency', 'www.shop.example', 'preferences'],
       ['sportgene_pref_lang', 'sportgene.co.uk', 'preferences'],
+      // The site's name written with separators, or its initials; a version says nothing.
+      ['digital-florists-session', 'digitalflorists.com', 'necessary'],
+      ['hpp_cart_v1', 'hydeparkpharmacy.co.uk', 'necessary'],
+      // The interface as the visitor left it.
+      ['sidebar_collapsed', 'app.example', 'preferences'],
     ];
     for (const [name, domain, value] of cases) {
       expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: the site's own /) });
     }
     // A brand that is not the site's is some vendor's: its "session" may be its own measurement.
-    for (const name of ['acmetrk_session', 'giscus-session', 'udm_session_rad_edge']) {
-      const result = classifier.classify({ name, domain: 'www.shop.example' });
+    // Two letters are too few to be the site's initials: `_ep_sess` is X's on example.com.
+    for (const name of ['acmetrk_session', 'giscus-session', 'udm_session_rad_edge', '_ep_sess', 'hxp_cart']) {
+      const result = classifier.classify({ name, domain: name === '_ep_sess' ? 'example.com' : 'www.hydeparkpharmacy.example' });
       expect(result.category?.source ?? '', name).not.toMatch(/site's own/);
     }
     // The same name on a known third party's domain is that party's.

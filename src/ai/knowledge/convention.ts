@@ -93,23 +93,58 @@ const GENERIC_WORDS = new Set([
   'checkout', 'order', 'shopping', 'lb', 'route', 'routeid', 'serverid', 'lang', 'language', 'locale', 'currency',
   'theme', 'pref', 'prefs', 'preference', 'preferences', 'setting', 'settings', 'selected', 'display', 'region',
   'country', 'timezone', 'tz', 'mode', 'dark', 'color', 'colour', 'scheme', 'code', 'font', 'size', 'volume', 'muted',
+  'sidebar', 'menu', 'notice', 'banner', 'popup', 'modal', 'prompt', 'dismissed', 'collapsed', 'closed', 'hidden', 'snoozed',
 ]);
+
+/** Words of a site's own name that keep the state of its interface as the visitor left it: a preference. */
+const INTERFACE_STATE = /(^|[^a-z])(dismissed|collapsed|closed|hidden|snoozed)([^a-z]|$)/i;
+
+/** Digits, and a version (`v1`), say nothing of what a name is for. */
+const NEUTRAL_WORD = /^(\d+|v\d+)$/;
+
+/**
+ * The start of `name` that is the site's own name: a label of its host, written with or without
+ * separators (`digital-florists` on digitalflorists.com), or its initials (3 or 4 letters, the
+ * label's first letter and then others of it in order: `pbs` on petalandbloomstudio.co.uk, `hpp`
+ * on hydeparkpharmacy.co.uk). Empty when it has none.
+ */
+function siteNamePrefix(name: string, labels: string[]): string {
+  for (const label of labels) {
+    const written = new RegExp(`^[-_.]*${[...label].map((c) => c.replace(/[^a-z0-9]/g, '\\$&')).join('[-_.]?')}(?=[^a-z0-9]|$)`, 'i').exec(name);
+    if (written) return written[0];
+    const initials = /^[-_.]*([a-z]{3,4})(?=[^a-z0-9])/i.exec(name);
+    if (initials && isInitialsOf(initials[1].toLowerCase(), label)) return initials[0];
+  }
+  return '';
+}
+
+const isInitialsOf = (letters: string, label: string): boolean => {
+  if (letters[0] !== label[0]) return false;
+  let at = 1;
+  for (const letter of letters.slice(1)) {
+    at = label.indexOf(letter, at) + 1;
+    if (at === 0) return false;
+  }
+  return true;
+};
 
 /** A name as words: split where a lower-case letter meets a capital, and at anything not a letter or digit. */
 const spaced = (name: string): string => name.replace(/\*/g, '').replace(/([a-z])([A-Z])/g, '$1 $2');
 
 /**
- * Whether a name is plainly the site's own: each of its parts is the site's own name
- * (`sportgene_session` on sportgene.co.uk, `.GymHut.Session` on gymhut.co.uk) or made of generic
- * words; digits count as nothing. A framework's session name with its random tail
+ * Whether a name is plainly the site's own: after the site's own name, if it starts with it
+ * (`sportgene_session` on sportgene.co.uk, `.GymHut.Session` on gymhut.co.uk, `hpp_cart_v1` on
+ * hydeparkpharmacy.co.uk), each of its parts is made of generic words; digits and versions count
+ * as nothing. A framework's session name with its random tail
  * (`ASPSESSIONIDQACTRBSA`) is one too.
  */
 export function isSiteOwnName(name: string, host: string): boolean {
   if (/^(phpsessid|jsessionid|aspsessionid[a-z]*)$/i.test(name)) return true;
-  const labels = new Set(host.toLowerCase().split('.').filter((label) => label.length >= 3 && label !== 'www'));
-  return name.split(/[^A-Za-z0-9]+/).every((part) =>
-    labels.has(part.toLowerCase()) ||
-    spaced(part).toLowerCase().split(/[^a-z0-9]+/).every((word) => !word || /^\d+$/.test(word) || GENERIC_WORDS.has(word)));
+  const labels = host.toLowerCase().split('.').filter((label) => label.length >= 3 && label !== 'www');
+  const rest = name.slice(siteNamePrefix(name, labels).length);
+  return rest.split(/[^A-Za-z0-9]+/).every((part) =>
+    labels.includes(part.toLowerCase()) ||
+    spaced(part).toLowerCase().split(/[^a-z0-9]+/).every((word) => !word || NEUTRAL_WORD.test(word) || GENERIC_WORDS.has(word)));
 }
 
 /**
@@ -122,6 +157,7 @@ export function siteOwnRule(name: string, host: string): { category: 'necessary'
   const rule = necessaryRule(name) ?? necessaryRule(spaced(name)) ?? (SIGN_IN_WORDS.test(spaced(name)) ? 'authentication' : undefined);
   if (rule) return { category: 'necessary', rule };
   if (isPreferenceName(name) || isPreferenceName(spaced(name))) return { category: 'preferences', rule: 'preference' };
+  if (INTERFACE_STATE.test(spaced(name))) return { category: 'preferences', rule: 'interface state' };
   return undefined;
 }
 
