@@ -86,6 +86,13 @@ describe('the registry', () => {
     expect(result.category?.source).toMatch(/^registry: exact name "__hs_opt_out" \(HubSpot; https:\/\/knowledge\.hubspot\.com\/\S+, read \d{4}-\d\d-\d\d\)$/);
     expect(result.companyName?.value).toBe('HubSpot');
   });
+
+  it("takes a framework's name as the framework's only on a domain that is not a known vendor's", () => {
+    expect(classifier.classify({ name: 'csrftoken', domain: 'www.shop.example' }).companyName?.value).toBe('Django');
+    const onPinterest = classifier.classify({ name: 'csrftoken', domain: 'www.pinterest.com' });
+    expect(onPinterest.companyName?.value).toBe('Pinterest');
+    expect(onPinterest.category?.value ?? 'undecided').not.toBe('necessary');
+  });
 });
 
 const fake: RegistryVendor[] = [

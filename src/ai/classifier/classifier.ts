@@ -164,8 +164,9 @@ export class Classifier {
   classify(item: ItemToClassify): Classification {
     const host = normaliseHost(item.domain);
     const domain = this.knowledge.domainFact(host);
+    // A framework's names live on the site's own domain: on a third party's, the same name is that party's.
     const registered = this.registry.match(item.name);
-    if (registered) {
+    if (registered && !(registered.entry.kind === 'framework' && this.registry.vendorByDomain(host)?.kind === 'vendor')) {
       const { entry, how, covered } = registered;
       const confidence = REGISTRY_CONFIDENCE[how];
       const source = `registry: ${how} "${covered ? item.name : entry.pattern}" (${entry.vendor}; ${entry.url}, read ${entry.read})`;
