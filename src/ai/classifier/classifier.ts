@@ -128,7 +128,8 @@ function featuresOf(name: string, host: string, domain: DomainFact | undefined, 
 
 /**
  * Classifies storage items, in this order:
- * 1. the project's cited registry (registry.ts): exact names, then patterns such as `_ga_*`;
+ * 1. the project's cited registry (registry.ts): exact names, then patterns such as `_ga_*`; a
+ *    framework's only off a registry vendor's domain;
  * 2. the Open Cookie Database's exact names, relabelled under the convention (ocd-relabel.ts);
  * 3. the convention itself: a consent or opt-out name is necessary, a name of a chat, comments, a
  *    wishlist or recently viewed items functional, whoever set it;
@@ -136,7 +137,9 @@ function featuresOf(name: string, host: string, domain: DomainFact | undefined, 
  * 5. the registry's vendors: a name with a vendor's own prefix, or on a vendor's domain, takes the
  *    vendor's category, but for the fixed exceptions of the convention (consent, CSRF, session,
  *    language, currency, theme);
- * 6. a scored model trained on all of the above, for names nobody lists; it decides only from its
+ * 6. a name plainly the site's own (convention.ts, `siteOwnRule`), on no known third party's
+ *    domain, by its words; also where the database lists it with a label it is unsure of;
+ * 7. a scored model trained on all of the above, for names nobody lists; it decides only from its
  *    threshold up.
  * A database label only a platform's default gives, or one the name's words contradict, and the
  * default of a vendor whose listed names have several purposes, are guesses, not decisions: a
