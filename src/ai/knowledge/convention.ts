@@ -17,7 +17,8 @@ import type { StandardCategory } from './categories.ts';
  *
  * A third party's own security or session cookie that exists only because of an optional feature
  * (an embedded video, a chat widget) takes the category of that feature: the website works without
- * it. When in doubt between necessary and anything else, it is not necessary: a wrong `necessary`
+ * it. A cookie its vendor documents for several purposes takes the one that needs consent most
+ * (marketing, then analytics, then functional and preferences, then necessary). When in doubt between necessary and anything else, it is not necessary: a wrong `necessary`
  * sets a cookie without consent, the worst mistake there is.
  */
 
@@ -109,10 +110,10 @@ const NEUTRAL_WORD = /^(\d+|v\d+)$/;
  * on hydeparkpharmacy.co.uk). Empty when it has none.
  */
 function siteNamePrefix(name: string, labels: string[]): string {
+  const initials = /^[-_.]*([a-z]{3,4})(?=[^a-z0-9])/i.exec(name);
   for (const label of labels) {
     const written = new RegExp(`^[-_.]*${[...label].map((c) => c.replace(/[^a-z0-9]/g, '\\$&')).join('[-_.]?')}(?=[^a-z0-9]|$)`, 'i').exec(name);
     if (written) return written[0];
-    const initials = /^[-_.]*([a-z]{3,4})(?=[^a-z0-9])/i.exec(name);
     if (initials && isInitialsOf(initials[1].toLowerCase(), label)) return initials[0];
   }
   return '';
@@ -138,7 +139,7 @@ const spaced = (name: string): string => name.replace(/\*/g, '').replace(/([a-z]
  * as nothing. A framework's session name with its random tail
  * (`ASPSESSIONIDQACTRBSA`) is one too.
  */
-export function isSiteOwnName(name: string, host: string): boolean {
+function isSiteOwnName(name: string, host: string): boolean {
   if (/^(phpsessid|jsessionid|aspsessionid[a-z]*)$/i.test(name)) return true;
   const labels = host.toLowerCase().split('.').filter((label) => label.length >= 3 && label !== 'www');
   const rest = name.slice(siteNamePrefix(name, labels).length);
