@@ -58,9 +58,11 @@ describe('the registry', () => {
 
   it('matches a pattern anchored only at its end only when that end is distinctive', () => {
     const registry = new Registry([
-      { ...fake[0], cookies: [['*_key', 'necessary', 'Lets a visitor back into a protected page'], ['*_acr_replay_id', 'analytics', 'Replay id of Acme Replay, per site']] },
+      { ...fake[0], cookies: [['*_key', 'necessary', 'Lets a visitor back into a protected page'], ['*_password', 'functional', 'Password of a protected video'], ['*_acr_replay_id', 'analytics', 'Replay id of Acme Replay, per site']] },
     ]);
     expect(registry.match('ps_partner_key')).toBeUndefined();
+    expect(registry.match('ilance_password')).toBeUndefined();
+    expect(registry.match('*_password')?.entry.pattern).toBe('*_password');
     expect(registry.match('shop_acr_replay_id')?.entry.pattern).toBe('*_acr_replay_id');
   });
 

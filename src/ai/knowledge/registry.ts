@@ -119,6 +119,13 @@ const MIN_FOLDED_NAME = 5;
  * program's `ps_partner_key` and a form plugin's `gf_setup_wizard_invalid_key` as its own).
  */
 const MIN_SUFFIX_ONLY_TEXT = 6;
+/**
+ * Nor when that end is one common word: Vimeo's `*_password` (a video's id, then `_password`) took a
+ * shop software's own `ilance_password`, a sign-in cookie, for a video's.
+ */
+const COMMON_WORD_SUFFIX = /^[-_#!.]*(password|passwd|key|lang|language|token|session|sessionid|id|uid|user|name|data|state|cache|settings?)$/i;
+
+const isCommonSuffix = (text: string): boolean => text.length < MIN_SUFFIX_ONLY_TEXT || COMMON_WORD_SUFFIX.test(text);
 
 /** The registry's lookups: names and patterns, and the vendor a prefix or a domain belongs to. */
 export class Registry {
@@ -141,7 +148,7 @@ export class Registry {
       if (!this.folded.has(folded)) this.folded.set(folded, entry);
     }
     this.patterns = entries
-      .filter((entry) => entry.wildcard && !(entry.literal === '' && entry.pattern.replace(/\*/g, '').length < MIN_SUFFIX_ONLY_TEXT))
+      .filter((entry) => entry.wildcard && !(entry.literal === '' && isCommonSuffix(entry.pattern.replace(/\*/g, ''))))
       .sort((a, b) => b.literal.length - a.literal.length);
     const claims = vendors.flatMap((vendor) =>
       vendor.prefixes.filter((prefix) => prefix.length >= MIN_FALLBACK_PREFIX).map((prefix) => ({ prefix: prefix.toLowerCase(), vendor })));
