@@ -163,6 +163,17 @@ describe('the classifier', () => {
     expect(classifier.classify({ name: 'sid', domain: 'e-shop.example' }).category).toMatchObject({ value: 'necessary', source: expect.stringMatching(/site's own session/) });
   });
 
+  it("takes a name other software also uses as the database's party's only on that party's domain", () => {
+    // The database lists `locale` for Facebook (facebook.com): on a site of its own it is the site's language.
+    expect(classifier.classify({ name: 'locale', domain: 'www.shop.example' }).category).toMatchObject({ value: 'preferences', source: expect.stringMatching(/site's own/) });
+    const onFacebook = classifier.classify({ name: 'locale', domain: 'www.facebook.com' });
+    expect(onFacebook.category?.source).toMatch(/^open-cookie-database: exact name "locale" \(Facebook\)/);
+    // Where the site's own words say nothing, it is left to a person, not answered as the party's.
+    const token = classifier.classify({ name: 'token', domain: 'www.shop.example' });
+    expect(token.category).toBeUndefined();
+    expect(token.guess?.source).toMatch(/uncertain: a name other software also uses, listed for /);
+  });
+
   it('guesses but does not decide from a database label only a platform default gives', () => {
     const facts = factsFromOpenCookieDatabase([
       { ...row('acme_recent', 'Functional'), platform: 'Acme CMS' },

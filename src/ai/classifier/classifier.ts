@@ -1,5 +1,5 @@
 import type { StandardCategory } from '../knowledge/categories.ts';
-import { exceptionFor, isFeatureName, necessaryRule, siteOwnRule } from '../knowledge/convention.ts';
+import { exceptionFor, isFeatureName, isGenericName, necessaryRule, siteOwnRule } from '../knowledge/convention.ts';
 import { factsFromOpenCookieDatabase, factsFromRegistry, Knowledge, normaliseHost, type CookieFact, type DomainFact } from '../knowledge/knowledge.ts';
 import { loadRegistryVendors, Registry, type RegistryMatch, type RegistryVendor } from '../knowledge/registry.ts';
 import { loadOpenCookieDatabase, loadThirdPartyWeb } from '../knowledge/sources.ts';
@@ -106,6 +106,9 @@ function conventionFor(name: string): { value: 'necessary' | 'functional'; sourc
  * mechanisms or one of the visitor's choices.
  */
 const SITE_OWN_CONFIDENCE = 0.8;
+
+/** Whether `host` is `domain` or one of its subdomains. */
+const isOnDomain = (host: string, domain: string): boolean => host === domain || host.endsWith(`.${domain}`);
 
 /** Why the database's own label was not taken, when it was not. */
 const relabelNote = (fact: CookieFact): string => (fact.relabelled ? `; relabelled: ${fact.relabelled}` : '');
@@ -291,7 +294,11 @@ export class Classifier {
       if (exact) {
         const { category, share, fact, uncertain } = vote(exact.facts, host);
         const base = exact.folded ? FOLDED_CONFIDENCE : EXACT_CONFIDENCE;
-        return { fact: { ...fact, category }, uncertain, confidence: base * share, source: `open-cookie-database: ${exact.folded ? 'name, ignoring case' : 'exact name'} "${fact.name}" (${fact.company})${relabelNote(fact)}` };
+        const source = `open-cookie-database: ${exact.folded ? 'name, ignoring case' : 'exact name'} "${fact.name}" (${fact.company})${relabelNote(fact)}`;
+        // A name other software also uses is the listed party's only on its own domain (Facebook's `locale`).
+        const elsewhere = !uncertain && isGenericName(name) && exact.facts.every((f) => f.domain && !isOnDomain(host, f.domain));
+        if (elsewhere) return { fact: { ...fact, category, uncertain: `a name other software also uses, listed for ${fact.domain}` }, uncertain: true, confidence: base * share, source };
+        return { fact: { ...fact, category }, uncertain, confidence: base * share, source };
       }
     }
     const patterns = this.knowledge.patternFacts(literal);

@@ -88,7 +88,7 @@ export function isFeatureName(name: string): boolean {
  * `giscus-session` is some vendor's, and a vendor's "session" is often its own measurement.
  */
 const GENERIC_WORDS = new Set([
-  'session', 'sess', 'sessionid', 'sid', 'id', 'token', 'key', 'sig', 'signature', 'hash', 'csrf', 'xsrf', 'csrftoken',
+  'session', 'sess', 'sessionid', 'sid', 'id', 'uid', 'token', 'key', 'sig', 'signature', 'hash', 'csrf', 'xsrf', 'csrftoken',
   'antiforgery', 'auth', 'jwt', 'login', 'logged', 'in', 'signin', 'sign', 'remember', 'me', 'user', 'member',
   'customer', 'admin', 'owner', 'guest', 'client', 'account', 'portal', 'security', 'secure', 'host', 'cart', 'basket',
   'checkout', 'order', 'shopping', 'lb', 'route', 'routeid', 'serverid', 'lang', 'language', 'locale', 'currency',
@@ -147,6 +147,9 @@ function isSiteOwnName(name: string, host: string): boolean {
     labels.includes(part.toLowerCase()) ||
     spaced(part).toLowerCase().split(/[^a-z0-9]+/).every((word) => !word || NEUTRAL_WORD.test(word) || GENERIC_WORDS.has(word)));
 }
+
+/** Whether a name is made only of generic words (`locale`, `session_id`, `token`): other software uses it too. */
+export const isGenericName = (name: string): boolean => isSiteOwnName(name, '');
 
 /**
  * What an unlisted name of the site's own says, read word by word (`shoppingCartId` as
