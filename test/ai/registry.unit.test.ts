@@ -95,6 +95,11 @@ describe('the registry', () => {
     expect(onPinterest.companyName?.value).toBe('Pinterest');
     expect(onPinterest.category?.value ?? 'undecided').not.toBe('necessary');
   });
+
+  it("lets no vendor's pattern take a consent name under it: the convention decides those", () => {
+    expect(classifier.classify({ name: 'wm-tour-state', domain: 'www.shop.example' }).category?.source).toMatch(/WalkMe/);
+    expect(classifier.classify({ name: 'wm-consent', domain: 'www.shop.example' }).category).toMatchObject({ value: 'necessary', source: 'convention: a consent or opt-out name is necessary' });
+  });
 });
 
 const fake: RegistryVendor[] = [

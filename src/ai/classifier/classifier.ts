@@ -170,9 +170,8 @@ export class Classifier {
   classify(item: ItemToClassify): Classification {
     const host = normaliseHost(item.domain);
     const domain = this.knowledge.domainFact(host);
-    // A framework's names live on the site's own domain: on a third party's, the same name is that party's.
     const registered = this.registry.match(item.name);
-    if (registered && !(registered.entry.kind === 'framework' && this.registry.vendorByDomain(host)?.kind === 'vendor')) {
+    if (registered && this.registryAnswers(registered, item.name, host)) {
       const { entry, how, covered } = registered;
       const confidence = REGISTRY_CONFIDENCE[how];
       const source = `registry: ${how} "${covered ? item.name : entry.pattern}" (${entry.vendor}; ${entry.url}, read ${entry.read})`;
@@ -247,7 +246,16 @@ export class Classifier {
     };
   }
 
-  /** A name the knowledge does not list, of a registry vendor by its prefix or by its domain. */
+  /**
+   * Whether a registry match answers: a framework's names live on the site's own domain, so on a
+   * registry vendor's domain the same name is that vendor's; and a vendor's pattern (WalkMe's `wm-*`)
+   * does not outweigh a consent name under it (a site's own `wm-consent`), which the convention decides.
+   */
+  private registryAnswers({ entry, how }: RegistryMatch, name: string, host: string): boolean {
+    if (entry.kind === 'framework' && this.registry.vendorByDomain(host)?.kind === 'vendor') return false;
+    return how !== 'pattern' || entry.category === 'necessary' || necessaryRule(name) !== 'consent';
+  }
+
   /**
    * A name the knowledge does not list, of a registry vendor by its prefix or by its domain. The
    * vendor's default category is a decision only when the vendor's own listed names that no
