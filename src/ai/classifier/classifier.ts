@@ -132,8 +132,9 @@ function featuresOf(name: string, host: string, domain: DomainFact | undefined, 
 /**
  * Classifies storage items, in this order:
  * 1. the project's cited registry (registry.ts): exact names, then patterns such as `_ga_*`; a
- *    framework's only off a registry vendor's domain;
- * 2. the Open Cookie Database's exact names, relabelled under the convention (ocd-relabel.ts);
+ *    framework's only off a registry vendor's domain, a vendor's pattern never for a consent name;
+ * 2. the Open Cookie Database's exact names, relabelled under the convention (ocd-relabel.ts); a
+ *    generic name it lists only for third parties' domains is a guess elsewhere;
  * 3. the convention itself: a consent or opt-out name is necessary, a name of a chat, comments, a
  *    wishlist or recently viewed items functional, whoever set it;
  * 4. the Open Cookie Database's patterns, and for a wildcard item the listed names it covers;
