@@ -1,6 +1,6 @@
 import type { StandardCategory } from '../knowledge/categories.ts';
 import { exceptionFor, isFeatureName, isGenericName, necessaryRule, siteOwnRule } from '../knowledge/convention.ts';
-import { factsFromOpenCookieDatabase, factsFromRegistry, Knowledge, normaliseHost, type CookieFact, type DomainFact } from '../knowledge/knowledge.ts';
+import { factsFromOpenCookieDatabase, factsFromRegistry, hostAndParents, Knowledge, normaliseHost, type CookieFact, type DomainFact } from '../knowledge/knowledge.ts';
 import { loadRegistryVendors, Registry, type RegistryMatch, type RegistryVendor } from '../knowledge/registry.ts';
 import { loadOpenCookieDatabase, loadThirdPartyWeb } from '../knowledge/sources.ts';
 import { Controllers } from './controllers.ts';
@@ -106,9 +106,6 @@ function conventionFor(name: string): { value: 'necessary' | 'functional'; sourc
  * mechanisms or one of the visitor's choices.
  */
 const SITE_OWN_CONFIDENCE = 0.8;
-
-/** Whether `host` is `domain` or one of its subdomains. */
-const isOnDomain = (host: string, domain: string): boolean => host === domain || host.endsWith(`.${domain}`);
 
 /** Why the database's own label was not taken, when it was not. */
 const relabelNote = (fact: CookieFact): string => (fact.relabelled ? `; relabelled: ${fact.relabelled}` : '');
@@ -305,7 +302,7 @@ export class Classifier {
         const base = exact.folded ? FOLDED_CONFIDENCE : EXACT_CONFIDENCE;
         const source = `open-cookie-database: ${exact.folded ? 'name, ignoring case' : 'exact name'} "${fact.name}" (${fact.company})${relabelNote(fact)}`;
         // A name other software also uses is the listed party's only on its own domain (Facebook's `locale`).
-        const elsewhere = !uncertain && isGenericName(name) && exact.facts.every((f) => f.domain && !isOnDomain(host, f.domain));
+        const elsewhere = !uncertain && isGenericName(name) && exact.facts.every((f) => f.domain && !hostAndParents(host).includes(f.domain));
         if (elsewhere) return { fact: { ...fact, category, uncertain: `a name other software also uses, listed for ${fact.domain}` }, uncertain: true, confidence: base * share, source };
         return { fact: { ...fact, category }, uncertain, confidence: base * share, source };
       }

@@ -88,7 +88,7 @@ export function isFeatureName(name: string): boolean {
  * `giscus-session` is some vendor's, and a vendor's "session" is often its own measurement.
  */
 const GENERIC_WORDS = new Set([
-  'session', 'sess', 'sessionid', 'sid', 'id', 'uid', 'token', 'key', 'sig', 'signature', 'hash', 'csrf', 'xsrf', 'csrftoken',
+  'session', 'sess', 'sessionid', 'sid', 'id', 'uid', 'token', 'key', 'password', 'sig', 'signature', 'hash', 'csrf', 'xsrf', 'csrftoken',
   'antiforgery', 'auth', 'jwt', 'login', 'logged', 'in', 'signin', 'sign', 'remember', 'me', 'user', 'member',
   'customer', 'admin', 'owner', 'guest', 'client', 'account', 'portal', 'security', 'secure', 'host', 'cart', 'basket',
   'checkout', 'order', 'shopping', 'lb', 'route', 'routeid', 'serverid', 'lang', 'language', 'locale', 'currency',

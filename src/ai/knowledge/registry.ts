@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { STANDARD_CATEGORIES, type StandardCategory } from './categories.ts';
+import { isGenericName } from './convention.ts';
 import { hostAndParents, normaliseHost } from './knowledge.ts';
 import { dataFile } from './sources.ts';
 
@@ -120,12 +121,10 @@ const MIN_FOLDED_NAME = 5;
  */
 const MIN_SUFFIX_ONLY_TEXT = 6;
 /**
- * Nor when that end is one common word: Vimeo's `*_password` (a video's id, then `_password`) took a
- * shop software's own `ilance_password`, a sign-in cookie, for a video's.
+ * Nor when that end is only generic words (convention.ts): Vimeo's `*_password` (a video's id, then
+ * `_password`) took a shop software's own `ilance_password`, a sign-in cookie, for a video's.
  */
-const COMMON_WORD_SUFFIX = /^[-_#!.]*(password|passwd|key|lang|language|token|session|sessionid|id|uid|user|name|data|state|cache|settings?)$/i;
-
-const isCommonSuffix = (text: string): boolean => text.length < MIN_SUFFIX_ONLY_TEXT || COMMON_WORD_SUFFIX.test(text);
+const isCommonSuffix = (text: string): boolean => text.length < MIN_SUFFIX_ONLY_TEXT || isGenericName(text);
 
 /** The registry's lookups: names and patterns, and the vendor a prefix or a domain belongs to. */
 export class Registry {
