@@ -147,6 +147,11 @@ describe('the classifier', () => {
       ['hpp_cart_v1', 'hydeparkpharmacy.co.uk', 'necessary'],
       // The interface as the visitor left it.
       ['sidebar_collapsed', 'app.example', 'preferences'],
+      ['toolbar_hint', 'app.example', 'preferences'],
+      ['appearance', 'app.example', 'preferences'],
+      // What the visitor gathered: an optional feature.
+      ['saved_searches', 'homes.example', 'functional'],
+      ['compare_list', 'homes.example', 'functional'],
     ];
     for (const [name, domain, value] of cases) {
       expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: the site's own /) });

@@ -39,7 +39,7 @@ const NECESSARY_RULES: Array<{ rule: string; pattern: RegExp }> = [
 ];
 
 /** Words of a name that say it keeps one of the visitor's choices. */
-const PREFERENCE_RULE = /(^|[^a-z])(lang(uage)?|locale|i18n|currency|theme|dark[-_]?mode|color[-_]?scheme|timezone|tz|region|country|font[-_]?size|volume|muted|settings)([^a-z]|$)|language|locale|currency|i18n_redirected/i;
+const PREFERENCE_RULE = /(^|[^a-z])(lang(uage)?|locale|i18n|currency|theme|dark[-_]?mode|color[-_]?scheme|appearance|layout|timezone|tz|region|country|font[-_]?size|volume|muted|settings)([^a-z]|$)|language|locale|currency|i18n_redirected/i;
 
 /**
  * Words of a name that say it serves one of the optional features the convention lists as
@@ -95,10 +95,15 @@ const GENERIC_WORDS = new Set([
   'theme', 'pref', 'prefs', 'preference', 'preferences', 'setting', 'settings', 'selected', 'display', 'region',
   'country', 'timezone', 'tz', 'mode', 'dark', 'color', 'colour', 'scheme', 'code', 'font', 'size', 'volume', 'muted',
   'sidebar', 'menu', 'notice', 'banner', 'popup', 'modal', 'prompt', 'dismissed', 'collapsed', 'closed', 'hidden', 'snoozed',
+  'hint', 'hints', 'hide', 'toolbar', 'dashboard', 'alert', 'appearance', 'layout', 'saved', 'search', 'searches', 'favourite',
+  'favourites', 'favorite', 'favorites', 'compare', 'comparison', 'history', 'recently', 'viewed', 'bookmark', 'bookmarks', 'list',
 ]);
 
 /** Words of a site's own name that keep the state of its interface as the visitor left it: a preference. */
-const INTERFACE_STATE = /(^|[^a-z])(dismissed|collapsed|closed|hidden|snoozed)([^a-z]|$)/i;
+const INTERFACE_STATE = /(^|[^a-z])(dismissed|collapsed|closed|hidden|snoozed|hide|hints?)([^a-z]|$)/i;
+
+/** Words of a site's own name that keep what the visitor gathered: saved searches, favourites, a comparison, a history. */
+const GATHERED = /(^|[^a-z])(saved|favou?rites?|compare|comparison|history|bookmarks?|recently viewed)([^a-z]|$)/i;
 
 /** Digits, and a version (`v1`), say nothing of what a name is for. */
 const NEUTRAL_WORD = /^(\d+|v\d+)$/;
@@ -156,12 +161,13 @@ export const isGenericName = (name: string): boolean => isSiteOwnName(name, '');
  * `shopping Cart Id`): one of its mechanisms (necessary) or one of the visitor's choices
  * (preferences). Undefined for a name that is not plainly the site's own (isSiteOwnName).
  */
-export function siteOwnRule(name: string, host: string): { category: 'necessary' | 'preferences'; rule: string } | undefined {
+export function siteOwnRule(name: string, host: string): { category: 'necessary' | 'preferences' | 'functional'; rule: string } | undefined {
   if (!isSiteOwnName(name, host)) return undefined;
   const rule = necessaryRule(name) ?? necessaryRule(spaced(name)) ?? (SIGN_IN_WORDS.test(spaced(name)) ? 'authentication' : undefined);
   if (rule) return { category: 'necessary', rule };
   if (isPreferenceName(name) || isPreferenceName(spaced(name))) return { category: 'preferences', rule: 'preference' };
   if (INTERFACE_STATE.test(spaced(name))) return { category: 'preferences', rule: 'interface state' };
+  if (GATHERED.test(spaced(name))) return { category: 'functional', rule: 'saved items' };
   return undefined;
 }
 
