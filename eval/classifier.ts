@@ -42,9 +42,9 @@ function pathOf(result: Classification): string {
   return source.startsWith('registry vendor') ? 'vendor fallback' : source.split(':')[0];
 }
 
-function run(classifier: Classifier, items: Array<Pick<EvalItem, 'name' | 'domain' | 'expected'> & { set?: string }>): Outcome[] {
+function run(classifier: Classifier, items: Array<Pick<EvalItem, 'name' | 'domain' | 'expected'> & { set?: string; setBy?: string }>): Outcome[] {
   return items.map((item) => {
-    const result = classifier.classify({ name: item.name, domain: item.domain });
+    const result = classifier.classify({ name: item.name, domain: item.domain, setBy: item.setBy });
     return {
       expected: item.expected,
       predicted: result.guess?.value ?? 'none',
@@ -127,7 +127,17 @@ function crossValidatedThreshold(vendors: RegistryVendor[], facts: CookieFact[],
  * classified as scanned. This is where the vendor fallback works; the held-out vendors above
  * cannot show it. For reading only: nothing is chosen here.
  */
-function unlistedNamesOfKnownVendors(vendors: RegistryVendor[], facts: CookieFact[], entities: ThirdPartyEntity[], modelThreshold: number): Outcome[] {
+/**
+ * A scan sees which script wrote a first-party item (`set_by`): here simulated as a script on the
+ * item's vendor's first listed domain, for vendors that list one; undefined for the others.
+ */
+function writtenByItsVendor(vendors: RegistryVendor[]): (item: Pick<EvalItem, 'vendor'>) => string | undefined {
+  const domains = new Map(vendors.map((vendor) => [vendor.vendor, vendor.domains[0]]));
+  return (item) => (domains.get(item.vendor) ? `https://${domains.get(item.vendor)}/sdk.js` : undefined);
+}
+
+function unlistedNamesOfKnownVendors(vendors: RegistryVendor[], facts: CookieFact[], entities: ThirdPartyEntity[], modelThreshold: number, written = false): Outcome[] {
+  const writer = writtenByItsVendor(vendors);
   const fold = (pattern: string) => createHash('sha256').update(`name fold:${pattern}`).digest().readUInt32BE(0) % FOLDS;
   const knowledge = new Knowledge(facts, entities);
   const outcomes: Outcome[] = [];
@@ -136,7 +146,9 @@ function unlistedNamesOfKnownVendors(vendors: RegistryVendor[], facts: CookieFac
     const classifier = Classifier.build(knowledge, facts, { modelThreshold }, new Registry(kept));
     const seen = new Set<string>();
     const items = vendors.flatMap((vendor) => asScanned({ ...vendor, cookies: vendor.cookies.filter(([pattern]) => fold(pattern) === k) }, seen));
-    outcomes.push(...run(classifier, items));
+    // Written: only the names of vendors with a domain, each as its vendor's script wrote it.
+    const scanned = written ? items.map((item) => ({ ...item, setBy: writer(item) })).filter((item) => item.setBy) : items;
+    outcomes.push(...run(classifier, scanned));
   }
   return outcomes;
 }
@@ -225,6 +237,14 @@ function main() {
   console.log('');
   const known = report('Unlisted names of known vendors (build side, names held out of their vendors by fold; for reading only)',
     unlistedNamesOfKnownVendors(buildVendors, facts, entities, threshold), true);
+  console.log('');
+  const byVendor = writtenByItsVendor(vendors);
+  const writtenItems = items.filter((item) => item.set === 'held-out vendors').map((item) => ({ ...item, setBy: byVendor(item) }));
+  report("Held-out vendors, each item written by a script on its vendor's domain (a scan's set_by, simulated; for reading only)",
+    run(classifier, writtenItems.filter((item) => item.setBy)), true);
+  console.log('');
+  report("Unlisted names of known vendors, written by a script on their vendor's domain (simulated as above; for reading only)",
+    unlistedNamesOfKnownVendors(buildVendors, facts, entities, threshold, true), true);
   console.log('');
   console.log('Threshold trade-off on these items (for reading only; the threshold is never chosen here):');
   for (const t of [0.5, 0.6, 0.7, 0.8, 0.9]) {

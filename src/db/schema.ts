@@ -166,6 +166,8 @@ export interface StorageItemsTable {
   wildcard_cookie_id: string | null;
   created_by: ColumnType<CreatedBy, CreatedBy | undefined, CreatedBy>;
   last_seen_at: Date | null;
+  /** The script or response a scan saw write it (a URL); null when made by hand or not told. Not shown by the API. */
+  set_by: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

@@ -168,6 +168,27 @@ describe('the classifier', () => {
     expect(classifier.classify({ name: 'sid', domain: 'e-shop.example' }).category).toMatchObject({ value: 'necessary', source: expect.stringMatching(/site's own session/) });
   });
 
+  it("reads an unlisted first-party name as the vendor's whose script a scan saw write it", () => {
+    const written = (setBy?: string, name = 'vid_state') => classifier.classify({ name, domain: 'www.shop.example', setBy });
+    // Intercom's widget wrote it: Intercom's default, and its company.
+    expect(written('https://widget.intercom.io/widget/abc')).toMatchObject({
+      category: { value: 'functional', source: 'registry vendor: written by a script on widget.intercom.io (Intercom)' },
+      companyName: { value: 'Intercom' },
+    });
+    // A vendor whose listed names have several purposes, or whose default is necessary: a guess only.
+    expect(written('https://static.hotjar.com/c/hotjar-123.js?sv=6').category).toBeUndefined();
+    expect(written('https://static.hotjar.com/c/hotjar-123.js?sv=6').guess?.source).toMatch(/\(Hotjar\); uncertain: /);
+    expect(written('https://js.stripe.com/v3/').category).toBeUndefined();
+    expect(written('https://js.stripe.com/v3/').guess?.source).toMatch(/uncertain: a necessary default is not taken from the script alone/);
+    // The site's own script, a tag manager's or a CDN's says nothing of whose it is.
+    for (const setBy of ['https://www.shop.example/app.js', 'https://cdn.shop.example/app.js', 'https://www.googletagmanager.com/gtm.js?id=GTM-X', 'https://cdn.jsdelivr.net/npm/x.js']) {
+      expect(written(setBy).guess?.source, setBy).not.toMatch(/^registry vendor/);
+    }
+    // A name a third party's script wrote is not the site's own, whatever its words.
+    expect(written(undefined, 'session_id').category?.source).toBe("convention: the site's own session name");
+    expect(written('https://unknown-vendor.example/a.js', 'session_id').category?.source ?? '').not.toMatch(/site's own/);
+  });
+
   it("takes a name other software also uses as the database's party's only on that party's domain", () => {
     // The database lists `locale` for Facebook (facebook.com): on a site of its own it is the site's language.
     expect(classifier.classify({ name: 'locale', domain: 'www.shop.example' }).category).toMatchObject({ value: 'preferences', source: expect.stringMatching(/site's own/) });

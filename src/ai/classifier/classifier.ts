@@ -4,7 +4,7 @@ import { factsFromOpenCookieDatabase, factsFromRegistry, hostAndParents, Knowled
 import { loadRegistryVendors, Registry, type RegistryMatch, type RegistryVendor } from '../knowledge/registry.ts';
 import { loadOpenCookieDatabase, loadThirdPartyWeb } from '../knowledge/sources.ts';
 import { Controllers } from './controllers.ts';
-import { domainFeatures, durationFeatures, nameFeatures, placeOf } from './features.ts';
+import { domainFeatures, durationFeatures, nameFeatures, placeOf, registrableDomain } from './features.ts';
 import { CategoryModel, type Example, type Feature } from './model.ts';
 
 /** What the AI is asked about: a storage item as it is stored. */
@@ -12,6 +12,8 @@ export interface ItemToClassify {
   name: string;
   domain?: string;
   duration?: string;
+  /** The script (or response) a scan saw write it, as a URL: its vendor, when the name alone says nothing. */
+  setBy?: string;
 }
 
 export interface Finding<T> {
@@ -88,6 +90,9 @@ function vote(all: CookieFact[], host: string): { category: StandardCategory; sh
  */
 const DEFAULT_AGREEMENT = 0.93;
 
+/** third-party-web's categories of parties whose scripts run other parties' code: a write from them says nothing of whose it is. */
+const RUNS_OTHERS_CODE = new Set(['tag-manager', 'cdn', 'hosting']);
+
 /** Frameworks and platforms, and vendors whose main product is necessary, run the site's sessions. */
 const ownsSessions = (vendor: RegistryVendor): boolean => vendor.kind === 'framework' || vendor.category === 'necessary';
 
@@ -135,11 +140,12 @@ function featuresOf(name: string, host: string, domain: DomainFact | undefined, 
  * 3. the convention itself: a consent or opt-out name is necessary, a name of a chat, comments, a
  *    wishlist or recently viewed items functional, whoever set it;
  * 4. the Open Cookie Database's patterns, and for a wildcard item the listed names it covers;
- * 5. the registry's vendors: a name with a vendor's own prefix, or on a vendor's domain, takes the
- *    vendor's category, but for the fixed exceptions of the convention (consent, CSRF, session,
- *    language, currency, theme);
+ * 5. the registry's vendors: a name with a vendor's own prefix, on a vendor's domain, or written (as
+ *    a scan saw) by a script on a vendor's domain, takes the vendor's category, but for the fixed
+ *    exceptions of the convention (consent, CSRF, session, language, currency, theme);
  * 6. a name plainly the site's own (convention.ts, `siteOwnRule`), on no known third party's
- *    domain, by its words; also where the database lists it with a label it is unsure of;
+ *    domain and written by no third party's script, by its words; also where the database lists it
+ *    with a label it is unsure of;
  * 7. a scored model trained on all of the above, for names nobody lists; it decides only from its
  *    threshold up.
  * A database label only a platform's default gives, or one the name's words contradict, and the
@@ -201,7 +207,9 @@ export class Classifier {
         duration: undefined,
       };
     }
-    const own = domain ? undefined : siteOwnRule(item.name, host);
+    const writer = this.thirdPartyWriter(item.setBy, host);
+    // A name a third party's script wrote is that party's, whatever its words.
+    const own = domain || writer ? undefined : siteOwnRule(item.name, host);
     if (listed && !(listed.uncertain && own)) {
       const { fact, confidence, source, uncertain } = listed;
       const guess = { value: fact.category, confidence, source: uncertain ? `${source}; uncertain: ${fact.uncertain}` : source };
@@ -213,7 +221,7 @@ export class Classifier {
         duration: fact.duration ? { value: fact.duration, confidence, source } : undefined,
       };
     }
-    const vendor = this.vendorFallback(item.name, host);
+    const vendor = this.vendorFallback(item.name, host, writer?.host);
     if (vendor) {
       const category = { value: vendor.category, confidence: vendor.confidence, source: vendor.source };
       return {
@@ -229,17 +237,19 @@ export class Classifier {
       const category = { value: own.category, confidence: SITE_OWN_CONFIDENCE, source: `convention: the site's own ${own.rule} name` };
       return { category, guess: category, description: undefined, companyName: undefined, duration: undefined };
     }
-    const best = this.model.best(featuresOf(item.name, host, domain, item.duration, this.controllers));
+    // The model reads the writing script's party as the cookie's domain when the domain says nothing.
+    const [place, party] = !domain && writer?.domain ? [writer.host, writer.domain] : [host, domain];
+    const best = this.model.best(featuresOf(item.name, place, party, item.duration, this.controllers));
     const guess = {
       value: best.category,
       confidence: best.probability,
-      source: `model: logistic regression on the registry and the cookie databases${domain ? `, ${domain.entity} (third-party-web)` : ''}`,
+      source: `model: logistic regression on the registry and the cookie databases${party ? `, ${party.entity} (third-party-web)` : ''}`,
     };
     return {
       category: best.probability >= this.options.modelThreshold ? guess : undefined,
       guess,
       description: undefined,
-      companyName: this.company(domain),
+      companyName: this.company(party),
       duration: undefined,
     };
   }
@@ -255,25 +265,45 @@ export class Classifier {
   }
 
   /**
-   * A name the knowledge does not list, of a registry vendor by its prefix or by its domain. The
-   * vendor's default category is a decision only when the vendor's own listed names that no
-   * exception settles have it at least DEFAULT_AGREEMENT of the time; otherwise a guess.
+   * A name the knowledge does not list, of a registry vendor by its prefix, by its domain, or by
+   * the domain of the third party's script that wrote it (`writerHost`). The vendor's default
+   * category is a decision only when the vendor's own listed names that no exception settles have
+   * it at least DEFAULT_AGREEMENT of the time; otherwise a guess. A script's vendor whose default is
+   * necessary is only a guess too: that it ran says less than a name or a domain, and a wrong
+   * `necessary` is the worst answer.
    */
-  private vendorFallback(name: string, host: string): { category: StandardCategory; confidence: number; source: string; vendor: string; uncertain: boolean } | undefined {
+  private vendorFallback(name: string, host: string, writerHost?: string): { category: StandardCategory; confidence: number; source: string; vendor: string; uncertain: boolean } | undefined {
     const byPrefix = this.registry.vendorByPrefix(name);
-    const vendor = byPrefix?.vendor ?? this.registry.vendorByDomain(host);
+    const byDomain = byPrefix ? undefined : this.registry.vendorByDomain(host);
+    const byWriter = byPrefix || byDomain || !writerHost ? undefined : this.registry.vendorByDomain(writerHost);
+    const vendor = byPrefix?.vendor ?? byDomain ?? byWriter;
     if (!vendor) return undefined;
     const owns = ownsSessions(vendor);
     const exception = exceptionFor(name, owns);
-    const how = byPrefix ? `prefix "${byPrefix.prefix}"` : `domain ${host}`;
-    const uncertain = !exception && this.defaultAgreement(vendor) < DEFAULT_AGREEMENT;
+    const how = byPrefix ? `prefix "${byPrefix.prefix}"` : byDomain ? `domain ${host}` : `written by a script on ${writerHost}`;
+    const doubt = exception ? undefined
+      : this.defaultAgreement(vendor) < DEFAULT_AGREEMENT ? 'its listed names are of several purposes'
+      : byWriter && vendor.category === 'necessary' ? 'a necessary default is not taken from the script alone'
+      : undefined;
     return {
       category: exception?.category ?? vendor.category,
       confidence: byPrefix ? VENDOR_PREFIX_CONFIDENCE : VENDOR_DOMAIN_CONFIDENCE,
-      source: `registry vendor: ${how} (${vendor.vendor}${exception ? `; ${exception.rule} name` : ''})${uncertain ? `; uncertain: its listed names are of several purposes` : ''}`,
+      source: `registry vendor: ${how} (${vendor.vendor}${exception ? `; ${exception.rule} name` : ''})${doubt ? `; uncertain: ${doubt}` : ''}`,
       vendor: vendor.vendor,
-      uncertain,
+      uncertain: doubt !== undefined,
     };
+  }
+
+  /**
+   * The host of the script that wrote an item, when it is a third party's: not of the site's own
+   * registrable domain, and not a tag manager's, a CDN's or a host's, which run other parties' code.
+   */
+  private thirdPartyWriter(setBy: string | undefined, host: string): { host: string; domain: DomainFact | undefined } | undefined {
+    const writer = normaliseHost(setBy);
+    if (!writer || (host && registrableDomain(writer) === registrableDomain(host))) return undefined;
+    const domain = this.knowledge.domainFact(writer);
+    if (domain && RUNS_OTHERS_CODE.has(domain.thirdPartyCategory)) return undefined;
+    return { host: writer, domain };
   }
 
   /** The share of a vendor's listed names, among those no exception settles, that have its default category. */

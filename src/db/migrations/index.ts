@@ -18,6 +18,7 @@ import * as compactConsentRows from './2026_11_26_0001_compact_consent_rows.ts';
 import * as consentTimeCounts from './2026_11_26_0002_consent_time_counts.ts';
 import * as consentChoices from './2026_11_26_0003_consent_choices.ts';
 import * as consentSessionPrefixIndex from './2026_11_27_0001_consent_session_prefix_index.ts';
+import * as storageItemWriter from './2026_11_27_0002_storage_item_writer.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_26_0002_consent_time_counts': consentTimeCounts,
   '2026_11_26_0003_consent_choices': consentChoices,
   '2026_11_27_0001_consent_session_prefix_index': consentSessionPrefixIndex,
+  '2026_11_27_0002_storage_item_writer': storageItemWriter,
 };
 
 export const migrationProvider: MigrationProvider = {

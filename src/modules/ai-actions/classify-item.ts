@@ -138,7 +138,7 @@ export async function workOn(context: WorkContext, itemId: string, accountId: st
   const { db } = context;
   const item = await findStorageItem(db, accountId, itemId);
   if (!item || item.status !== 'processing') return;
-  const found = context.classifier.classify({ name: item.name, domain: item.domain, duration: item.duration });
+  const found = context.classifier.classify({ name: item.name, domain: item.domain, duration: item.duration, setBy: item.set_by ?? undefined });
   const written = await write(context, item, found, await accountLanguage(db, accountId));
   await db.transaction().execute((trx) => apply(trx, itemId, accountId, found, written));
 }

@@ -22,6 +22,8 @@ export interface ScannedItem {
   path: string;
   same_site: SameSite | null;
   partitioned: boolean;
+  /** The script or response the browser saw write it, for the AI; null when it did not tell. */
+  set_by: string | null;
 }
 
 export interface RecordedScan {
@@ -30,6 +32,9 @@ export interface RecordedScan {
   /** Items the scan created, for the AI once the transaction has committed. */
   created: StorageItemRow[];
 }
+
+/** A page's URL can be long; what the AI reads of it is its host. */
+const MAX_SET_BY = 2048;
 
 const bareDomain = (domain: string) => domain.trim().replace(/^\./, '').toLowerCase();
 
@@ -86,6 +91,7 @@ export async function recordScannedItems(db: Kysely<Database>, accountId: string
           wildcard_cookie_id: await wildcardFor(trx, accountId, item.storage_type, item.name, id),
           created_by: 'scan',
           last_seen_at: seenAt,
+          set_by: item.set_by?.slice(0, MAX_SET_BY) ?? null,
         });
         candidates.push(row);
         created.push(await takeForAi(trx, row));
@@ -103,6 +109,7 @@ export async function recordScannedItems(db: Kysely<Database>, accountId: string
       if ((byScan || match.duration.trim() === '') && match.duration !== item.duration) changes.duration = item.duration;
       if (byScan && match.same_site !== item.same_site) changes.same_site = item.same_site;
       if (byScan && match.partitioned !== item.partitioned) changes.partitioned = item.partitioned;
+      if (byScan && match.set_by === null && item.set_by) changes.set_by = item.set_by.slice(0, MAX_SET_BY);
       if (Object.keys(changes).length === 0) {
         seen.add(match.id);
         continue;

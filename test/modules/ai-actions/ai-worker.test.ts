@@ -4,6 +4,7 @@ import { newId } from '../../../src/db/ids.ts';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
 import { insertCategory } from '../../helpers/records.ts';
 import { createItem, settledItem } from '../../helpers/storage-items.ts';
+import { recordScannedItems } from '../../../src/modules/storage-items/scanned-items.service.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 let t: TestApp;
@@ -124,6 +125,22 @@ describe('the AI on storage items created through the API', () => {
     expect(actions[0].confidence).toBeLessThan(DEFAULT_CLASSIFIER_OPTIONS.modelThreshold);
     const revert = await api('POST', `/api/v1/ai-actions/${actions[0].id}/revert`, tenant.tokens.admin);
     expect(revert.status).toBe(422);
+  });
+
+  it('reads a name a scan saw a vendor\'s script write as that vendor\'s', async () => {
+    const tenant = await accountWith(ON);
+    const seen = { domain: 'www.shop.example', storage_type: 'local_storage' as const, duration: 'persistent', path: '/', same_site: null, partitioned: false };
+    const { created } = await recordScannedItems(t.services.db, tenant.account.id, [
+      { ...seen, name: 'vid_state', set_by: 'https://widget.intercom.io/widget/abc' },
+      { ...seen, name: 'vid_state_2', set_by: 'https://www.shop.example/app.js' },
+    ], new Date());
+    for (const row of created) t.services.ai.submit(row);
+    const [byVendor, byItself] = [await settled(tenant, created[0].id), await settled(tenant, created[1].id)];
+    expect(byVendor).toMatchObject({ status: 'in_review', company_name: 'Intercom' });
+    const [action] = await actionsOn(tenant, { actionable_id: byVendor.id, action_type: 'auto_categorise' });
+    expect(action).toMatchObject({ status: 'applied', source: 'registry vendor: written by a script on widget.intercom.io (Intercom)' });
+    // The site's own script says nothing: the same kind of name is left to a person.
+    expect(byItself).toMatchObject({ status: 'draft', category_id: null });
   });
 
   it('leaves alone a field whose suggestion a person rejected', async () => {

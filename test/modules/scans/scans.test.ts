@@ -160,6 +160,11 @@ describeBrowser(`scans (${ENGINE})`, () => {
     expect(part).toMatchObject({ domain: '127.0.0.2', partitioned: true, same_site: 'None', duration: '1 hour', created_by: 'scan', is_wildcard_cookie: false });
     expect(stored.get('session_storage:ss_cart')).toMatchObject({ domain: '127.0.0.1', duration: 'session', created_by: 'scan' });
     for (const item of found) expect(item.storage_item_id).toBe(stored.get(key(item))?.id ?? wildcard.body.data.id);
+    // Who wrote each new item is kept for the AI, not shown by the API; a person's item is left as it was.
+    expect(stored.get('cookie:_fbp')!.set_by).toBe(`${third}/tracker.js`);
+    expect(stored.get('local_storage:ls_theme')!.set_by).toBe(`${site.url}/js/app.js`);
+    expect(session.set_by).toBeNull();
+    expect((await api('GET', `/api/v1/storage-items/${stored.get('cookie:_fbp')!.id}`, token)).body.data).not.toHaveProperty('set_by');
 
     // The new items went to the AI as hand-made ones do: _fbp is Meta's, a marketing cookie.
     await until(async () => (await itemsOf(tenant.account.id)).every((item) => item.status !== 'processing'));
