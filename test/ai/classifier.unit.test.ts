@@ -152,6 +152,9 @@ describe('the classifier', () => {
       // What the visitor gathered: an optional feature.
       ['saved_searches', 'homes.example', 'functional'],
       ['compare_list', 'homes.example', 'functional'],
+      // Initials with a digit, and one word of a hyphenated host label.
+      ['p4t_session', 'park4travels.co.uk', 'necessary'],
+      ['saved_properties', 'www.philippine-properties.com', 'functional'],
     ];
     for (const [name, domain, value] of cases) {
       expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: the site's own /) });
@@ -166,6 +169,18 @@ describe('the classifier', () => {
     expect(classifier.classify({ name: 'session_id', domain: 'cdn.jsdelivr.net' }).category?.source ?? '').not.toMatch(/site's own/);
     // A database listing the name with a label it is unsure of gives way to the site's own words.
     expect(classifier.classify({ name: 'sid', domain: 'e-shop.example' }).category).toMatchObject({ value: 'necessary', source: expect.stringMatching(/site's own session/) });
+  });
+
+  it('decides an unlisted name that says language, currency or theme as a preference, whoever set it', () => {
+    for (const name of ['APP_LANG', 'acmeWidgetTheme', 'zz_display_currency']) {
+      expect(classifier.classify({ name, domain: 'www.shop.example' }).category, name).toMatchObject({ value: 'preferences', source: expect.stringMatching(/^convention: a name of the visitor's language/) });
+    }
+    // A country or region is as often where the visitor was found to be; settings say too little.
+    for (const name of ['acmeUserCountry', 'acme_geo_region', 'acme_settings']) {
+      expect(classifier.classify({ name, domain: 'www.shop.example' }).category?.source ?? '', name).not.toMatch(/language, currency/);
+    }
+    // A cookie warning is the consent notice.
+    expect(classifier.classify({ name: 'acme-cookie-warning-1a2b', domain: 'www.shop.example' }).category).toMatchObject({ value: 'necessary', source: 'convention: a consent or opt-out name is necessary' });
   });
 
   it("reads an unlisted first-party name as the vendor's whose script a scan saw write it", () => {

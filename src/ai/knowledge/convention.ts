@@ -28,7 +28,7 @@ const NECESSARY_RULES: Array<{ rule: string; pattern: RegExp }> = [
   // privacy string, or a tracking tool told to ignore the visitor (`matomo_ignore`). A bare
   // `gdpr` or `privacy` is not one: ad and ID cookies carry them as flags (`__gsync_gdpr`,
   // `id5id_privacy`).
-  { rule: 'consent', pattern: /consent|opt[-_.]?(out|in)|(^|[^a-z])(dnt|gpc)([^a-z]|$)|do[-_]?not[-_]?track|prevent[-_]?tracking|usprivacy|[-_.]ignore$|tcf|gdpr[-_]?(popup|banner|consent|cookie|accept)|cookies?[-_]?(notice|notif|law|policy|banner|bar|accept|agree|allow|decline|reject|compliance|control|pref|settings|cat|choice|message|disclaimer|state|info)|(accept|agree|allow)(ed)?[-_]?cookies?|privacy[-_]?(pref|cookie|choice|consent|option|setting)/i },
+  { rule: 'consent', pattern: /consent|opt[-_.]?(out|in)|(^|[^a-z])(dnt|gpc)([^a-z]|$)|do[-_]?not[-_]?track|prevent[-_]?tracking|usprivacy|[-_.]ignore$|tcf|gdpr[-_]?(popup|banner|consent|cookie|accept)|cookies?[-_]?(notice|notif|law|policy|banner|bar|accept|agree|allow|decline|reject|compliance|control|pref|settings|cat|choice|message|disclaimer|warning|state|info)|(accept|agree|allow)(ed)?[-_]?cookies?|privacy[-_]?(pref|cookie|choice|consent|option|setting)/i },
   // A consent manager's own prefix, in lower case only: `CMPS` is an ad cookie, `cly_cmp_id` a campaign.
   { rule: 'consent', pattern: /^_*cmp/ },
   { rule: 'csrf', pattern: /csrf|xsrf|antiforgery|requestverificationtoken|form_key|authenticity/i },
@@ -75,6 +75,18 @@ export function exceptionFor(name: string, ownsSessions: boolean): { category: S
   return undefined;
 }
 
+/**
+ * Whether a name's words say it keeps one of the visitor's choices, whoever set it, and say nothing
+ * of a necessary mechanism. `settings` is too wide (a consent tool's `uc_settings`), and a country
+ * or region is as often where the visitor was found to be, for ads or a consent law
+ * (`btUserCountry`, `uc_user_country`): on the registry's vendors those were the only names with a
+ * choice word that were not preferences.
+ */
+export function isChoiceName(name: string): boolean {
+  const clean = name.replace(/\*/g, '').replace(/settings|country|region/gi, '');
+  return !necessaryRule(clean) && (isPreferenceName(clean) || isPreferenceName(spaced(clean)));
+}
+
 /** Whether a name's words say it serves an optional feature (chat, comments, wishlist, recently viewed). */
 export function isFeatureName(name: string): boolean {
   const clean = name.replace(/\*/g, '');
@@ -110,12 +122,12 @@ const NEUTRAL_WORD = /^(\d+|v\d+)$/;
 
 /**
  * The start of `name` that is the site's own name: a label of its host, written with or without
- * separators (`digital-florists` on digitalflorists.com), or its initials (3 or 4 letters, the
- * label's first letter and then others of it in order: `pbs` on petalandbloomstudio.co.uk, `hpp`
- * on hydeparkpharmacy.co.uk). Empty when it has none.
+ * separators (`digital-florists` on digitalflorists.com), or its initials (3 or 4 letters or digits,
+ * the label's first letter and then others of it in order: `pbs` on petalandbloomstudio.co.uk, `hpp`
+ * on hydeparkpharmacy.co.uk, `p4t` on park4travels.co.uk). Empty when it has none.
  */
 function siteNamePrefix(name: string, labels: string[]): string {
-  const initials = /^[-_.]*([a-z]{3,4})(?=[^a-z0-9])/i.exec(name);
+  const initials = /^[-_.]*([a-z][a-z0-9]{2,3})(?=[^a-z0-9])/i.exec(name);
   for (const label of labels) {
     const written = new RegExp(`^[-_.]*${[...label].map((c) => c.replace(/[^a-z0-9]/g, '\\$&')).join('[-_.]?')}(?=[^a-z0-9]|$)`, 'i').exec(name);
     if (written) return written[0];
@@ -146,7 +158,9 @@ const spaced = (name: string): string => name.replace(/\*/g, '').replace(/([a-z]
  */
 function isSiteOwnName(name: string, host: string): boolean {
   if (/^(phpsessid|jsessionid|aspsessionid[a-z]*)$/i.test(name)) return true;
-  const labels = host.toLowerCase().split('.').filter((label) => label.length >= 3 && label !== 'www');
+  // A hyphenated label's words of five letters or more may each be the site's name (`followthefish` in `df-ext-followthefish-app`).
+  const whole = host.toLowerCase().split('.').filter((label) => label.length >= 3 && label !== 'www');
+  const labels = [...whole, ...whole.flatMap((label) => (label.includes('-') ? label.split('-').filter((word) => word.length >= 5) : []))];
   const rest = name.slice(siteNamePrefix(name, labels).length);
   return rest.split(/[^A-Za-z0-9]+/).every((part) =>
     labels.includes(part.toLowerCase()) ||
