@@ -155,6 +155,8 @@ describe('the classifier', () => {
       // Initials with a digit, and one word of a hyphenated host label.
       ['p4t_session', 'park4travels.co.uk', 'necessary'],
       ['saved_properties', 'www.philippine-properties.com', 'functional'],
+      ['ispSessionId', 'www.the-isp.org', 'necessary'],
+      ['user_preferences', 'app.example', 'preferences'],
     ];
     for (const [name, domain, value] of cases) {
       expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: the site's own /) });
@@ -171,7 +173,7 @@ describe('the classifier', () => {
     expect(classifier.classify({ name: 'sid', domain: 'e-shop.example' }).category).toMatchObject({ value: 'necessary', source: expect.stringMatching(/site's own session/) });
   });
 
-  it('decides an unlisted name that says language, currency or theme as a preference, whoever set it', () => {
+  it('decides an unlisted name by words that say a choice, a consent or an ad click id, whoever set it', () => {
     for (const name of ['APP_LANG', 'acmeWidgetTheme', 'zz_display_currency']) {
       expect(classifier.classify({ name, domain: 'www.shop.example' }).category, name).toMatchObject({ value: 'preferences', source: expect.stringMatching(/^convention: a name of the visitor's language/) });
     }
@@ -179,8 +181,12 @@ describe('the classifier', () => {
     for (const name of ['acmeUserCountry', 'acme_geo_region', 'acme_settings']) {
       expect(classifier.classify({ name, domain: 'www.shop.example' }).category?.source ?? '', name).not.toMatch(/language, currency/);
     }
-    // A cookie warning is the consent notice.
-    expect(classifier.classify({ name: 'acme-cookie-warning-1a2b', domain: 'www.shop.example' }).category).toMatchObject({ value: 'necessary', source: 'convention: a consent or opt-out name is necessary' });
+    // A cookie warning is the consent notice, and so is an answer opted in or out.
+    for (const name of ['acme-cookie-warning-1a2b', 'optedin']) {
+      expect(classifier.classify({ name, domain: 'www.shop.example' }).category, name).toMatchObject({ value: 'necessary', source: 'convention: a consent or opt-out name is necessary' });
+    }
+    // An ad platform's click id is advertising, whoever keeps it.
+    expect(classifier.classify({ name: 'acme_gclid_data', domain: 'www.shop.example' }).category).toMatchObject({ value: 'marketing', source: expect.stringMatching(/click id/) });
   });
 
   it("reads an unlisted first-party name as the vendor's whose script a scan saw write it", () => {

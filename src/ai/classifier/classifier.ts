@@ -1,5 +1,5 @@
 import type { StandardCategory } from '../knowledge/categories.ts';
-import { exceptionFor, isChoiceName, isFeatureName, isGenericName, necessaryRule, siteOwnRule } from '../knowledge/convention.ts';
+import { exceptionFor, isAdClickName, isChoiceName, isFeatureName, isGenericName, necessaryRule, siteOwnRule } from '../knowledge/convention.ts';
 import { factsFromOpenCookieDatabase, factsFromRegistry, hostAndParents, Knowledge, normaliseHost, type CookieFact, type DomainFact } from '../knowledge/knowledge.ts';
 import { loadRegistryVendors, Registry, type RegistryMatch, type RegistryVendor } from '../knowledge/registry.ts';
 import { loadOpenCookieDatabase, loadThirdPartyWeb } from '../knowledge/sources.ts';
@@ -112,8 +112,15 @@ function conventionFor(name: string): { value: 'necessary' | 'functional'; sourc
  */
 const SITE_OWN_CONFIDENCE = 0.8;
 
-/** A name nobody lists whose words say it keeps a choice of the visitor (convention.ts, `isChoiceName`). */
-const CHOICE_CONFIDENCE = 0.75;
+/** A name nobody lists whose words say what it keeps (`wordsSay`). */
+const WORDS_CONFIDENCE = 0.75;
+
+/** What the words of a name nobody lists say, whoever set it: a choice of the visitor, or an ad click id. */
+function wordsSay(name: string): { value: StandardCategory; source: string } | undefined {
+  if (isChoiceName(name)) return { value: 'preferences', source: "convention: a name of the visitor's language, currency, time zone or theme is a preference" };
+  if (isAdClickName(name)) return { value: 'marketing', source: "convention: a name that keeps an ad platform's click id is marketing" };
+  return undefined;
+}
 
 /** Why the database's own label was not taken, when it was not. */
 const relabelNote = (fact: CookieFact): string => (fact.relabelled ? `; relabelled: ${fact.relabelled}` : '');
@@ -149,7 +156,8 @@ function featuresOf(name: string, host: string, domain: DomainFact | undefined, 
  * 6. a name plainly the site's own (convention.ts, `siteOwnRule`), on no known third party's
  *    domain and written by no third party's script, by its words; also where the database lists it
  *    with a label it is unsure of;
- * 7. a name whose words say the visitor's language, currency, time zone or theme is a preference;
+ * 7. a name whose words say the visitor's language, currency, time zone or theme is a preference,
+ *    one that keeps an ad platform's click id (`gclid`) marketing;
  * 8. a scored model trained on all of the above, for names nobody lists; it decides only from its
  *    threshold up.
  * A database label only a platform's default gives, or one the name's words contradict, and the
@@ -243,9 +251,10 @@ export class Classifier {
     }
     // The model reads the writing script's party as the cookie's domain when the domain says nothing.
     const [place, party] = !domain && writer?.domain ? [writer.host, writer.domain] : [host, domain];
-    if (isChoiceName(item.name)) {
-      // Nobody lists it and no vendor claims it, but it says language, currency, region or theme.
-      const category = { value: 'preferences' as const, confidence: CHOICE_CONFIDENCE, source: "convention: a name of the visitor's language, currency, region or theme is a preference" };
+    const said = wordsSay(item.name);
+    if (said) {
+      // Nobody lists it and no vendor claims it, but its words say what it keeps.
+      const category = { ...said, confidence: WORDS_CONFIDENCE };
       return { category, guess: category, description: undefined, companyName: this.company(party), duration: undefined };
     }
     const best = this.model.best(featuresOf(item.name, place, party, item.duration, this.controllers));

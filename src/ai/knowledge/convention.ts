@@ -28,7 +28,7 @@ const NECESSARY_RULES: Array<{ rule: string; pattern: RegExp }> = [
   // privacy string, or a tracking tool told to ignore the visitor (`matomo_ignore`). A bare
   // `gdpr` or `privacy` is not one: ad and ID cookies carry them as flags (`__gsync_gdpr`,
   // `id5id_privacy`).
-  { rule: 'consent', pattern: /consent|opt[-_.]?(out|in)|(^|[^a-z])(dnt|gpc)([^a-z]|$)|do[-_]?not[-_]?track|prevent[-_]?tracking|usprivacy|[-_.]ignore$|tcf|gdpr[-_]?(popup|banner|consent|cookie|accept)|cookies?[-_]?(notice|notif|law|policy|banner|bar|accept|agree|allow|decline|reject|compliance|control|pref|settings|cat|choice|message|disclaimer|warning|state|info)|(accept|agree|allow)(ed)?[-_]?cookies?|privacy[-_]?(pref|cookie|choice|consent|option|setting)/i },
+  { rule: 'consent', pattern: /consent|opt(ed)?[-_.]?(out|in)|(^|[^a-z])(dnt|gpc)([^a-z]|$)|do[-_]?not[-_]?track|prevent[-_]?tracking|usprivacy|[-_.]ignore$|tcf|gdpr[-_]?(popup|banner|consent|cookie|accept)|cookies?[-_]?(notice|notif|law|policy|banner|bar|accept|agree|allow|decline|reject|compliance|control|pref|settings|cat|choice|message|disclaimer|warning|state|info)|(accept|agree|allow)(ed)?[-_]?cookies?|privacy[-_]?(pref|cookie|choice|consent|option|setting)/i },
   // A consent manager's own prefix, in lower case only: `CMPS` is an ad cookie, `cly_cmp_id` a campaign.
   { rule: 'consent', pattern: /^_*cmp/ },
   { rule: 'csrf', pattern: /csrf|xsrf|antiforgery|requestverificationtoken|form_key|authenticity/i },
@@ -87,6 +87,15 @@ export function isChoiceName(name: string): boolean {
   return !necessaryRule(clean) && (isPreferenceName(clean) || isPreferenceName(spaced(clean)));
 }
 
+/**
+ * The click ids ad platforms add to a landing page's address (Google's `gclid`, `gbraid`, `wbraid`
+ * and `dclid`, Meta's `fbclid`, Microsoft's `msclkid`, TikTok's `ttclid`, X's `twclid`, Yandex's
+ * `yclid`): a name that keeps one ties the visit to an ad click, which is advertising by definition.
+ */
+const AD_CLICK_ID = /gclid|gbraid|wbraid|dclid|fbclid|msclkid|ttclid|twclid|yclid/i;
+
+export const isAdClickName = (name: string): boolean => !necessaryRule(name) && AD_CLICK_ID.test(name);
+
 /** Whether a name's words say it serves an optional feature (chat, comments, wishlist, recently viewed). */
 export function isFeatureName(name: string): boolean {
   const clean = name.replace(/\*/g, '');
@@ -114,6 +123,12 @@ const GENERIC_WORDS = new Set([
 /** Words of a site's own name that keep the state of its interface as the visitor left it: a preference. */
 const INTERFACE_STATE = /(^|[^a-z])(dismissed|collapsed|closed|hidden|snoozed|hide|hints?)([^a-z]|$)/i;
 
+/**
+ * A site's own `prefs` or `preferences` are the visitor's (`user_preferences`). Not whoever's: a
+ * vendor's are as often its privacy or ad settings (X's `d_prefs`, Media.net's `mnet_ad_pref_close`).
+ */
+const OWN_PREFERENCES = /(^|[^a-z])(pref|prefs|preferences?)([^a-z]|$)/i;
+
 /** Words of a site's own name that keep what the visitor gathered: saved searches, favourites, a comparison, a history. */
 const GATHERED = /(^|[^a-z])(saved|favou?rites?|compare|comparison|history|bookmarks?|recently viewed)([^a-z]|$)/i;
 
@@ -127,14 +142,21 @@ const NEUTRAL_WORD = /^(\d+|v\d+)$/;
  * on hydeparkpharmacy.co.uk, `p4t` on park4travels.co.uk). Empty when it has none.
  */
 function siteNamePrefix(name: string, labels: string[]): string {
-  const initials = /^[-_.]*([a-z][a-z0-9]{2,3})(?=[^a-z0-9])/i.exec(name);
+  const lead = /^[-_.]*/.exec(name)![0].length;
   for (const label of labels) {
-    const written = new RegExp(`^[-_.]*${[...label].map((c) => c.replace(/[^a-z0-9]/g, '\\$&')).join('[-_.]?')}(?=[^a-z0-9]|$)`, 'i').exec(name);
-    if (written) return written[0];
-    if (initials && isInitialsOf(initials[1].toLowerCase(), label)) return initials[0];
+    const written = new RegExp(`^[-_.]*${[...label].map((c) => c.replace(/[^a-z0-9]/g, '\\$&')).join('[-_.]?')}`, 'i').exec(name);
+    if (written && endsWord(name, written[0].length)) return written[0];
+    for (const size of [4, 3]) {
+      const letters = name.slice(lead, lead + size);
+      if (/^[a-z][a-z0-9]{2,3}$/i.test(letters) && endsWord(name, lead + size) && isInitialsOf(letters.toLowerCase(), label)) return name.slice(0, lead + size);
+    }
   }
   return '';
 }
+
+/** Whether a word of `name` ends at `at`: its end, a separator, or a capital after a small letter (`ispSessionId`). */
+const endsWord = (name: string, at: number): boolean =>
+  at === name.length || /[^A-Za-z0-9]/.test(name[at]) || (/[a-z]/.test(name[at - 1]) && /[A-Z]/.test(name[at]));
 
 const isInitialsOf = (letters: string, label: string): boolean => {
   if (letters[0] !== label[0]) return false;
@@ -158,9 +180,9 @@ const spaced = (name: string): string => name.replace(/\*/g, '').replace(/([a-z]
  */
 function isSiteOwnName(name: string, host: string): boolean {
   if (/^(phpsessid|jsessionid|aspsessionid[a-z]*)$/i.test(name)) return true;
-  // A hyphenated label's words of five letters or more may each be the site's name (`followthefish` in `df-ext-followthefish-app`).
+  // A hyphenated label's words of three letters or more may each be the site's name (`isp` in `the-isp`).
   const whole = host.toLowerCase().split('.').filter((label) => label.length >= 3 && label !== 'www');
-  const labels = [...whole, ...whole.flatMap((label) => (label.includes('-') ? label.split('-').filter((word) => word.length >= 5) : []))];
+  const labels = [...whole, ...whole.flatMap((label) => (label.includes('-') ? label.split('-').filter((word) => word.length >= 3) : []))];
   const rest = name.slice(siteNamePrefix(name, labels).length);
   return rest.split(/[^A-Za-z0-9]+/).every((part) =>
     labels.includes(part.toLowerCase()) ||
@@ -181,6 +203,7 @@ export function siteOwnRule(name: string, host: string): { category: 'necessary'
   if (rule) return { category: 'necessary', rule };
   if (isPreferenceName(name) || isPreferenceName(spaced(name))) return { category: 'preferences', rule: 'preference' };
   if (INTERFACE_STATE.test(spaced(name))) return { category: 'preferences', rule: 'interface state' };
+  if (OWN_PREFERENCES.test(spaced(name))) return { category: 'preferences', rule: 'preference' };
   if (GATHERED.test(spaced(name))) return { category: 'functional', rule: 'saved items' };
   return undefined;
 }
