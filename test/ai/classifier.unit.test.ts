@@ -157,6 +157,9 @@ describe('the classifier', () => {
       ['saved_properties', 'www.philippine-properties.com', 'functional'],
       ['ispSessionId', 'www.the-isp.org', 'necessary'],
       ['user_preferences', 'app.example', 'preferences'],
+      // Digits glued to a word say nothing either.
+      ['sessionid5152', 'careers.example', 'necessary'],
+      ['access_token', 'www.shop.example', 'necessary'],
     ];
     for (const [name, domain, value] of cases) {
       expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: the site's own /) });

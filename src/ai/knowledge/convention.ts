@@ -112,6 +112,7 @@ const GENERIC_WORDS = new Set([
   'session', 'sess', 'sessionid', 'sid', 'id', 'uid', 'token', 'key', 'password', 'sig', 'signature', 'hash', 'csrf', 'xsrf', 'csrftoken',
   'antiforgery', 'auth', 'jwt', 'login', 'logged', 'in', 'signin', 'sign', 'remember', 'me', 'user', 'member',
   'customer', 'admin', 'owner', 'guest', 'client', 'account', 'portal', 'security', 'secure', 'host', 'cart', 'basket',
+  'access', 'refresh', 'verification',
   'checkout', 'order', 'shopping', 'lb', 'route', 'routeid', 'serverid', 'lang', 'language', 'locale', 'currency',
   'theme', 'pref', 'prefs', 'preference', 'preferences', 'setting', 'settings', 'selected', 'display', 'region',
   'country', 'timezone', 'tz', 'mode', 'dark', 'color', 'colour', 'scheme', 'code', 'font', 'size', 'volume', 'muted',
@@ -186,7 +187,7 @@ function isSiteOwnName(name: string, host: string): boolean {
   const rest = name.slice(siteNamePrefix(name, labels).length);
   return rest.split(/[^A-Za-z0-9]+/).every((part) =>
     labels.includes(part.toLowerCase()) ||
-    spaced(part).toLowerCase().split(/[^a-z0-9]+/).every((word) => !word || NEUTRAL_WORD.test(word) || GENERIC_WORDS.has(word)));
+    spaced(part).toLowerCase().replace(/([a-z]{2})(\d)/g, '$1 $2').split(/[^a-z0-9]+/).every((word) => !word || NEUTRAL_WORD.test(word) || GENERIC_WORDS.has(word)));
 }
 
 /** Whether a name is made only of generic words (`locale`, `session_id`, `token`): other software uses it too. */
