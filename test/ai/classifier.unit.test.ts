@@ -192,6 +192,17 @@ describe('the classifier', () => {
     expect(classifier.classify({ name: 'acme_gclid_data', domain: 'www.shop.example' }).category).toMatchObject({ value: 'marketing', source: expect.stringMatching(/click id/) });
   });
 
+  it("applies the embed rule to a necessary cookie on a vendor's domain, when the site's is known", () => {
+    const onSite = (name: string, domain: string, site?: string) => classifier.classify({ name, domain, site }).category;
+    // Cloudflare's bot check on Vimeo's domain is there for the embedded video; Zendesk's session for the chat.
+    expect(onSite('__cf_bm', '.vimeo.com', 'www.shop.example')).toMatchObject({ value: 'functional', source: expect.stringMatching(/\(Cloudflare; .*; on a third party's domain, there for its functional feature \(the embed rule\)$/) });
+    expect(onSite('_zendesk_session', '.zendesk.com', 'www.shop.example')?.value).toBe('functional');
+    // On the site's own domain, without the site's domain, or on a necessary vendor's domain: as the registry says.
+    expect(onSite('_zendesk_session', 'help.shop.example', 'www.shop.example')?.value).toBe('necessary');
+    expect(onSite('_zendesk_session', '.zendesk.com')?.value).toBe('necessary');
+    expect(onSite('__cf_bm', '.cloudflare.com', 'www.shop.example')?.value).toBe('necessary');
+  });
+
   it("reads an unlisted first-party name as the vendor's whose script a scan saw write it", () => {
     const written = (setBy?: string, name = 'vid_state') => classifier.classify({ name, domain: 'www.shop.example', setBy });
     // Intercom's widget wrote it: Intercom's default, and its company.

@@ -14,6 +14,8 @@ export interface ItemToClassify {
   duration?: string;
   /** The script (or response) a scan saw write it, as a URL: its vendor, when the name alone says nothing. */
   setBy?: string;
+  /** The website's own domain (the account's): a cookie on another party's domain is that party's. */
+  site?: string;
 }
 
 export interface Finding<T> {
@@ -145,6 +147,7 @@ function featuresOf(name: string, host: string, domain: DomainFact | undefined, 
  * Classifies storage items, in this order:
  * 1. the project's cited registry (registry.ts): exact names, then patterns such as `_ga_*`; a
  *    framework's only off a registry vendor's domain, a vendor's pattern never for a consent name;
+ *    a necessary cookie on an optional vendor's domain takes that vendor's category (the embed rule);
  * 2. the Open Cookie Database's exact names, relabelled under the convention (ocd-relabel.ts); a
  *    generic name it lists only for third parties' domains is a guess elsewhere;
  * 3. the convention itself: a consent or opt-out name is necessary, a name of a chat, comments, a
@@ -191,7 +194,10 @@ export class Classifier {
       const { entry, how, covered } = registered;
       const confidence = REGISTRY_CONFIDENCE[how];
       const source = `registry: ${how} "${covered ? item.name : entry.pattern}" (${entry.vendor}; ${entry.url}, read ${entry.read})`;
-      const category = { value: entry.category, confidence, source };
+      const embedded = this.embeddedFeature(entry, item.name, host, item.site);
+      const category = embedded
+        ? { value: embedded, confidence, source: `${source}; on a third party's domain, there for its ${embedded} feature (the embed rule)` }
+        : { value: entry.category, confidence, source };
       // The registry keeps no lifetimes: a lifetime the database lists for the same name is taken.
       const listed = registered.how === 'exact name' ? this.knowledge.exactFacts(item.name)?.facts.find((fact) => fact.duration) : undefined;
       return {
@@ -270,6 +276,21 @@ export class Classifier {
       companyName: this.company(party),
       duration: undefined,
     };
+  }
+
+  /**
+   * The convention's embed rule: a necessary cookie (a session, a load balancer, a bot check) on a
+   * registry vendor's domain, on a site that is not the vendor's, exists only for the feature the
+   * site embeds (a survey, a chat, a video: Cloudflare's `__cf_bm` on vimeo.com), and takes that
+   * vendor's default category. Not for a consent name, not on the domain of a vendor whose product
+   * is itself necessary (a CDN, a payment provider), and only when the site's own domain is known.
+   */
+  private embeddedFeature(entry: RegistryMatch['entry'], name: string, host: string, site: string | undefined): StandardCategory | undefined {
+    const siteHost = normaliseHost(site);
+    if (entry.category !== 'necessary' || entry.kind !== 'vendor' || !siteHost || !host) return undefined;
+    if (registrableDomain(host) === registrableDomain(siteHost) || necessaryRule(name) === 'consent') return undefined;
+    const vendor = this.registry.vendorByDomain(host);
+    return vendor && vendor.category !== 'necessary' ? vendor.category : undefined;
   }
 
   /**

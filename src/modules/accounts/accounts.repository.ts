@@ -69,6 +69,12 @@ export async function accountLanguage(db: Executor, accountId: string): Promise<
   return row.default_language;
 }
 
+/** The website's own domain as the account has it ('' when not set): what is a third party to it. */
+export async function accountDomain(db: Executor, accountId: string): Promise<string> {
+  const row = await db.selectFrom('accounts').select('domain').where('id', '=', accountId).executeTakeFirst();
+  return row?.domain ?? '';
+}
+
 /** What the AI may do on the account (the defaults for an unknown account). */
 export async function findAiFeatures(db: Executor, accountId: string): Promise<AiFeatures> {
   const row = await db.selectFrom('accounts').select('ai_features').where('id', '=', accountId).executeTakeFirst();

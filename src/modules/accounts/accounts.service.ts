@@ -22,6 +22,7 @@ import type { AccountFields, AccountWithStatus } from './accounts.schema.ts';
 
 /** What other modules use of the accounts: facts of the onboarding status, settings, scan schedules. */
 export {
+  accountDomain,
   accountLanguage,
   findAccount,
   findAccountById,

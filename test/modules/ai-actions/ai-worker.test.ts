@@ -143,6 +143,21 @@ describe('the AI on storage items created through the API', () => {
     expect(byItself).toMatchObject({ status: 'draft', category_id: null });
   });
 
+  it('reads a vendor\'s necessary cookie on its own domain as there for the feature the site embeds', async () => {
+    const tenant = await accountWith(ON);
+    await api('PATCH', `/api/v1/accounts/${tenant.account.id}`, tenant.tokens.partner, { account: { domain: 'www.shop.example' } });
+    const seen = { storage_type: 'cookie' as const, duration: 'session', path: '/', same_site: 'None' as const, partitioned: false, set_by: null };
+    const { created } = await recordScannedItems(t.services.db, tenant.account.id, [
+      { ...seen, name: '__cf_bm', domain: '.vimeo.com' },
+      { ...seen, name: '__cf_bm', domain: '.shop.example' },
+    ], new Date());
+    for (const row of created) t.services.ai.submit(row);
+    for (const row of created) await settled(tenant, row.id);
+    const [embedded, own] = await Promise.all(created.map(async (row) => (await actionsOn(tenant, { actionable_id: row.id, action_type: 'auto_categorise' }))[0]));
+    expect(embedded.source).toMatch(/there for its functional feature \(the embed rule\)$/);
+    expect(own.source).not.toMatch(/embed rule/);
+  });
+
   it('leaves alone a field whose suggestion a person rejected', async () => {
     const tenant = await accountWith(ON);
     const created = await create(tenant, { name: 'zq' });
