@@ -92,6 +92,9 @@ function vote(all: CookieFact[], host: string): { category: StandardCategory; sh
  */
 const DEFAULT_AGREEMENT = 0.93;
 
+/** Whether two hosts belong to one registrable domain (`cdn.shop.example` and `www.shop.example`). */
+const sameSite = (a: string, b: string): boolean => registrableDomain(a) === registrableDomain(b);
+
 /** third-party-web's categories of parties whose scripts run other parties' code: a write from them says nothing of whose it is. */
 const RUNS_OTHERS_CODE = new Set(['tag-manager', 'cdn', 'hosting']);
 
@@ -288,7 +291,7 @@ export class Classifier {
   private embeddedFeature(entry: RegistryMatch['entry'], name: string, host: string, site: string | undefined): StandardCategory | undefined {
     const siteHost = normaliseHost(site);
     if (entry.category !== 'necessary' || entry.kind !== 'vendor' || !siteHost || !host) return undefined;
-    if (registrableDomain(host) === registrableDomain(siteHost) || necessaryRule(name) === 'consent') return undefined;
+    if (sameSite(host, siteHost) || necessaryRule(name) === 'consent') return undefined;
     const vendor = this.registry.vendorByDomain(host);
     return vendor && vendor.category !== 'necessary' ? vendor.category : undefined;
   }
@@ -339,7 +342,7 @@ export class Classifier {
    */
   private thirdPartyWriter(setBy: string | undefined, host: string): { host: string; domain: DomainFact | undefined } | undefined {
     const writer = normaliseHost(setBy);
-    if (!writer || (host && registrableDomain(writer) === registrableDomain(host))) return undefined;
+    if (!writer || (host && sameSite(writer, host))) return undefined;
     const domain = this.knowledge.domainFact(writer);
     if (domain && RUNS_OTHERS_CODE.has(domain.thirdPartyCategory)) return undefined;
     return { host: writer, domain };

@@ -18,8 +18,9 @@ import type { StandardCategory } from './categories.ts';
  * A third party's own security or session cookie that exists only because of an optional feature
  * (an embedded video, a chat widget) takes the category of that feature: the website works without
  * it. A cookie its vendor documents for several purposes takes the one that needs consent most
- * (marketing, then analytics, then functional and preferences, then necessary). When in doubt between necessary and anything else, it is not necessary: a wrong `necessary`
- * sets a cookie without consent, the worst mistake there is.
+ * (marketing, then analytics, then functional and preferences, then necessary). When in doubt
+ * between necessary and anything else, it is not necessary: a wrong `necessary` sets a cookie
+ * without consent, the worst mistake there is.
  */
 
 /** Words of a name that say it belongs to one of the necessary mechanisms. */
@@ -144,13 +145,14 @@ const NEUTRAL_WORD = /^(\d+|v\d+)$/;
  */
 function siteNamePrefix(name: string, labels: string[]): string {
   const lead = /^[-_.]*/.exec(name)![0].length;
+  // The name's first 4 or 3 characters, where a word ends there: what may be initials.
+  const initials = [4, 3].map((size) => name.slice(lead, lead + size))
+    .filter((letters) => /^[a-z][a-z0-9]{2,3}$/i.test(letters) && endsWord(name, lead + letters.length));
   for (const label of labels) {
     const written = new RegExp(`^[-_.]*${[...label].map((c) => c.replace(/[^a-z0-9]/g, '\\$&')).join('[-_.]?')}`, 'i').exec(name);
     if (written && endsWord(name, written[0].length)) return written[0];
-    for (const size of [4, 3]) {
-      const letters = name.slice(lead, lead + size);
-      if (/^[a-z][a-z0-9]{2,3}$/i.test(letters) && endsWord(name, lead + size) && isInitialsOf(letters.toLowerCase(), label)) return name.slice(0, lead + size);
-    }
+    const letters = initials.find((candidate) => isInitialsOf(candidate.toLowerCase(), label));
+    if (letters) return name.slice(0, lead + letters.length);
   }
   return '';
 }
@@ -200,12 +202,13 @@ export const isGenericName = (name: string): boolean => isSiteOwnName(name, '');
  */
 export function siteOwnRule(name: string, host: string): { category: 'necessary' | 'preferences' | 'functional'; rule: string } | undefined {
   if (!isSiteOwnName(name, host)) return undefined;
-  const rule = necessaryRule(name) ?? necessaryRule(spaced(name)) ?? (SIGN_IN_WORDS.test(spaced(name)) ? 'authentication' : undefined);
+  const words = spaced(name);
+  const rule = necessaryRule(name) ?? necessaryRule(words) ?? (SIGN_IN_WORDS.test(words) ? 'authentication' : undefined);
   if (rule) return { category: 'necessary', rule };
-  if (isPreferenceName(name) || isPreferenceName(spaced(name))) return { category: 'preferences', rule: 'preference' };
-  if (INTERFACE_STATE.test(spaced(name))) return { category: 'preferences', rule: 'interface state' };
-  if (OWN_PREFERENCES.test(spaced(name))) return { category: 'preferences', rule: 'preference' };
-  if (GATHERED.test(spaced(name))) return { category: 'functional', rule: 'saved items' };
+  if (isPreferenceName(name) || isPreferenceName(words)) return { category: 'preferences', rule: 'preference' };
+  if (INTERFACE_STATE.test(words)) return { category: 'preferences', rule: 'interface state' };
+  if (OWN_PREFERENCES.test(words)) return { category: 'preferences', rule: 'preference' };
+  if (GATHERED.test(words)) return { category: 'functional', rule: 'saved items' };
   return undefined;
 }
 

@@ -69,10 +69,13 @@ export async function accountLanguage(db: Executor, accountId: string): Promise<
   return row.default_language;
 }
 
-/** The website's own domain as the account has it ('' when not set): what is a third party to it. */
-export async function accountDomain(db: Executor, accountId: string): Promise<string> {
-  const row = await db.selectFrom('accounts').select('domain').where('id', '=', accountId).executeTakeFirst();
-  return row?.domain ?? '';
+/**
+ * What the AI reads of the account for one item: the language it writes in, and the website's own
+ * domain ('' when not set), to which any other domain is a third party.
+ */
+export async function accountLanguageAndDomain(db: Executor, accountId: string): Promise<{ language: string; domain: string }> {
+  const row = await db.selectFrom('accounts').select(['default_language', 'domain']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  return { language: row.default_language, domain: row.domain };
 }
 
 /** What the AI may do on the account (the defaults for an unknown account). */

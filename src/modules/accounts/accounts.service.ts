@@ -22,8 +22,8 @@ import type { AccountFields, AccountWithStatus } from './accounts.schema.ts';
 
 /** What other modules use of the accounts: facts of the onboarding status, settings, scan schedules. */
 export {
-  accountDomain,
   accountLanguage,
+  accountLanguageAndDomain,
   findAccount,
   findAccountById,
   findAiFeatures,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Executor } from '../../db/kysely.ts';
 import type { ApprovedByType, Database, StorageItemRow, StorageItemStatus } from '../../db/schema.ts';
-import { accountDomain, accountLanguage, findAiFeatures } from '../accounts/accounts.service.ts';
+import { accountLanguageAndDomain, findAiFeatures } from '../accounts/accounts.service.ts';
 import { categoryForStandard } from '../categories/categories.service.ts';
 import { findStorageItem, writeItemChanges } from '../storage-items/storage-items.service.ts';
 import { insertAiAction, revertedFields, type NewAiAction } from './ai-actions.repository.ts';
@@ -138,9 +138,10 @@ export async function workOn(context: WorkContext, itemId: string, accountId: st
   const { db } = context;
   const item = await findStorageItem(db, accountId, itemId);
   if (!item || item.status !== 'processing') return;
+  const account = await accountLanguageAndDomain(db, accountId);
   const found = context.classifier.classify({
-    name: item.name, domain: item.domain, duration: item.duration, setBy: item.set_by ?? undefined, site: await accountDomain(db, accountId),
+    name: item.name, domain: item.domain, duration: item.duration, setBy: item.set_by ?? undefined, site: account.domain,
   });
-  const written = await write(context, item, found, await accountLanguage(db, accountId));
+  const written = await write(context, item, found, account.language);
   await db.transaction().execute((trx) => apply(trx, itemId, accountId, found, written));
 }
