@@ -1,9 +1,10 @@
 import { hash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, Migrator, PostgresDialect, sql, type CompiledQuery } from 'kysely';
+import { Kysely, Migrator, sql, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { OwnSchemaPostgresDialect } from './own-schema-dialect.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
@@ -49,7 +50,7 @@ function connectPostgres(config: Config, url: string): Db {
   // the queries report it, and the pool replaces the client.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   const prepared = async <R>(client: pg.Pool | pg.PoolClient, query: CompiledQuery) => {
     const name = `prepared_${hash('sha1', query.sql, 'hex').slice(0, 20)}`;
     return (await client.query({ name, text: query.sql, values: query.parameters as unknown[] })).rows as R[];
