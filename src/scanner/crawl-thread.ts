@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { CrawlError, type CrawlOptions, type CrawlResult } from './crawl.ts';
+import { CrawlError } from './crawl-error.ts';
+import type { CrawlOptions, CrawlResult } from './crawl.ts';
 
 export type CrawlRequest = Pick<CrawlOptions, 'chromiumPath' | 'startingUrl' | 'maxPages' | 'crawlSubdomains' | 'pageTimeoutMs'> & {
   allowPrivateNetworks: boolean;

@@ -2,7 +2,8 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { addressPolicy } from './address-guard.ts';
 import { PROFILE_REMOVAL_RETRY_MS } from './browser.ts';
-import { crawl, CrawlError } from './crawl.ts';
+import { CrawlError } from './crawl-error.ts';
+import { crawl } from './crawl.ts';
 import type { CrawlRequest, FromCrawl, ToCrawl } from './crawl-thread.ts';
 
 /**

@@ -3,6 +3,7 @@ import type { AddressPolicy } from './address-guard.ts';
 import { launchScanBrowser } from './browser.ts';
 import { GuardProxy, type Refusal } from './guard-proxy.ts';
 import { INSTRUMENT_SCRIPT, READ_FRAME_SCRIPT, type FrameReading } from './instrument.ts';
+import { CrawlError } from './crawl-error.ts';
 
 export type FoundStorageType = 'cookie' | 'local_storage' | 'session_storage';
 
@@ -54,7 +55,6 @@ export interface CrawlOptions {
   onPage?: (pagesVisited: number) => Promise<void>;
 }
 
-export class CrawlError extends Error {}
 
 const SKIPPED_EXTENSIONS = /\.(pdf|zip|gz|tgz|rar|7z|exe|dmg|iso|jpe?g|png|gif|webp|avif|svg|ico|bmp|mp[34]|m4a|webm|ogg|wav|avi|mov|css|js|json|xml|txt|woff2?|ttf|eot)$/i;
 /** How long the network must stay quiet for a page to count as settled, and the most we wait. */

@@ -6,7 +6,7 @@ import type { Config } from '../../config.ts';
 import type { Engine } from '../../db/database.ts';
 import type { Database, ScanRow } from '../../db/schema.ts';
 import { ValidationError } from '../../http/app-errors.ts';
-import { CrawlError } from '../../scanner/crawl.ts';
+import { CrawlError } from '../../scanner/crawl-error.ts';
 import { crawlInThread } from '../../scanner/crawl-thread.ts';
 import { takeDueScanSchedules } from '../accounts/accounts.service.ts';
 import { recordScannedItems } from '../storage-items/scanned-items.service.ts';
