@@ -40,7 +40,7 @@ const NECESSARY_RULES: Array<{ rule: string; pattern: RegExp }> = [
 ];
 
 /** Words of a name that say it keeps one of the visitor's choices. */
-const PREFERENCE_RULE = /(^|[^a-z])(lang(uage)?|locale|i18n|currency|theme|dark[-_]?mode|color[-_]?scheme|appearance|layout|timezone|tz|region|country|font[-_]?size|volume|muted|settings)([^a-z]|$)|language|locale|currency|i18n_redirected/i;
+const PREFERENCE_RULE = /(^|[^a-z])(lang(uage)?|locale|i18n|currency|theme|dark[-_]?mode|color[-_]?scheme|appearance|layout|timezone|tz|region|country|font[-_]?size|volume|muted?|settings)([^a-z]|$)|language|locale|currency|i18n_redirected/i;
 
 /**
  * Words of a name that say it serves one of the optional features the convention lists as
@@ -116,7 +116,7 @@ const GENERIC_WORDS = new Set([
   'access', 'refresh', 'verification',
   'checkout', 'order', 'shopping', 'lb', 'route', 'routeid', 'serverid', 'lang', 'language', 'locale', 'currency',
   'theme', 'pref', 'prefs', 'preference', 'preferences', 'setting', 'settings', 'selected', 'display', 'region',
-  'country', 'timezone', 'tz', 'mode', 'dark', 'color', 'colour', 'scheme', 'code', 'font', 'size', 'volume', 'muted',
+  'country', 'timezone', 'tz', 'mode', 'dark', 'color', 'colour', 'scheme', 'code', 'font', 'size', 'volume', 'mute', 'muted',
   'sidebar', 'menu', 'notice', 'banner', 'popup', 'modal', 'prompt', 'dismissed', 'collapsed', 'closed', 'hidden', 'snoozed',
   'hint', 'hints', 'hide', 'toolbar', 'dashboard', 'alert', 'appearance', 'layout', 'saved', 'search', 'searches', 'favourite',
   'favourites', 'favorite', 'favorites', 'compare', 'comparison', 'history', 'recently', 'viewed', 'bookmark', 'bookmarks', 'list',
