@@ -160,13 +160,16 @@ describe('the classifier', () => {
       // Digits glued to a word say nothing either.
       ['sessionid5152', 'careers.example', 'necessary'],
       ['access_token', 'www.shop.example', 'necessary'],
+      // An OAuth sign-in's state, and the site's own check that cookies are kept.
+      ['oauth_state', 'app.example', 'necessary'],
+      ['CookieCheck', 'library.example', 'necessary'],
     ];
     for (const [name, domain, value] of cases) {
       expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: the site's own /) });
     }
     // A brand that is not the site's is some vendor's: its "session" may be its own measurement.
     // Two letters are too few to be the site's initials: `_ep_sess` is X's on example.com.
-    for (const name of ['acmetrk_session', 'giscus-session', 'udm_session_rad_edge', '_ep_sess', 'hxp_cart']) {
+    for (const name of ['acmetrk_session', 'giscus-session', 'udm_session_rad_edge', '_ep_sess', 'hxp_cart', 'acmetrk_testcookie']) {
       const result = classifier.classify({ name, domain: name === '_ep_sess' ? 'example.com' : 'www.hydeparkpharmacy.example' });
       expect(result.category?.source ?? '', name).not.toMatch(/site's own/);
     }

@@ -113,7 +113,7 @@ const GENERIC_WORDS = new Set([
   'session', 'sess', 'sessionid', 'sid', 'id', 'uid', 'token', 'key', 'password', 'sig', 'signature', 'hash', 'csrf', 'xsrf', 'csrftoken',
   'antiforgery', 'auth', 'jwt', 'login', 'logged', 'in', 'signin', 'sign', 'remember', 'me', 'user', 'member',
   'customer', 'admin', 'owner', 'guest', 'client', 'account', 'portal', 'security', 'secure', 'host', 'cart', 'basket',
-  'access', 'refresh', 'verification',
+  'access', 'refresh', 'verification', 'oauth', 'state', 'cookie', 'cookies', 'test', 'check', 'enabled',
   'checkout', 'order', 'shopping', 'lb', 'route', 'routeid', 'serverid', 'lang', 'language', 'locale', 'currency',
   'theme', 'pref', 'prefs', 'preference', 'preferences', 'setting', 'settings', 'selected', 'display', 'region',
   'country', 'timezone', 'tz', 'mode', 'dark', 'color', 'colour', 'scheme', 'code', 'font', 'size', 'volume', 'mute', 'muted',
@@ -203,7 +203,8 @@ export const isGenericName = (name: string): boolean => isSiteOwnName(name, '');
 export function siteOwnRule(name: string, host: string): { category: 'necessary' | 'preferences' | 'functional'; rule: string } | undefined {
   if (!isSiteOwnName(name, host)) return undefined;
   const words = spaced(name);
-  const rule = necessaryRule(name) ?? necessaryRule(words) ?? (SIGN_IN_WORDS.test(words) ? 'authentication' : undefined);
+  const rule = necessaryRule(name) ?? necessaryRule(words) ?? (SIGN_IN_WORDS.test(words) ? 'authentication' : undefined) ??
+    (COOKIE_CHECK.test(words) ? 'cookie check' : undefined);
   if (rule) return { category: 'necessary', rule };
   if (isPreferenceName(name) || isPreferenceName(words)) return { category: 'preferences', rule: 'preference' };
   if (INTERFACE_STATE.test(words)) return { category: 'preferences', rule: 'interface state' };
@@ -212,5 +213,15 @@ export function siteOwnRule(name: string, host: string): { category: 'necessary'
   return undefined;
 }
 
-/** Sign-in words a site's own name may carry beyond those of NECESSARY_RULES (`remember_token`, `dan_jwt`, `admin_token`). */
-const SIGN_IN_WORDS = /(^|[^a-z])(jwt|remember|(auth|admin|access|refresh|id|member|user|customer)[-_ ]?token)([^a-z]|$)/i;
+/**
+ * Sign-in words a site's own name may carry beyond those of NECESSARY_RULES (`remember_token`,
+ * `dan_jwt`, `admin_token`, `oauth_state`: all the registry's OAuth names are necessary).
+ */
+const SIGN_IN_WORDS = /(^|[^a-z])(jwt|remember|oauth|(auth|admin|access|refresh|id|member|user|customer)[-_ ]?token)([^a-z]|$)/i;
+
+/**
+ * A site's own check that the browser keeps cookies (`CookieCheck`, `cookieTest`). Only the site's
+ * own: a vendor's test cookie is that vendor's (HubSpot's `__hs_testcookie` is marketing, Matomo's
+ * `_pk_testcookie` analytics).
+ */
+const COOKIE_CHECK = /(^|[^a-z])(cookies? (test|check|enabled)|(test|check) cookies?)([^a-z]|$)/i;
