@@ -121,23 +121,22 @@ function crossValidatedThreshold(vendors: RegistryVendor[], facts: CookieFact[],
 }
 
 /**
+ * A scan sees which script wrote a first-party item (`set_by`): here simulated as a script on the
+ * item's vendor's first listed domain. Items of vendors that list no domain are left out.
+ */
+function writtenByItsVendor<T extends Pick<EvalItem, 'vendor'>>(vendors: RegistryVendor[], items: T[]): Array<T & { setBy: string }> {
+  const domains = new Map(vendors.map((vendor) => [vendor.vendor, vendor.domains[0]]));
+  return items.flatMap((item) => (domains.get(item.vendor) ? [{ ...item, setBy: `https://${domains.get(item.vendor)}/sdk.js` }] : []));
+}
+
+/**
  * The other condition a real site meets: a known vendor's name its lists leave out. Folds of the
  * build side's registry names (not of whole vendors): each fold's names are held out of their
  * vendors, which stay in the registry with their other names, prefixes and domains, and are
  * classified as scanned. This is where the vendor fallback works; the held-out vendors above
  * cannot show it. For reading only: nothing is chosen here.
  */
-/**
- * A scan sees which script wrote a first-party item (`set_by`): here simulated as a script on the
- * item's vendor's first listed domain, for vendors that list one; undefined for the others.
- */
-function writtenByItsVendor(vendors: RegistryVendor[]): (item: Pick<EvalItem, 'vendor'>) => string | undefined {
-  const domains = new Map(vendors.map((vendor) => [vendor.vendor, vendor.domains[0]]));
-  return (item) => (domains.get(item.vendor) ? `https://${domains.get(item.vendor)}/sdk.js` : undefined);
-}
-
 function unlistedNamesOfKnownVendors(vendors: RegistryVendor[], facts: CookieFact[], entities: ThirdPartyEntity[], modelThreshold: number, written = false): Outcome[] {
-  const writer = writtenByItsVendor(vendors);
   const fold = (pattern: string) => createHash('sha256').update(`name fold:${pattern}`).digest().readUInt32BE(0) % FOLDS;
   const knowledge = new Knowledge(facts, entities);
   const outcomes: Outcome[] = [];
@@ -147,7 +146,7 @@ function unlistedNamesOfKnownVendors(vendors: RegistryVendor[], facts: CookieFac
     const seen = new Set<string>();
     const items = vendors.flatMap((vendor) => asScanned({ ...vendor, cookies: vendor.cookies.filter(([pattern]) => fold(pattern) === k) }, seen));
     // Written: only the names of vendors with a domain, each as its vendor's script wrote it.
-    const scanned = written ? items.map((item) => ({ ...item, setBy: writer(item) })).filter((item) => item.setBy) : items;
+    const scanned = written ? writtenByItsVendor(vendors, items) : items;
     outcomes.push(...run(classifier, scanned));
   }
   return outcomes;
@@ -238,10 +237,8 @@ function main() {
   const known = report('Unlisted names of known vendors (build side, names held out of their vendors by fold; for reading only)',
     unlistedNamesOfKnownVendors(buildVendors, facts, entities, threshold), true);
   console.log('');
-  const byVendor = writtenByItsVendor(vendors);
-  const writtenItems = items.filter((item) => item.set === 'held-out vendors').map((item) => ({ ...item, setBy: byVendor(item) }));
   report("Held-out vendors, each item written by a script on its vendor's domain (a scan's set_by, simulated; for reading only)",
-    run(classifier, writtenItems.filter((item) => item.setBy)), true);
+    run(classifier, writtenByItsVendor(vendors, items.filter((item) => item.set === 'held-out vendors'))), true);
   console.log('');
   report("Unlisted names of known vendors, written by a script on their vendor's domain (simulated as above; for reading only)",
     unlistedNamesOfKnownVendors(buildVendors, facts, entities, threshold, true), true);

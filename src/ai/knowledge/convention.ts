@@ -122,17 +122,27 @@ const GENERIC_WORDS = new Set([
   'favourites', 'favorite', 'favorites', 'compare', 'comparison', 'history', 'recently', 'viewed', 'bookmark', 'bookmarks', 'list',
 ]);
 
-/** Words of a site's own name that keep the state of its interface as the visitor left it: a preference. */
-const INTERFACE_STATE = /(^|[^a-z])(dismissed|collapsed|closed|hidden|snoozed|hide|hints?)([^a-z]|$)/i;
-
 /**
- * A site's own `prefs` or `preferences` are the visitor's (`user_preferences`). Not whoever's: a
- * vendor's are as often its privacy or ad settings (X's `d_prefs`, Media.net's `mnet_ad_pref_close`).
+ * What the words of a site's own name say (read spaced, `shoppingCartId` as `shopping Cart Id`),
+ * beyond the necessary mechanisms every name is read for: the first that matches decides. Only
+ * for the site's own names: on a vendor's, the same words say less (X's `d_prefs` are its ad
+ * settings, HubSpot's `__hs_testcookie` is marketing).
  */
-const OWN_PREFERENCES = /(^|[^a-z])(pref|prefs|preferences?)([^a-z]|$)/i;
-
-/** Words of a site's own name that keep what the visitor gathered: saved searches, favourites, a comparison, a history. */
-const GATHERED = /(^|[^a-z])(saved|favou?rites?|compare|comparison|history|bookmarks?|recently viewed)([^a-z]|$)/i;
+const SITE_OWN_WORDS: Array<{ pattern: RegExp; category: 'necessary' | 'preferences' | 'functional'; rule: string }> = [
+  // Sign-in words beyond NECESSARY_RULES (`remember_token`, `dan_jwt`, `admin_token`, `oauth_state`:
+  // all the registry's OAuth names are necessary).
+  { pattern: /(^|[^a-z])(jwt|remember|oauth|(auth|admin|access|refresh|id|member|user|customer)[-_ ]?token)([^a-z]|$)/i, category: 'necessary', rule: 'authentication' },
+  // The site's check that the browser keeps cookies (`CookieCheck`, `cookieTest`).
+  { pattern: /(^|[^a-z])(cookies? (test|check|enabled)|(test|check) cookies?)([^a-z]|$)/i, category: 'necessary', rule: 'cookie check' },
+  // One of the visitor's choices (`selectedDisplayCurrency`).
+  { pattern: PREFERENCE_RULE, category: 'preferences', rule: 'preference' },
+  // The interface as the visitor left it.
+  { pattern: /(^|[^a-z])(dismissed|collapsed|closed|hidden|snoozed|hide|hints?)([^a-z]|$)/i, category: 'preferences', rule: 'interface state' },
+  // The site's own `prefs` or `preferences` are the visitor's (`user_preferences`).
+  { pattern: /(^|[^a-z])(pref|prefs|preferences?)([^a-z]|$)/i, category: 'preferences', rule: 'preference' },
+  // What the visitor gathered: saved searches, favourites, a comparison, a history.
+  { pattern: /(^|[^a-z])(saved|favou?rites?|compare|comparison|history|bookmarks?|recently viewed)([^a-z]|$)/i, category: 'functional', rule: 'saved items' },
+];
 
 /** Digits, and a version (`v1`), say nothing of what a name is for. */
 const NEUTRAL_WORD = /^(\d+|v\d+)$/;
@@ -197,31 +207,16 @@ export const isGenericName = (name: string): boolean => isSiteOwnName(name, '');
 
 /**
  * What an unlisted name of the site's own says, read word by word (`shoppingCartId` as
- * `shopping Cart Id`): one of its mechanisms (necessary) or one of the visitor's choices
- * (preferences). Undefined for a name that is not plainly the site's own (isSiteOwnName).
+ * `shopping Cart Id`): one of its mechanisms (necessary), then SITE_OWN_WORDS in their order.
+ * Undefined for a name that is not plainly the site's own (isSiteOwnName).
  */
 export function siteOwnRule(name: string, host: string): { category: 'necessary' | 'preferences' | 'functional'; rule: string } | undefined {
   if (!isSiteOwnName(name, host)) return undefined;
   const words = spaced(name);
-  const rule = necessaryRule(name) ?? necessaryRule(words) ?? (SIGN_IN_WORDS.test(words) ? 'authentication' : undefined) ??
-    (COOKIE_CHECK.test(words) ? 'cookie check' : undefined);
+  const rule = necessaryRule(name) ?? necessaryRule(words);
   if (rule) return { category: 'necessary', rule };
-  if (isPreferenceName(name) || isPreferenceName(words)) return { category: 'preferences', rule: 'preference' };
-  if (INTERFACE_STATE.test(words)) return { category: 'preferences', rule: 'interface state' };
-  if (OWN_PREFERENCES.test(words)) return { category: 'preferences', rule: 'preference' };
-  if (GATHERED.test(words)) return { category: 'functional', rule: 'saved items' };
-  return undefined;
+  const said = SITE_OWN_WORDS.find(({ pattern }) => pattern.test(words));
+  return said && { category: said.category, rule: said.rule };
 }
 
-/**
- * Sign-in words a site's own name may carry beyond those of NECESSARY_RULES (`remember_token`,
- * `dan_jwt`, `admin_token`, `oauth_state`: all the registry's OAuth names are necessary).
- */
-const SIGN_IN_WORDS = /(^|[^a-z])(jwt|remember|oauth|(auth|admin|access|refresh|id|member|user|customer)[-_ ]?token)([^a-z]|$)/i;
 
-/**
- * A site's own check that the browser keeps cookies (`CookieCheck`, `cookieTest`). Only the site's
- * own: a vendor's test cookie is that vendor's (HubSpot's `__hs_testcookie` is marketing, Matomo's
- * `_pk_testcookie` analytics).
- */
-const COOKIE_CHECK = /(^|[^a-z])(cookies? (test|check|enabled)|(test|check) cookies?)([^a-z]|$)/i;

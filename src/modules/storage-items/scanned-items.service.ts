@@ -73,6 +73,7 @@ export async function recordScannedItems(db: Kysely<Database>, accountId: string
     const created: StorageItemRow[] = [];
     const seen = new Set<string>();
     for (const item of found) {
+      const setBy = item.set_by?.slice(0, MAX_SET_BY) ?? null;
       const match = matchOf(candidates, item);
       if (!match) {
         const id = newId();
@@ -91,7 +92,7 @@ export async function recordScannedItems(db: Kysely<Database>, accountId: string
           wildcard_cookie_id: await wildcardFor(trx, accountId, item.storage_type, item.name, id),
           created_by: 'scan',
           last_seen_at: seenAt,
-          set_by: item.set_by?.slice(0, MAX_SET_BY) ?? null,
+          set_by: setBy,
         });
         candidates.push(row);
         created.push(await takeForAi(trx, row));
@@ -109,7 +110,7 @@ export async function recordScannedItems(db: Kysely<Database>, accountId: string
       if ((byScan || match.duration.trim() === '') && match.duration !== item.duration) changes.duration = item.duration;
       if (byScan && match.same_site !== item.same_site) changes.same_site = item.same_site;
       if (byScan && match.partitioned !== item.partitioned) changes.partitioned = item.partitioned;
-      if (byScan && match.set_by === null && item.set_by) changes.set_by = item.set_by.slice(0, MAX_SET_BY);
+      if (byScan && match.set_by === null && setBy) changes.set_by = setBy;
       if (Object.keys(changes).length === 0) {
         seen.add(match.id);
         continue;
