@@ -133,6 +133,21 @@ describe('the classifier', () => {
     for (const name of ['chat_session', 'chat_lang']) expect(classifier.classify({ name }).category?.value, name).not.toBe('functional');
   });
 
+  it('reads generic words after a short abbreviation as the site\'s own, deciding only where the model agrees', () => {
+    const domain = 'www.hydeparkpharmacy.example';
+    for (const [name, value] of [['cc_session', 'necessary'], ['np_access_token', 'necessary'], ['if_csrf', 'necessary'], ['hxp_cart', 'necessary'], ['kx_lang', 'preferences']]) {
+      expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: the site's own .* after the abbreviation "[a-z]+"; the model agrees$/i) });
+    }
+    // The model reads it otherwise: the model's guess, for a person to decide.
+    const disputed = classifier.classify({ name: 'ls_sess', domain });
+    expect(disputed.category).toBeUndefined();
+    expect(disputed.guess?.source).toMatch(/^model: /);
+    // Not after a word of tracking, and not a bare id (a vendor's visitor id as often as a session).
+    for (const name of ['trk_session', 'ads_session', 'zq_sid']) {
+      expect(classifier.classify({ name, domain }).guess?.source ?? '', name).not.toMatch(/site's own/);
+    }
+  });
+
   it("decides a site's own unlisted name from its words: generic words, or the site's own name", () => {
     const cases: Array<[string, string, string]> = [
       ['session_id', 'www.shop.example', 'necessary'],
@@ -168,8 +183,8 @@ describe('the classifier', () => {
       expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: the site's own /) });
     }
     // A brand that is not the site's is some vendor's: its "session" may be its own measurement.
-    // Two letters are too few to be the site's initials: `_ep_sess` is X's on example.com.
-    for (const name of ['acmetrk_session', 'giscus-session', 'udm_session_rad_edge', '_ep_sess', 'hxp_cart', 'acmetrk_testcookie']) {
+    // `_ep_sess` is X's on example.com.
+    for (const name of ['acmetrk_session', 'giscus-session', 'udm_session_rad_edge', '_ep_sess', 'acmetrk_testcookie']) {
       const result = classifier.classify({ name, domain: name === '_ep_sess' ? 'example.com' : 'www.hydeparkpharmacy.example' });
       expect(result.category?.source ?? '', name).not.toMatch(/site's own/);
     }
@@ -180,7 +195,7 @@ describe('the classifier', () => {
   });
 
   it('decides an unlisted name by words that say a choice, a consent or an ad click id, whoever set it', () => {
-    for (const name of ['APP_LANG', 'acmeWidgetTheme', 'zz_display_currency', 'acme-player-mute']) {
+    for (const name of ['WEBAPP_LANG', 'acmeWidgetTheme', 'zzshop_display_currency', 'acme-player-mute']) {
       expect(classifier.classify({ name, domain: 'www.shop.example' }).category, name).toMatchObject({ value: 'preferences', source: expect.stringMatching(/^convention: a name of the visitor's language/) });
     }
     // A country or region is as often where the visitor was found to be; settings say too little.
@@ -260,7 +275,7 @@ describe('the classifier', () => {
       ...['acme_ads_id', 'shop_ads', 'ads_partner', 'app_ads_uid', 'site_ads'].map((cookie) => row(cookie, 'Marketing')),
     ]);
     const small = Classifier.build(new Knowledge(facts, []), facts, { modelThreshold: 0.6 });
-    expect(small.classify({ name: 'blog_session' }).category).toMatchObject({ value: 'necessary', source: expect.stringMatching(/^model: /) });
+    expect(small.classify({ name: 'weblog_session' }).category).toMatchObject({ value: 'necessary', source: expect.stringMatching(/^model: /) });
     expect(small.classify({ name: 'blog_ads' }).category?.value).toBe('marketing');
   });
 });

@@ -231,7 +231,8 @@ export class Classifier {
     const writer = this.thirdPartyWriter(item.setBy, host);
     // A name a third party's script wrote is that party's, whatever its words.
     const own = domain || writer ? undefined : siteOwnRule(item.name, host);
-    if (listed && !(listed.uncertain && own)) {
+    // A listing the database is unsure of gives way to the site's own words (not to an abbreviation's: some vendor's name).
+    if (listed && !(listed.uncertain && own && !own.abbreviation)) {
       const { fact, confidence, source, uncertain } = listed;
       const guess = { value: fact.category, confidence, source: uncertain ? `${source}; uncertain: ${fact.uncertain}` : source };
       return {
@@ -253,20 +254,24 @@ export class Classifier {
         duration: undefined,
       };
     }
-    if (own) {
-      // Also where the database lists the name with a label it is unsure of (another vendor's `SID`).
-      const category = { value: own.category, confidence: SITE_OWN_CONFIDENCE, source: `convention: the site's own ${own.rule} name` };
-      return { category, guess: category, description: undefined, companyName: undefined, duration: undefined };
-    }
     // The model reads the writing script's party as the cookie's domain when the domain says nothing.
     const [place, party] = !domain && writer?.domain ? [writer.host, writer.domain] : [host, domain];
+    const model = () => this.model.best(featuresOf(item.name, place, party, item.duration, this.controllers));
+    // After an abbreviation (`cc_session`), the words count only where the model, which learnt how
+    // vendors name theirs, reads the name the same: the abbreviation may be an unknown vendor's.
+    if (own && (!own.abbreviation || model().category === own.category)) {
+      // Also where the database lists the name with a label it is unsure of (another vendor's `SID`).
+      const after = own.abbreviation ? `, after the abbreviation "${own.abbreviation}"; the model agrees` : '';
+      const category = { value: own.category, confidence: SITE_OWN_CONFIDENCE, source: `convention: the site's own ${own.rule} name${after}` };
+      return { category, guess: category, description: undefined, companyName: undefined, duration: undefined };
+    }
     const said = wordsSay(item.name);
     if (said) {
       // Nobody lists it and no vendor claims it, but its words say what it keeps.
       const category = { ...said, confidence: WORDS_CONFIDENCE };
       return { category, guess: category, description: undefined, companyName: this.company(party), duration: undefined };
     }
-    const best = this.model.best(featuresOf(item.name, place, party, item.duration, this.controllers));
+    const best = model();
     const guess = {
       value: best.category,
       confidence: best.probability,

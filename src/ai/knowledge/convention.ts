@@ -196,7 +196,11 @@ function isSiteOwnName(name: string, host: string): boolean {
   // A hyphenated label's words of three letters or more may each be the site's name (`isp` in `the-isp`).
   const whole = host.toLowerCase().split('.').filter((label) => label.length >= 3 && label !== 'www');
   const labels = [...whole, ...whole.flatMap((label) => (label.includes('-') ? label.split('-').filter((word) => word.length >= 3) : []))];
-  const rest = name.slice(siteNamePrefix(name, labels).length);
+  return onlyGenericWords(name.slice(siteNamePrefix(name, labels).length), labels);
+}
+
+/** Whether each part of `rest` is one of the site's labels or made of generic words; digits and versions count as nothing. */
+function onlyGenericWords(rest: string, labels: string[]): boolean {
   return rest.split(/[^A-Za-z0-9]+/).every((part) =>
     labels.includes(part.toLowerCase()) ||
     spaced(part).toLowerCase().replace(/([a-z]{2})(\d)/g, '$1 $2').split(/[^a-z0-9]+/).every((word) => !word || NEUTRAL_WORD.test(word) || GENERIC_WORDS.has(word)));
@@ -205,18 +209,47 @@ function isSiteOwnName(name: string, host: string): boolean {
 /** Whether a name is made only of generic words (`locale`, `session_id`, `token`): other software uses it too. */
 export const isGenericName = (name: string): boolean => isSiteOwnName(name, '');
 
+/** A short run of letters before a separator (`cc_`, `np_`, `hmapp_`): how sites abbreviate their own or their software's name. */
+const ABBREVIATION = /^[-_.]*([A-Za-z]{1,5})[-_.:]+(?=[A-Za-z])/;
+/** Words of measurement or advertising: `ads_session` or `trk_session` is no site's own sign-in. */
+const TRACKING_WORD = /^(ads?|adv|track|trk|stats?|pixel|click|utm|ref|aff|camp|mkt|visit)$/i;
+
+/**
+ * The abbreviation a name starts with when only generic words follow it (`cc` of `cc_session`,
+ * `np_access_token`, `if_csrf`). A vendor's prefix can look the same (`_sc-sid` is Snap's,
+ * `pendo_sessionId` Pendo's): the registry's prefixes and the cookie database, read before, claim
+ * the vendors they know, and the classifier decides such a name only where its model agrees.
+ */
+function abbreviationOf(name: string): string | undefined {
+  const abbreviation = ABBREVIATION.exec(name);
+  if (!abbreviation || TRACKING_WORD.test(abbreviation[1])) return undefined;
+  const rest = name.slice(abbreviation[0].length);
+  // A bare id after a prefix is as often a vendor's visitor or visit id (`obca_sid`, `__rtbh.sid`).
+  return !/^[su]?id$/i.test(rest) && onlyGenericWords(rest, []) ? abbreviation[1] : undefined;
+}
+
+export interface SiteOwnReading {
+  category: 'necessary' | 'preferences' | 'functional';
+  rule: string;
+  /** The short abbreviation the name was read after (`cc` of `cc_session`), which may be a vendor's. */
+  abbreviation: string | undefined;
+}
+
 /**
  * What an unlisted name of the site's own says, read word by word (`shoppingCartId` as
  * `shopping Cart Id`): one of its mechanisms (necessary), then SITE_OWN_WORDS in their order.
- * Undefined for a name that is not plainly the site's own (isSiteOwnName).
+ * Undefined for a name that is neither plainly the site's own (isSiteOwnName) nor an abbreviation
+ * followed by generic words (abbreviationOf).
  */
-export function siteOwnRule(name: string, host: string): { category: 'necessary' | 'preferences' | 'functional'; rule: string } | undefined {
-  if (!isSiteOwnName(name, host)) return undefined;
+export function siteOwnRule(name: string, host: string): SiteOwnReading | undefined {
+  const plainly = isSiteOwnName(name, host);
+  const abbreviation = plainly ? undefined : abbreviationOf(name);
+  if (!plainly && !abbreviation) return undefined;
   const words = spaced(name);
   const rule = necessaryRule(name) ?? necessaryRule(words);
-  if (rule) return { category: 'necessary', rule };
+  if (rule) return { category: 'necessary', rule, abbreviation };
   const said = SITE_OWN_WORDS.find(({ pattern }) => pattern.test(words));
-  return said && { category: said.category, rule: said.rule };
+  return said && { category: said.category, rule: said.rule, abbreviation };
 }
 
 
