@@ -29,7 +29,7 @@ const NECESSARY_RULES: Array<{ rule: string; pattern: RegExp }> = [
   // privacy string, or a tracking tool told to ignore the visitor (`matomo_ignore`). A bare
   // `gdpr` or `privacy` is not one: ad and ID cookies carry them as flags (`__gsync_gdpr`,
   // `id5id_privacy`).
-  { rule: 'consent', pattern: /consent|opt(ed)?[-_.]?(out|in)|(^|[^a-z])(dnt|gpc)([^a-z]|$)|do[-_]?not[-_]?track|prevent[-_]?tracking|usprivacy|[-_.]ignore$|tcf|gdpr[-_]?(popup|banner|consent|cookie|accept)|cookies?[-_]?(notice|notif|law|policy|banner|bar|accept|agree|allow|decline|reject|compliance|control|pref|settings|cat|choice|message|disclaimer|warning|state|info)|(accept|agree|allow)(ed)?[-_]?cookies?|privacy[-_]?(pref|cookie|choice|consent|option|setting)/i },
+  { rule: 'consent', pattern: /consent|opt(ed)?[-_.]?(out|in)|(^|[^a-z])(dnt|gpc)([^a-z]|$)|do[-_]?not[-_]?track|prevent[-_]?tracking|usprivacy|[-_.]ignore$|tcf|gdpr[-_]?(popup|banner|consent|cookie|accept)|cookies?[-_]?(notice|notif|law|policy|banner|bar|accept|agree|allow|disallow|decline|reject|compliance|control|pref|settings|cat|choice|message|disclaimer|warning|state|info|ack|option|permission)|(accept|agree|allow)(ed)?[-_]?cookies?|allow(ed)?[-_][a-z]+[-_]cookies?|(^|[^a-z])eu[-_]?cookies?|permission[-_]?cookies?|privacy[-_]?(pref|cookie|choice|consent|option|setting)/i },
   // A consent manager's own prefix, in lower case only: `CMPS` is an ad cookie, `cly_cmp_id` a campaign.
   { rule: 'consent', pattern: /^_*cmp/ },
   { rule: 'csrf', pattern: /csrf|xsrf|antiforgery|requestverificationtoken|form_key|authenticity/i },
