@@ -241,7 +241,8 @@ export class ConsentWriter {
     for (const [i, id] of accounts.entries()) {
       const list = byAccount.get(id)!;
       const links = chain(expected[i], list);
-      list.forEach((c, j) => rows.push({ ...c, ...links[j] }));
+      // Object.assign, not a spread: spreading the consent cost ~3% of the server's time per consent.
+      list.forEach((c, j) => rows.push(Object.assign({}, c, links[j])));
       const last = links.at(-1)!;
       heads.push({ seq: last.seq, hash: last.hash });
       // The next batch chains on this one at once; if this one is not stored, its round reloads the head.
@@ -295,8 +296,11 @@ const HOUR_MS = 3_600_000;
 /** Per account and UTC hour: how many consents (in key order, as the rows' locks are taken in it). */
 function hourlyRollup(rows: ChainedConsent[]): HourlyCount[] {
   const hours = new Map<string, HourlyCount>();
+  let lastNumber = NaN;
+  let hour = '';
   for (const c of rows) {
-    const hour = new Date(Math.floor(c.created_at.getTime() / HOUR_MS) * HOUR_MS).toISOString();
+    const number = Math.floor(c.created_at.getTime() / HOUR_MS);
+    if (number !== lastNumber) [lastNumber, hour] = [number, new Date(number * HOUR_MS).toISOString()];
     const key = `${c.account_id} ${hour}`;
     const entry = hours.get(key);
     if (entry) entry.consents++;

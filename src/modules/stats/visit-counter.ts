@@ -25,8 +25,22 @@ export interface VisitCounterOptions {
  */
 const HELD_SESSIONS_FACTOR = 4;
 
-/** The UTC day of a moment, `YYYY-MM-DD`. */
-export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+let lastDayNumber = NaN;
+let lastDay = '';
+
+/**
+ * The UTC day of a moment, `YYYY-MM-DD`. Every consent asks it three times (its visit, the daily
+ * and the category rollups), nearly always for today: the last day's text is kept.
+ */
+export function utcDay(at: Date): string {
+  const number = Math.floor(at.getTime() / DAY_MS);
+  if (number !== lastDayNumber) {
+    lastDay = at.toISOString().slice(0, 10);
+    lastDayNumber = number;
+  }
+  return lastDay;
+}
 
 /**
  * Pageviews and visitors counted in memory and written in batches: a banner load costs no database
