@@ -1,5 +1,4 @@
-import cors from '@fastify/cors';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError, NotFoundError } from '../../http/app-errors.ts';
 import { jsonBodyParser } from '../../http/json-body.ts';
 import { after, settle } from '../../lib/maybe-promise.ts';
@@ -34,19 +33,29 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
   app.decorateRequest('widgetAccount', undefined);
   app.decorateRequest('widgetOriginAllowed', false);
 
-  const attachAccount = (request: FastifyRequest, account: WidgetAccount | undefined) => {
+  /** The account, and CORS for the account's own domains only (the answer depends on the Origin: `Vary`). */
+  const attachAccount = (request: FastifyRequest, reply: FastifyReply, account: WidgetAccount | undefined) => {
     const origin = request.headers.origin;
     request.widgetAccount = account;
     request.widgetOriginAllowed = !!origin && !!account && originAllowed(account, origin);
+    reply.header('vary', 'Origin');
+    if (request.widgetOriginAllowed) reply.header('access-control-allow-origin', origin);
   };
   // Callback style: a cached account is admitted without a promise, as every banner request needs it.
-  app.addHook('onRequest', (request, _reply, done) =>
-    settle(() => after(accounts.get(accountIdIn(request.url)), (account) => attachAccount(request, account)), done));
-  const corsAllowed = { origin: true, methods: ['GET', 'POST'], allowedHeaders: ['Content-Type'], maxAge: 600 };
-  const corsRefused = { ...corsAllowed, origin: false };
-  await app.register(cors, {
-    hook: 'onRequest',
-    delegator: (request: FastifyRequest, callback) => callback(null, request.widgetOriginAllowed ? corsAllowed : corsRefused),
+  // CORS is set here rather than by @fastify/cors, which merged its options again on every request
+  // for a decision made per request: without it, in four alternating pairs of benchmark runs, the
+  // server's CPU per recorded consent was lower in six of seven neighbouring comparisons (median 18%).
+  app.addHook('onRequest', (request, reply, done) =>
+    settle(() => after(accounts.get(accountIdIn(request.url)), (account) => attachAccount(request, reply, account)), done));
+  // The preflight of the banner's calls, for the account's own domains; to any other Origin, as to a
+  // request that is no preflight, there is no such route.
+  app.options('/widget/*', { config: { auth: 'public', throttle: 'widget' }, schema: { hide: true } }, async (request, reply) => {
+    if (!request.widgetOriginAllowed || request.headers['access-control-request-method'] === undefined) return reply.callNotFound();
+    return reply.code(204)
+      .header('access-control-allow-methods', 'GET, POST')
+      .header('access-control-allow-headers', 'Content-Type')
+      .header('access-control-max-age', '600')
+      .send();
   });
   // navigator.sendBeacon posts text/plain: accept JSON sent that way (it spares the preflight).
   app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: WIDGET_BODY_LIMIT }, jsonBodyParser(app));

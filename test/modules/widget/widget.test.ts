@@ -71,8 +71,18 @@ describe('POST /widget/{account_id}/consents', () => {
     expect(ok.statusCode).toBe(204);
     expect(ok.headers['access-control-allow-origin']).toBe(origin);
     expect(String(ok.headers['access-control-allow-methods'])).toContain('POST');
+    expect(ok.headers['access-control-allow-headers']).toBe('Content-Type');
+    expect(ok.headers['access-control-max-age']).toBe('600');
+    expect(ok.headers.vary).toBe('Origin');
     const refused = await preflight('https://evil.example');
+    expect(refused.statusCode).toBe(404);
     expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+    // An OPTIONS that asks for no method is no preflight; nor is one to the API.
+    const bare = await t.app.inject({ method: 'OPTIONS', url: `/widget/${tenant.account.id}/consents`, headers: { origin } });
+    expect(bare.statusCode).toBe(404);
+    const api = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/consents', headers: { origin, 'access-control-request-method': 'POST' } });
+    expect(api.statusCode).toBe(404);
+    expect(api.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('refuses foreign origins, bodies over 16 KiB, and bad preferences', async () => {
