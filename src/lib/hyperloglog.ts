@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** 2^11 one-byte registers (2 KiB): a standard error of about 1.04 / sqrt(2048) = 2.3%. */
 export const HLL_PRECISION = 11;
@@ -21,7 +21,7 @@ export class HyperLogLog {
   }
 
   add(value: string): void {
-    const digest = createHash('md5').update(value).digest();
+    const digest = hash('md5', value, 'buffer');
     const high = digest.readUInt32BE(0);
     const low = digest.readUInt32BE(4);
     const index = high >>> (32 - HLL_PRECISION);
