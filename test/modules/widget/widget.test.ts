@@ -69,6 +69,12 @@ describe('POST /widget/{account_id}/consents', () => {
     });
     const ok = await preflight(origin);
     expect(ok.statusCode).toBe(204);
+    // Answered before any body is read: a Content-Type without a body changes nothing.
+    const typed = await t.app.inject({
+      method: 'OPTIONS', url: `/widget/${tenant.account.id}/consents`,
+      headers: { origin, 'access-control-request-method': 'POST', 'content-type': 'application/json' },
+    });
+    expect(typed.statusCode).toBe(204);
     expect(ok.headers['access-control-allow-origin']).toBe(origin);
     expect(String(ok.headers['access-control-allow-methods'])).toContain('POST');
     expect(ok.headers['access-control-allow-headers']).toBe('Content-Type');
@@ -76,6 +82,7 @@ describe('POST /widget/{account_id}/consents', () => {
     expect(ok.headers.vary).toBe('Origin');
     const refused = await preflight('https://evil.example');
     expect(refused.statusCode).toBe(404);
+    expect(refused.json()).toEqual({ errors: [{ code: 404, message: expect.any(String) }] });
     expect(refused.headers['access-control-allow-origin']).toBeUndefined();
     // An OPTIONS that asks for no method is no preflight; nor is one to the API.
     const bare = await t.app.inject({ method: 'OPTIONS', url: `/widget/${tenant.account.id}/consents`, headers: { origin } });
