@@ -21,8 +21,8 @@ describe.runIf(enabled)('database outage', () => {
   let tenant: Tenant;
 
   beforeAll(async () => {
-    pg = new PrivatePostgres(55_000 + Math.floor(Math.random() * 5_000));
-    pg.start();
+    pg = new PrivatePostgres();
+    await pg.startOnFreePort();
     t = await startApp({ env: { DATABASE_URL: pg.url, RATE_LIMIT_MAX: '100000', WIDGET_RATE_LIMIT_PER_MIN: '100000' } });
     tenant = await createTenant(t.services, 'Outage');
   }, 60_000);

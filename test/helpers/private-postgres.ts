@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../bench/processes.ts';
 
 /** The PostgreSQL server binaries of this machine, if any. */
 function binDir(): string | undefined {
@@ -22,8 +23,9 @@ export const canRunPrivatePostgres = (): boolean => binDir() !== undefined && (p
 export class PrivatePostgres {
   readonly dir = mkdtempSync(join(tmpdir(), 'consentry-pg-'));
   private readonly bin = binDir()!;
+  port = 0;
 
-  constructor(readonly port: number) {
+  constructor() {
     if (process.getuid?.() === 0) chownSync(this.dir, ...this.postgresIds());
     this.run('initdb', ['-D', this.dir, '-A', 'trust', '-U', 'postgres', '--no-sync']);
   }
@@ -32,9 +34,32 @@ export class PrivatePostgres {
     return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
   }
 
+  /**
+   * The first start, on a port the machine gave as free a moment before. Another socket can take it
+   * meanwhile (a random port in the ephemeral range once collided here), so three ports are tried.
+   */
+  async startOnFreePort(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      this.port = await freePort();
+      try {
+        this.start();
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
+  }
+
+  /** Starts again on its port; a failure says what PostgreSQL's log says. */
   start(): void {
     const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-    this.run('pg_ctl', ['-D', this.dir, '-o', options, '-l', join(this.dir, 'log'), '-w', 'start']);
+    const log = join(this.dir, 'log');
+    try {
+      this.run('pg_ctl', ['-D', this.dir, '-o', options, '-l', log, '-w', 'start']);
+    } catch (error) {
+      const said = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').slice(-5).join('\n') : 'no log';
+      throw new Error(`PostgreSQL did not start on port ${this.port}: ${said}`, { cause: error });
+    }
   }
 
   /** An abrupt stop, like a crash of the database host. */
