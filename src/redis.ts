@@ -18,6 +18,17 @@ export interface RedisClients {
   close(): Promise<void>;
 }
 
+const READY_WAIT_MS = 5_000;
+
+/** Whether a connection is ready, or becomes ready within `ms`. */
+function whenReady(connection: { status: string; once(event: 'ready', listener: () => void): unknown }, ms: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    if (connection.status === 'ready') return resolve(true);
+    connection.once('ready', () => resolve(true));
+    setTimeout(() => resolve(false), ms).unref();
+  });
+}
+
 /** ioredis is loaded only when Redis is configured: a single instance spares its memory (about 12 MiB). */
 export async function connectRedis(config: Config): Promise<RedisClients | undefined> {
   if (!config.redisUrl) return undefined;
@@ -38,6 +49,9 @@ export async function connectRedis(config: Config): Promise<RedisClients | undef
   client.on('ready', () => set(true));
   client.on('close', () => set(false));
   client.on('end', () => set(false));
+  // Serving before the connections are ready would count the first requests' limits in memory, the
+  // next ones in Redis; a Redis that is away delays the start by this much at most.
+  await Promise.all([whenReady(client, READY_WAIT_MS), whenReady(subscriber, READY_WAIT_MS)]);
   return {
     client,
     subscriber,
@@ -48,12 +62,7 @@ export async function connectRedis(config: Config): Promise<RedisClients | undef
       listeners.push(listener);
     },
     async subscribed(channel) {
-      const ready = new Promise<boolean>((resolve) => {
-        if (subscriber.status === 'ready') return resolve(true);
-        subscriber.once('ready', () => resolve(true));
-        setTimeout(() => resolve(false), 5_000).unref();
-      });
-      if (await ready) await subscriber.subscribe(channel).catch(() => {});
+      if (subscriber.status === 'ready') await subscriber.subscribe(channel).catch(() => {});
       else subscriber.once('ready', () => void subscriber.subscribe(channel).catch(() => {}));
     },
     close: async () => {
