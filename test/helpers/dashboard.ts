@@ -1,26 +1,15 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+
+export { freePort } from '../../bench/processes.ts';
 
 /** Screenshots of every page at both widths land here (git-ignored; CI keeps them as artefacts). */
 export const ARTIFACTS = 'test-artifacts/dashboard';
 export const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** A port that was free a moment ago on loopback, so that the server's PUBLIC_URL can name it before it listens. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The page has its heading and nothing left loading. */
 export async function settled(page: Page): Promise<void> {

@@ -256,7 +256,8 @@ export class Classifier {
     }
     // The model reads the writing script's party as the cookie's domain when the domain says nothing.
     const [place, party] = !domain && writer?.domain ? [writer.host, writer.domain] : [host, domain];
-    const model = () => this.model.best(featuresOf(item.name, place, party, item.duration, this.controllers));
+    let scored: ReturnType<CategoryModel['best']> | undefined;
+    const model = () => (scored ??= this.model.best(featuresOf(item.name, place, party, item.duration, this.controllers)));
     // After an abbreviation (`cc_session`), the words count only where the model, which learnt how
     // vendors name theirs, reads the name the same: the abbreviation may be an unknown vendor's.
     if (own && (!own.abbreviation || model().category === own.category)) {
