@@ -143,7 +143,8 @@ describe('the classifier', () => {
     expect(disputed.category).toBeUndefined();
     expect(disputed.guess?.source).toMatch(/^model: /);
     // Not after a word of tracking, and not a bare id (a vendor's visitor id as often as a session).
-    for (const name of ['trk_session', 'ads_session', 'zq_sid']) {
+    // Nor the person after one: a vendor's visitor id (`ajs_user_id`), whatever the model says.
+    for (const name of ['trk_session', 'ads_session', 'zq_sid', 'zq_user_id', 'zq_user']) {
       expect(classifier.classify({ name, domain }).guess?.source ?? '', name).not.toMatch(/site's own/);
     }
   });
@@ -178,13 +179,20 @@ describe('the classifier', () => {
       // An OAuth sign-in's state, and the site's own check that cookies are kept.
       ['oauth_state', 'app.example', 'necessary'],
       ['CookieCheck', 'library.example', 'necessary'],
+      // A password, its hash, a verification or an API's token; the signed-in person, unless a choice of theirs.
+      ['member_hash', 'www.shop.example', 'necessary'],
+      ['verification_token', 'notice.example.gov', 'necessary'],
+      ['api-token', 'app.example', 'necessary'],
+      ['userId', 'portal.example', 'necessary'],
+      ['fixaill_customer', 'fixaill.com', 'necessary'],
+      ['client_timezone', 'app.example', 'preferences'],
     ];
     for (const [name, domain, value] of cases) {
       expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: the site's own /) });
     }
     // A brand that is not the site's is some vendor's: its "session" may be its own measurement.
     // `_ep_sess` is X's on example.com.
-    for (const name of ['acmetrk_session', 'giscus-session', 'udm_session_rad_edge', '_ep_sess', 'acmetrk_testcookie']) {
+    for (const name of ['acmetrk_session', 'giscus-session', 'udm_session_rad_edge', '_ep_sess', 'acmetrk_testcookie', 'client_token']) {
       const result = classifier.classify({ name, domain: name === '_ep_sess' ? 'example.com' : 'www.hydeparkpharmacy.example' });
       expect(result.category?.source ?? '', name).not.toMatch(/site's own/);
     }
@@ -248,9 +256,11 @@ describe('the classifier', () => {
     const onFacebook = classifier.classify({ name: 'locale', domain: 'www.facebook.com' });
     expect(onFacebook.category?.source).toMatch(/^open-cookie-database: exact name "locale" \(Facebook\)/);
     // Where the site's own words say nothing, it is left to a person, not answered as the party's.
-    const token = classifier.classify({ name: 'token', domain: 'www.shop.example' });
-    expect(token.category).toBeUndefined();
-    expect(token.guess?.source).toMatch(/uncertain: a name other software also uses, listed for /);
+    const id = classifier.classify({ name: 'ID', domain: 'www.shop.example' });
+    expect(id.category).toBeUndefined();
+    expect(id.guess?.source).toMatch(/uncertain: a name other software also uses, listed for /);
+    // Where they say something, they decide: a bare `token` is the site's sign-in.
+    expect(classifier.classify({ name: 'token', domain: 'www.shop.example' }).category).toMatchObject({ value: 'necessary', source: "convention: the site's own authentication name" });
   });
 
   it('guesses but does not decide from a database label only a platform default gives', () => {

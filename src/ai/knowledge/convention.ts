@@ -128,10 +128,12 @@ const GENERIC_WORDS = new Set([
  * for the site's own names: on a vendor's, the same words say less (X's `d_prefs` are its ad
  * settings, HubSpot's `__hs_testcookie` is marketing).
  */
-const SITE_OWN_WORDS: Array<{ pattern: RegExp; category: 'necessary' | 'preferences' | 'functional'; rule: string }> = [
+const SITE_OWN_WORDS: Array<{ pattern: RegExp; category: 'necessary' | 'preferences' | 'functional'; rule: string; plainOnly?: true }> = [
   // Sign-in words beyond NECESSARY_RULES (`remember_token`, `dan_jwt`, `admin_token`, `oauth_state`:
-  // all the registry's OAuth names are necessary).
-  { pattern: /(^|[^a-z])(jwt|remember|oauth|(auth|admin|access|refresh|id|member|user|customer)[-_ ]?token)([^a-z]|$)/i, category: 'necessary', rule: 'authentication' },
+  // all the registry's OAuth names are necessary), a password or its hash, a signature, a bare
+  // `token` or an API's or a verification's. Not any token: X's `client_token` and Amazon's
+  // `amzn-token` are theirs.
+  { pattern: /^[-_.]*token$|(^|[^a-z])(jwt|remember|oauth|hash|password|sig|signature|verification|security|secure|(auth|admin|access|refresh|id|member|user|customer|api|verify)[-_ ]?token)([^a-z]|$)/i, category: 'necessary', rule: 'authentication' },
   // The site's check that the browser keeps cookies (`CookieCheck`, `cookieTest`).
   { pattern: /(^|[^a-z])(cookies? (test|check|enabled)|(test|check) cookies?)([^a-z]|$)/i, category: 'necessary', rule: 'cookie check' },
   // One of the visitor's choices (`selectedDisplayCurrency`).
@@ -142,6 +144,11 @@ const SITE_OWN_WORDS: Array<{ pattern: RegExp; category: 'necessary' | 'preferen
   { pattern: /(^|[^a-z])(pref|prefs|preferences?)([^a-z]|$)/i, category: 'preferences', rule: 'preference' },
   // What the visitor gathered: saved searches, favourites, a comparison, a history.
   { pattern: /(^|[^a-z])(saved|favou?rites?|compare|comparison|history|bookmarks?|recently viewed)([^a-z]|$)/i, category: 'functional', rule: 'saved items' },
+  // The signed-in person (`user`, `userId`, `fixaill_customer`, `p4t_admin`), once no word above
+  // says it keeps a choice of theirs. Not after an abbreviation: there it is mostly a vendor's
+  // visitor id (Segment's `ajs_user_id`, Mouseflow's `mf_user`, StackAdapt's `sa-user-id`: 19 of the
+  // registry's 23 such names are not necessary). Not `client`: Google's client id is a visitor's.
+  { pattern: /(^|[^a-z])(user|member|customer|admin|owner|account|uid)([^a-z]|$)/i, category: 'necessary', rule: 'signed-in person', plainOnly: true },
 ];
 
 /** Digits, and a version (`v1`), say nothing of what a name is for. */
@@ -248,7 +255,7 @@ export function siteOwnRule(name: string, host: string): SiteOwnReading | undefi
   const words = spaced(name);
   const rule = necessaryRule(name) ?? necessaryRule(words);
   if (rule) return { category: 'necessary', rule, abbreviation };
-  const said = SITE_OWN_WORDS.find(({ pattern }) => pattern.test(words));
+  const said = SITE_OWN_WORDS.find(({ pattern, plainOnly }) => pattern.test(words) && !(plainOnly && abbreviation));
   return said && { category: said.category, rule: said.rule, abbreviation };
 }
 
