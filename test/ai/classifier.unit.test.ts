@@ -218,6 +218,18 @@ describe('the classifier', () => {
     expect(classifier.classify({ name: 'acme_gclid_data', domain: 'www.shop.example' }).category).toMatchObject({ value: 'marketing', source: expect.stringMatching(/click id/) });
   });
 
+  it("decides a dismissed message or a referral code on the site's own domain, never as necessary", () => {
+    const domain = 'www.shop.example';
+    for (const [name, value] of [['promo_banner_dismissed', 'preferences'], ['hide_location_alert', 'preferences'], ['xq.onboarding_snooze', 'preferences'], ['guide_ref', 'marketing'], ['xq.referral_code', 'marketing'], ['AffiliateID', 'marketing']]) {
+      expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: a (dismissed message|referral) name on the site's own domain$/) });
+    }
+    // A dismissed widget is the feature's, and a dismissal is no referral code.
+    for (const name of ['acme_launcher_closed', 'xq_ref_dismissed']) expect(classifier.classify({ name, domain }).category?.source ?? '', name).not.toMatch(/site's own domain/);
+    // A known third party's domain, or a name with a necessary word, is not read so.
+    expect(classifier.classify({ name: 'promo_banner_dismissed', domain: 'cdn.jsdelivr.net' }).category?.source ?? '').not.toMatch(/site's own domain/);
+    expect(classifier.classify({ name: 'cookie_banner_dismissed', domain }).category?.value).toBe('necessary');
+  });
+
   it("applies the embed rule to a necessary cookie on a vendor's domain, when the site's is known", () => {
     const onSite = (name: string, domain: string, site?: string) => classifier.classify({ name, domain, site }).category;
     // Cloudflare's bot check on Vimeo's domain is there for the embedded video; Zendesk's session for the chat.

@@ -1,5 +1,5 @@
 import type { StandardCategory } from '../knowledge/categories.ts';
-import { exceptionFor, isAdClickName, isChoiceName, isFeatureName, isGenericName, necessaryRule, siteOwnRule } from '../knowledge/convention.ts';
+import { exceptionFor, isAdClickName, isChoiceName, isFeatureName, isGenericName, necessaryRule, siteOwnRule, siteWordsSay } from '../knowledge/convention.ts';
 import { factsFromOpenCookieDatabase, factsFromRegistry, hostAndParents, Knowledge, normaliseHost, type CookieFact, type DomainFact } from '../knowledge/knowledge.ts';
 import { loadRegistryVendors, Registry, type RegistryMatch, type RegistryVendor } from '../knowledge/registry.ts';
 import { loadOpenCookieDatabase, loadThirdPartyWeb } from '../knowledge/sources.ts';
@@ -163,7 +163,8 @@ function featuresOf(name: string, host: string, domain: DomainFact | undefined, 
  *    domain and written by no third party's script, by its words; also where the database lists it
  *    with a label it is unsure of;
  * 7. a name whose words say the visitor's language, currency, time zone or theme is a preference,
- *    one that keeps an ad platform's click id (`gclid`) marketing;
+ *    one that keeps an ad platform's click id (`gclid`) marketing; on the site's own domain, a
+ *    dismissed message (`promo_banner_dismissed`) is a preference, a referral code marketing;
  * 8. a scored model trained on all of the above, for names nobody lists; it decides only from its
  *    threshold up.
  * A database label only a platform's default gives, or one the name's words contradict, and the
@@ -271,6 +272,12 @@ export class Classifier {
       // Nobody lists it and no vendor claims it, but its words say what it keeps.
       const category = { ...said, confidence: WORDS_CONFIDENCE };
       return { category, guess: category, description: undefined, companyName: this.company(party), duration: undefined };
+    }
+    // On the site's own domain, a dismissed message or a referral code, whatever else the name holds.
+    const siteSaid = domain || writer ? undefined : siteWordsSay(item.name);
+    if (siteSaid) {
+      const category = { value: siteSaid.category, confidence: WORDS_CONFIDENCE, source: `convention: a ${siteSaid.rule} name on the site's own domain` };
+      return { category, guess: category, description: undefined, companyName: undefined, duration: undefined };
     }
     const best = model();
     const guess = {

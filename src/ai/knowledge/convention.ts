@@ -260,3 +260,25 @@ export function siteOwnRule(name: string, host: string): SiteOwnReading | undefi
 }
 
 
+
+/**
+ * What the words of an unlisted name on the site's own domain say, whatever other words it holds:
+ * a message to the visitor that they dismissed, hid or snoozed (a banner, an alert, a notice, a
+ * hint, a suggestion, a tutorial or onboarding) is the interface as they left it, a preference;
+ * a referral or affiliate code ties the visit to whoever referred it, for a reward or a
+ * commission, which is marketing. Never necessary: these may be an unknown vendor's names, and a
+ * wrong preference or marketing asks for consent the site did not need, where a wrong necessary
+ * sets a cookie without it. A vendor's dismissed widget (Pendo's `_pendo_launcher-closed`, a
+ * pop-up form's) is the feature's: no message word, no decision.
+ */
+export function siteWordsSay(name: string): { category: 'preferences' | 'marketing'; rule: string } | undefined {
+  const words = spaced(name);
+  if (necessaryRule(name) ?? necessaryRule(words)) return undefined;
+  if (DISMISSED.test(words)) return MESSAGE.test(words) ? { category: 'preferences', rule: 'dismissed message' } : undefined;
+  if (REFERRAL.test(words)) return { category: 'marketing', rule: 'referral' };
+  return undefined;
+}
+
+const DISMISSED = /(^|[^a-z])(dismiss(ed)?|snoozed?|hidden|hide|closed)([^a-z]|$)/i;
+const MESSAGE = /(^|[^a-z])(banners?|alerts?|notices?|messages?|hints?|tips?|tut|tutorial|suggestions?|onboarding|intro|welcome|getting[-_ ]?started|announcements?|disclaimer)([^a-z]|$)/i;
+const REFERRAL = /(^|[^a-z])(ref|referral|refcode|affiliate|aff)([^a-z]|$)/i;
