@@ -186,6 +186,9 @@ describe('the classifier', () => {
       ['userId', 'portal.example', 'necessary'],
       ['fixaill_customer', 'fixaill.com', 'necessary'],
       ['client_timezone', 'app.example', 'preferences'],
+      // Plain words that name no vendor.
+      ['session_data', 'app.example', 'necessary'],
+      ['system_sessionId', 'app.example', 'necessary'],
     ];
     for (const [name, domain, value] of cases) {
       expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: the site's own /) });

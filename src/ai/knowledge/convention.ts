@@ -120,6 +120,7 @@ const GENERIC_WORDS = new Set([
   'sidebar', 'menu', 'notice', 'banner', 'popup', 'modal', 'prompt', 'dismissed', 'collapsed', 'closed', 'hidden', 'snoozed',
   'hint', 'hints', 'hide', 'toolbar', 'dashboard', 'alert', 'appearance', 'layout', 'saved', 'search', 'searches', 'favourite',
   'favourites', 'favorite', 'favorites', 'compare', 'comparison', 'history', 'recently', 'viewed', 'bookmark', 'bookmarks', 'list',
+  'data', 'information', 'system', 'app', 'platform', 'report', 'public', 'web',
 ]);
 
 /**
