@@ -214,7 +214,7 @@ describe('the classifier', () => {
       expect(classifier.classify({ name, domain: 'www.shop.example' }).category?.source ?? '', name).not.toMatch(/language, currency/);
     }
     // A cookie warning is the consent notice, and so is an answer opted in or out.
-    for (const name of ['acme-cookie-warning-1a2b', 'optedin']) {
+    for (const name of ['acme-cookie-warning-1a2b', 'optedin', 'cookie-statistics', 'cookie-non-essential']) {
       expect(classifier.classify({ name, domain: 'www.shop.example' }).category, name).toMatchObject({ value: 'necessary', source: 'convention: a consent or opt-out name is necessary' });
     }
     // An ad platform's click id is advertising, whoever keeps it.
@@ -223,8 +223,8 @@ describe('the classifier', () => {
 
   it("decides a dismissed message or a referral code on the site's own domain, never as necessary", () => {
     const domain = 'www.shop.example';
-    for (const [name, value] of [['promo_banner_dismissed', 'preferences'], ['hide_location_alert', 'preferences'], ['xq.onboarding_snooze', 'preferences'], ['guide_ref', 'marketing'], ['xq.referral_code', 'marketing'], ['AffiliateID', 'marketing']]) {
-      expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: a (dismissed message|referral) name on the site's own domain$/) });
+    for (const [name, value] of [['promo_banner_dismissed', 'preferences'], ['hide_location_alert', 'preferences'], ['xq.onboarding_snooze', 'preferences'], ['guide_ref', 'marketing'], ['xq.referral_code', 'marketing'], ['AffiliateID', 'marketing'], ['analytics_client_id', 'analytics'], ['homestay_visitor_id', 'analytics']]) {
+      expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: a (dismissed message|referral|measurement) name on the site's own domain$/) });
     }
     // A dismissed widget is the feature's, and a dismissal is no referral code.
     for (const name of ['acme_launcher_closed', 'xq_ref_dismissed']) expect(classifier.classify({ name, domain }).category?.source ?? '', name).not.toMatch(/site's own domain/);

@@ -29,7 +29,7 @@ const NECESSARY_RULES: Array<{ rule: string; pattern: RegExp }> = [
   // privacy string, or a tracking tool told to ignore the visitor (`matomo_ignore`). A bare
   // `gdpr` or `privacy` is not one: ad and ID cookies carry them as flags (`__gsync_gdpr`,
   // `id5id_privacy`).
-  { rule: 'consent', pattern: /consent|opt(ed)?[-_.]?(out|in)|(^|[^a-z])(dnt|gpc)([^a-z]|$)|do[-_]?not[-_]?track|prevent[-_]?tracking|usprivacy|[-_.]ignore$|tcf|gdpr[-_]?(popup|banner|consent|cookie|accept)|cookies?[-_]?(notice|notif|law|policy|banner|bar|accept|agree|allow|disallow|decline|reject|compliance|control|pref|settings|cat|choice|message|disclaimer|warning|state|info|ack|option|permission)|(accept|agree|allow)(ed)?[-_]?cookies?|allow(ed)?[-_][a-z]+[-_]cookies?|(^|[^a-z])eu[-_]?cookies?|permission[-_]?cookies?|privacy[-_]?(pref|cookie|choice|consent|option|setting)/i },
+  { rule: 'consent', pattern: /consent|opt(ed)?[-_.]?(out|in)|(^|[^a-z])(dnt|gpc)([^a-z]|$)|do[-_]?not[-_]?track|prevent[-_]?tracking|usprivacy|[-_.]ignore$|tcf|gdpr[-_]?(popup|banner|consent|cookie|accept)|cookies?[-_]?(notice|notif|law|policy|banner|bar|accept|agree|allow|disallow|decline|reject|compliance|control|pref|settings|cat|choice|message|disclaimer|warning|state|info|ack|option|permission)|(accept|agree|allow)(ed)?[-_]?cookies?|allow(ed)?[-_][a-z]+[-_]cookies?|(^|[^a-z])eu[-_]?cookies?|cookies?[-_]?(non[-_]?)?(necessary|essential|functional|statistics|analytics|marketing|performance|advertising|targeting)$|permission[-_]?cookies?|privacy[-_]?(pref|cookie|choice|consent|option|setting)/i },
   // A consent manager's own prefix, in lower case only: `CMPS` is an ad cookie, `cly_cmp_id` a campaign.
   { rule: 'consent', pattern: /^_*cmp/ },
   { rule: 'csrf', pattern: /csrf|xsrf|antiforgery|requestverificationtoken|form_key|authenticity/i },
@@ -267,19 +267,22 @@ export function siteOwnRule(name: string, host: string): SiteOwnReading | undefi
  * a message to the visitor that they dismissed, hid or snoozed (a banner, an alert, a notice, a
  * hint, a suggestion, a tutorial or onboarding) is the interface as they left it, a preference;
  * a referral or affiliate code ties the visit to whoever referred it, for a reward or a
- * commission, which is marketing. Never necessary: these may be an unknown vendor's names, and a
+ * commission, which is marketing; an analytics or statistics name, a visitor's or an anonymous
+ * id, is measurement (not `utm`: a campaign's source is kept for either). Never necessary: these may be an unknown vendor's names, and a
  * wrong preference or marketing asks for consent the site did not need, where a wrong necessary
  * sets a cookie without it. A vendor's dismissed widget (Pendo's `_pendo_launcher-closed`, a
  * pop-up form's) is the feature's: no message word, no decision.
  */
-export function siteWordsSay(name: string): { category: 'preferences' | 'marketing'; rule: string } | undefined {
+export function siteWordsSay(name: string): { category: 'preferences' | 'marketing' | 'analytics'; rule: string } | undefined {
   const words = spaced(name);
   if (necessaryRule(name) ?? necessaryRule(words)) return undefined;
   if (DISMISSED.test(words)) return MESSAGE.test(words) ? { category: 'preferences', rule: 'dismissed message' } : undefined;
   if (REFERRAL.test(words)) return { category: 'marketing', rule: 'referral' };
+  if (MEASUREMENT.test(words)) return { category: 'analytics', rule: 'measurement' };
   return undefined;
 }
 
 const DISMISSED = /(^|[^a-z])(dismiss(ed)?|snoozed?|hidden|hide|closed)([^a-z]|$)/i;
 const MESSAGE = /(^|[^a-z])(banners?|alerts?|notices?|messages?|hints?|tips?|tut|tutorial|suggestions?|onboarding|intro|welcome|getting[-_ ]?started|announcements?|disclaimer)([^a-z]|$)/i;
+const MEASUREMENT = /(^|[^a-z])(analytics|statistics|visitor[-_ ]?id|anon[-_ ]?id)([^a-z]|$)/i;
 const REFERRAL = /(^|[^a-z])(ref|referral|refcode|affiliate|aff)([^a-z]|$)/i;
