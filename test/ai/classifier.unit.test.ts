@@ -221,13 +221,16 @@ describe('the classifier', () => {
     expect(classifier.classify({ name: 'acme_gclid_data', domain: 'www.shop.example' }).category).toMatchObject({ value: 'marketing', source: expect.stringMatching(/click id/) });
   });
 
-  it("decides a dismissed message or a referral code on the site's own domain, never as necessary", () => {
+  it("decides a dismissed message, a referral code or a measurement name on the site's own domain, never as necessary; a CSRF name as necessary", () => {
     const domain = 'www.shop.example';
     for (const [name, value] of [['promo_banner_dismissed', 'preferences'], ['hide_location_alert', 'preferences'], ['xq.onboarding_snooze', 'preferences'], ['guide_ref', 'marketing'], ['xq.referral_code', 'marketing'], ['AffiliateID', 'marketing'], ['analytics_client_id', 'analytics'], ['homestay_visitor_id', 'analytics']]) {
       expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: a (dismissed message|referral|measurement) name on the site's own domain$/) });
     }
     // A dismissed widget is the feature's, and a dismissal is no referral code.
     for (const name of ['acme_launcher_closed', 'xq_ref_dismissed']) expect(classifier.classify({ name, domain }).category?.source ?? '', name).not.toMatch(/site's own domain/);
+    // A CSRF token with any other words is the site's forms' protection: necessary.
+    expect(classifier.classify({ name: '_candidateCSRF', domain }).category).toMatchObject({ value: 'necessary', source: "convention: a CSRF name on the site's own domain" });
+    expect(classifier.classify({ name: '_candidateCSRF', domain: 'cdn.jsdelivr.net' }).category?.source ?? '').not.toMatch(/site's own domain/);
     // A known third party's domain, or a name with a necessary word, is not read so.
     expect(classifier.classify({ name: 'promo_banner_dismissed', domain: 'cdn.jsdelivr.net' }).category?.source ?? '').not.toMatch(/site's own domain/);
     expect(classifier.classify({ name: 'cookie_banner_dismissed', domain }).category?.value).toBe('necessary');

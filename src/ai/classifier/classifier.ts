@@ -164,7 +164,9 @@ function featuresOf(name: string, host: string, domain: DomainFact | undefined, 
  *    with a label it is unsure of;
  * 7. a name whose words say the visitor's language, currency, time zone or theme is a preference,
  *    one that keeps an ad platform's click id (`gclid`) marketing; on the site's own domain, a
- *    dismissed message (`promo_banner_dismissed`) is a preference, a referral code marketing;
+ *    CSRF name is necessary whatever its other words, a dismissed message
+ *    (`promo_banner_dismissed`) is a preference, a referral code marketing, a measurement name
+ *    (`analytics_id`, a visitor id) analytics;
  * 8. a scored model trained on all of the above, for names nobody lists; it decides only from its
  *    threshold up.
  * A database label only a platform's default gives, or one the name's words contradict, and the
@@ -272,6 +274,11 @@ export class Classifier {
       // Nobody lists it and no vendor claims it, but its words say what it keeps.
       const category = { ...said, confidence: WORDS_CONFIDENCE };
       return { category, guess: category, description: undefined, companyName: this.company(party), duration: undefined };
+    }
+    // On the site's own domain, a CSRF token is the site's forms' protection, whatever else the name holds.
+    if (!domain && !writer && necessaryRule(item.name) === 'csrf') {
+      const category = { value: 'necessary' as const, confidence: WORDS_CONFIDENCE, source: "convention: a CSRF name on the site's own domain" };
+      return { category, guess: category, description: undefined, companyName: undefined, duration: undefined };
     }
     // On the site's own domain, a dismissed message or a referral code, whatever else the name holds.
     const siteSaid = domain || writer ? undefined : siteWordsSay(item.name);
