@@ -231,6 +231,9 @@ describe('the classifier', () => {
     // A CSRF token with any other words is the site's forms' protection: necessary.
     expect(classifier.classify({ name: '_candidateCSRF', domain }).category).toMatchObject({ value: 'necessary', source: "convention: a CSRF name on the site's own domain" });
     expect(classifier.classify({ name: '_candidateCSRF', domain: 'cdn.jsdelivr.net' }).category?.source ?? '').not.toMatch(/site's own domain/);
+    // So is a session id in capitals glued to its prefix, as frameworks write theirs; a camel-case one may be a vendor's measurement.
+    for (const name of ['CMSSESSID', 'XQ_BRWSESSIONID']) expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value: 'necessary', source: "convention: a framework's session id name on the site's own domain" });
+    expect(classifier.classify({ name: 'xqSessionId', domain }).category?.source ?? '').not.toMatch(/framework's session id/);
     // A known third party's domain, or a name with a necessary word, is not read so.
     expect(classifier.classify({ name: 'promo_banner_dismissed', domain: 'cdn.jsdelivr.net' }).category?.source ?? '').not.toMatch(/site's own domain/);
     expect(classifier.classify({ name: 'cookie_banner_dismissed', domain }).category?.value).toBe('necessary');

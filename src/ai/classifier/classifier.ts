@@ -275,12 +275,8 @@ export class Classifier {
       const category = { ...said, confidence: WORDS_CONFIDENCE };
       return { category, guess: category, description: undefined, companyName: this.company(party), duration: undefined };
     }
-    // On the site's own domain, a CSRF token is the site's forms' protection, whatever else the name holds.
-    if (!domain && !writer && necessaryRule(item.name) === 'csrf') {
-      const category = { value: 'necessary' as const, confidence: WORDS_CONFIDENCE, source: "convention: a CSRF name on the site's own domain" };
-      return { category, guess: category, description: undefined, companyName: undefined, duration: undefined };
-    }
-    // On the site's own domain, a dismissed message or a referral code, whatever else the name holds.
+    // On the site's own domain, what a name's words say whatever else it holds: a CSRF token or a
+    // framework's session id, a dismissed message, a referral code, a measurement name.
     const siteSaid = domain || writer ? undefined : siteWordsSay(item.name);
     if (siteSaid) {
       const category = { value: siteSaid.category, confidence: WORDS_CONFIDENCE, source: `convention: a ${siteSaid.rule} name on the site's own domain` };

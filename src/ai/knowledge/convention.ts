@@ -263,25 +263,39 @@ export function siteOwnRule(name: string, host: string): SiteOwnReading | undefi
 
 
 /**
- * What the words of an unlisted name on the site's own domain say, whatever other words it holds:
- * a message to the visitor that they dismissed, hid or snoozed (a banner, an alert, a notice, a
- * hint, a suggestion, a tutorial or onboarding) is the interface as they left it, a preference;
+ * What the words of an unlisted name on the site's own domain say, whatever other words it holds.
+ * Necessary only for what nothing but the site needs: a CSRF token protects its forms and a
+ * framework's session id (FRAMEWORK_SESSION_ID) is its session (43 of the 47 CSRF names the
+ * registry and the database hold are necessary, the other four third parties' on their own
+ * domains). Otherwise never necessary, since these may be an unknown vendor's names and a wrong
+ * preference or marketing asks for consent the site did not need, where a wrong necessary sets a
+ * cookie without it: a message the visitor dismissed, hid or snoozed (a banner, an alert, a notice,
+ * a hint, a suggestion, a tutorial or onboarding) is the interface as they left it, a preference;
  * a referral or affiliate code ties the visit to whoever referred it, for a reward or a
- * commission, which is marketing; an analytics or statistics name, a visitor's or an anonymous
- * id, is measurement (not `utm`: a campaign's source is kept for either). Never necessary: these may be an unknown vendor's names, and a
- * wrong preference or marketing asks for consent the site did not need, where a wrong necessary
- * sets a cookie without it. A vendor's dismissed widget (Pendo's `_pendo_launcher-closed`, a
- * pop-up form's) is the feature's: no message word, no decision.
+ * commission, which is marketing; an analytics or statistics name, a visitor's or an anonymous id,
+ * is measurement (not `utm`: a campaign's source is kept for either). A vendor's dismissed widget
+ * (Pendo's `_pendo_launcher-closed`, a pop-up form's) is the feature's: no message word, no
+ * decision.
  */
-export function siteWordsSay(name: string): { category: 'preferences' | 'marketing' | 'analytics'; rule: string } | undefined {
+export function siteWordsSay(name: string): { category: 'necessary' | 'preferences' | 'marketing' | 'analytics'; rule: string } | undefined {
   const words = spaced(name);
-  if (necessaryRule(name) ?? necessaryRule(words)) return undefined;
+  const rule = necessaryRule(name) ?? necessaryRule(words);
+  if (rule === 'csrf') return { category: 'necessary', rule: 'CSRF' };
+  if (FRAMEWORK_SESSION_ID.test(name)) return { category: 'necessary', rule: "framework's session id" };
+  if (rule) return undefined;
   if (DISMISSED.test(words)) return MESSAGE.test(words) ? { category: 'preferences', rule: 'dismissed message' } : undefined;
   if (REFERRAL.test(words)) return { category: 'marketing', rule: 'referral' };
   if (MEASUREMENT.test(words)) return { category: 'analytics', rule: 'measurement' };
   return undefined;
 }
 
+/**
+ * A session id in capitals glued to its prefix, as frameworks name theirs (PHP's `PHPSESSID`,
+ * Java's `JSESSIONID`, OpenCart's `OCSESSID`, a CMS's `CMSSESSID`): every such name the registry
+ * and the database hold is necessary, where a vendor's measurement session is written otherwise
+ * (Amplitude's `amplitude_sessionId`, Qualtrics' `SISessID`).
+ */
+const FRAMEWORK_SESSION_ID = /(^|[^A-Za-z])[A-Z0-9]*SESS(ION)?ID$/;
 const DISMISSED = /(^|[^a-z])(dismiss(ed)?|snoozed?|hidden|hide|closed)([^a-z]|$)/i;
 const MESSAGE = /(^|[^a-z])(banners?|alerts?|notices?|messages?|hints?|tips?|tut|tutorial|suggestions?|onboarding|intro|welcome|getting[-_ ]?started|announcements?|disclaimer)([^a-z]|$)/i;
 const MEASUREMENT = /(^|[^a-z])(analytics|statistics|visitor[-_ ]?id|anon[-_ ]?id)([^a-z]|$)/i;
