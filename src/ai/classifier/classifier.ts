@@ -164,9 +164,9 @@ function featuresOf(name: string, host: string, domain: DomainFact | undefined, 
  *    with a label it is unsure of;
  * 7. a name whose words say the visitor's language, currency, time zone or theme is a preference,
  *    one that keeps an ad platform's click id (`gclid`) marketing; on the site's own domain, a
- *    CSRF name is necessary whatever its other words, a dismissed message
- *    (`promo_banner_dismissed`) is a preference, a referral code marketing, a measurement name
- *    (`analytics_id`, a visitor id) analytics;
+ *    CSRF name or a framework's session id (`CMSSESSID`) is necessary whatever its other words,
+ *    a dismissed message (`promo_banner_dismissed`) a preference, a referral code marketing, a
+ *    measurement name (`analytics_id`, a visitor id) analytics;
  * 8. a scored model trained on all of the above, for names nobody lists; it decides only from its
  *    threshold up.
  * A database label only a platform's default gives, or one the name's words contradict, and the

@@ -260,8 +260,6 @@ export function siteOwnRule(name: string, host: string): SiteOwnReading | undefi
   return said && { category: said.category, rule: said.rule, abbreviation };
 }
 
-
-
 /**
  * What the words of an unlisted name on the site's own domain say, whatever other words it holds.
  * Necessary only for what nothing but the site needs: a CSRF token protects its forms and a
