@@ -223,8 +223,8 @@ describe('the classifier', () => {
 
   it("decides a dismissed message, a referral code or a measurement name on the site's own domain, never as necessary; a CSRF name as necessary", () => {
     const domain = 'www.shop.example';
-    for (const [name, value] of [['promo_banner_dismissed', 'preferences'], ['hide_location_alert', 'preferences'], ['xq.onboarding_snooze', 'preferences'], ['guide_ref', 'marketing'], ['xq.referral_code', 'marketing'], ['AffiliateID', 'marketing'], ['analytics_client_id', 'analytics'], ['homestay_visitor_id', 'analytics']]) {
-      expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: a (dismissed message|referral|measurement) name on the site's own domain$/) });
+    for (const [name, value] of [['promo_banner_dismissed', 'preferences'], ['hide_location_alert', 'preferences'], ['xq.onboarding_snooze', 'preferences'], ['guide_ref', 'marketing'], ['xq.referral_code', 'marketing'], ['AffiliateID', 'marketing'], ['analytics_client_id', 'analytics'], ['homestay_visitor_id', 'analytics'], ['sound_preferences', 'preferences'], ['player_colors', 'preferences'], ['a11y-settings', 'preferences']]) {
+      expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: a (dismissed message|referral|measurement|setting) name on the site's own domain$/) });
     }
     // A dismissed widget is the feature's, and a dismissal is no referral code.
     for (const name of ['acme_launcher_closed', 'xq_ref_dismissed']) expect(classifier.classify({ name, domain }).category?.source ?? '', name).not.toMatch(/site's own domain/);

@@ -268,7 +268,9 @@ export function siteOwnRule(name: string, host: string): SiteOwnReading | undefi
  * domains). Otherwise never necessary, since these may be an unknown vendor's names and a wrong
  * preference or marketing asks for consent the site did not need, where a wrong necessary sets a
  * cookie without it: a message the visitor dismissed, hid or snoozed (a banner, an alert, a notice,
- * a hint, a suggestion, a tutorial or onboarding) is the interface as they left it, a preference;
+ * a hint, a suggestion, a tutorial or onboarding) is the interface as they left it, and a word
+ * of their preferences, colours, sound, contrast or accessibility a setting of theirs, both
+ * preferences (not `prefs` or `settings`: X's `d_prefs`, WordPress's `wpEmojiSettingsSupports`);
  * a referral or affiliate code ties the visit to whoever referred it, for a reward or a
  * commission, which is marketing; an analytics or statistics name, a visitor's or an anonymous id,
  * is measurement (not `utm`: a campaign's source is kept for either). A vendor's dismissed widget
@@ -282,6 +284,7 @@ export function siteWordsSay(name: string): { category: 'necessary' | 'preferenc
   if (FRAMEWORK_SESSION_ID.test(name)) return { category: 'necessary', rule: "framework's session id" };
   if (rule) return undefined;
   if (DISMISSED.test(words)) return MESSAGE.test(words) ? { category: 'preferences', rule: 'dismissed message' } : undefined;
+  if (SETTING.test(words)) return { category: 'preferences', rule: 'setting' };
   if (REFERRAL.test(words)) return { category: 'marketing', rule: 'referral' };
   if (MEASUREMENT.test(words)) return { category: 'analytics', rule: 'measurement' };
   return undefined;
@@ -297,4 +300,5 @@ const FRAMEWORK_SESSION_ID = /(^|[^A-Za-z])[A-Z0-9]*SESS(ION)?ID$/;
 const DISMISSED = /(^|[^a-z])(dismiss(ed)?|snoozed?|hidden|hide|closed)([^a-z]|$)/i;
 const MESSAGE = /(^|[^a-z])(banners?|alerts?|notices?|messages?|hints?|tips?|tut|tutorial|suggestions?|onboarding|intro|welcome|getting[-_ ]?started|announcements?|disclaimer)([^a-z]|$)/i;
 const MEASUREMENT = /(^|[^a-z])(analytics|statistics|visitor[-_ ]?id|anon[-_ ]?id)([^a-z]|$)/i;
+const SETTING = /(^|[^a-z])(preferences?|colou?rs?|sound|contrast|accessibility|a11y)([^a-z]|$)/i;
 const REFERRAL = /(^|[^a-z])(ref|referral|refcode|affiliate|aff)([^a-z]|$)/i;
