@@ -23,13 +23,31 @@ import type { StandardCategory } from './categories.ts';
  * without consent, the worst mistake there is.
  */
 
+/**
+ * The words of a consent choice, each with what it covers. A bare `gdpr` or `privacy` is not one:
+ * ad and ID cookies carry them as flags (`__gsync_gdpr`, `id5id_privacy`).
+ */
+const CONSENT_WORDS: string[] = [
+  // The choice itself, an opt-out or opt-in, Do Not Track, Global Privacy Control, the IAB's US
+  // privacy string and TCF string, a tracking tool told to ignore the visitor (`matomo_ignore`).
+  'consent', 'opt(ed)?[-_.]?(out|in)', '(^|[^a-z])(dnt|gpc)([^a-z]|$)', 'do[-_]?not[-_]?track', 'prevent[-_]?tracking',
+  'usprivacy', '[-_.]ignore$', 'tcf',
+  // A GDPR notice's answer (`gdpr_popup`), not a bare `gdpr`.
+  'gdpr[-_]?(popup|banner|consent|cookie|accept)',
+  // A cookie notice, its bar or its answer (`cookie_notice`, `cookie-agreed`, `cookies_disallowed`,
+  // `cookie-ack`, `cookie_option_shown`, `MarketingPermissionCookie`).
+  'cookies?[-_]?(notice|notif|law|policy|banner|bar|accept|agree|allow|disallow|decline|reject|compliance|control|pref|settings|cat|choice|message|disclaimer|warning|state|info|ack|option|permission)',
+  '(accept|agree|allow)(ed)?[-_]?cookies?', 'permission[-_]?cookies?',
+  // Cookies allowed by kind (`ALLOW_FUNCTIONAL_COOKIES`), an EU cookie notice (`EUCookie`).
+  'allow(ed)?[-_][a-z]+[-_]cookies?', '(^|[^a-z])eu[-_]?cookies?',
+  // A cookie named after a consent category: that category's choice (`cookie-statistics`).
+  'cookies?[-_]?(non[-_]?)?(necessary|essential|functional|statistics|analytics|marketing|performance|advertising|targeting)$',
+  'privacy[-_]?(pref|cookie|choice|consent|option|setting)',
+];
+
 /** Words of a name that say it belongs to one of the necessary mechanisms. */
 const NECESSARY_RULES: Array<{ rule: string; pattern: RegExp }> = [
-  // A consent choice, an opt-out or opt-in, Do Not Track or Global Privacy Control, the IAB's US
-  // privacy string, or a tracking tool told to ignore the visitor (`matomo_ignore`). A bare
-  // `gdpr` or `privacy` is not one: ad and ID cookies carry them as flags (`__gsync_gdpr`,
-  // `id5id_privacy`).
-  { rule: 'consent', pattern: /consent|opt(ed)?[-_.]?(out|in)|(^|[^a-z])(dnt|gpc)([^a-z]|$)|do[-_]?not[-_]?track|prevent[-_]?tracking|usprivacy|[-_.]ignore$|tcf|gdpr[-_]?(popup|banner|consent|cookie|accept)|cookies?[-_]?(notice|notif|law|policy|banner|bar|accept|agree|allow|disallow|decline|reject|compliance|control|pref|settings|cat|choice|message|disclaimer|warning|state|info|ack|option|permission)|(accept|agree|allow)(ed)?[-_]?cookies?|allow(ed)?[-_][a-z]+[-_]cookies?|(^|[^a-z])eu[-_]?cookies?|cookies?[-_]?(non[-_]?)?(necessary|essential|functional|statistics|analytics|marketing|performance|advertising|targeting)$|permission[-_]?cookies?|privacy[-_]?(pref|cookie|choice|consent|option|setting)/i },
+  { rule: 'consent', pattern: new RegExp(CONSENT_WORDS.join('|'), 'i') },
   // A consent manager's own prefix, in lower case only: `CMPS` is an ad cookie, `cly_cmp_id` a campaign.
   { rule: 'consent', pattern: /^_*cmp/ },
   { rule: 'csrf', pattern: /csrf|xsrf|antiforgery|requestverificationtoken|form_key|authenticity/i },
