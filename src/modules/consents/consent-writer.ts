@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { UnavailableError } from '../../http/app-errors.ts';
 import { isDatabaseUnavailable } from '../../db/outage.ts';
-import { utcDay } from '../stats/stats.service.ts';
+import { utcDay, utcHour } from '../../lib/utc-period.ts';
 import { chain, GENESIS } from './consent-chain.ts';
 import {
   insertConsentBatch,
@@ -291,16 +291,11 @@ function dailyRollup(rows: ChainedConsent[]): DailyRollup[] {
   return [...days.values()].sort((a, b) => (a.account_id + a.day < b.account_id + b.day ? -1 : 1));
 }
 
-const HOUR_MS = 3_600_000;
-
 /** Per account and UTC hour: how many consents (in key order, as the rows' locks are taken in it). */
 function hourlyRollup(rows: ChainedConsent[]): HourlyCount[] {
   const hours = new Map<string, HourlyCount>();
-  let lastNumber = NaN;
-  let hour = '';
   for (const c of rows) {
-    const number = Math.floor(c.created_at.getTime() / HOUR_MS);
-    if (number !== lastNumber) [lastNumber, hour] = [number, new Date(number * HOUR_MS).toISOString()];
+    const hour = utcHour(c.created_at);
     const key = `${c.account_id} ${hour}`;
     const entry = hours.get(key);
     if (entry) entry.consents++;

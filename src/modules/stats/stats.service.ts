@@ -155,6 +155,6 @@ export async function accountStats(
   }
 }
 
-/** What other modules use of the statistics: the consent writer's and the seed's day and sketches. */
+/** What other modules use of the statistics: the seed's sketches and the visit counter. */
 export { mergeSketches } from './stats.repository.ts';
-export { utcDay, VisitCounter } from './visit-counter.ts';
+export { VisitCounter } from './visit-counter.ts';

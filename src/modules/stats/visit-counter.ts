@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { HyperLogLog } from '../../lib/hyperloglog.ts';
+import { utcDay } from '../../lib/utc-period.ts';
 import { markCodeInstalled } from '../accounts/accounts.service.ts';
 import { recordVisits, setDailyVisitors, type VisitTally } from './stats.repository.ts';
 import { existingAccounts, mergeSketches } from './stats.repository.ts';
@@ -24,23 +25,6 @@ export interface VisitCounterOptions {
  * cannot exhaust memory: visitors are lost then, never pageviews.
  */
 const HELD_SESSIONS_FACTOR = 4;
-
-const DAY_MS = 86_400_000;
-let lastDayNumber = NaN;
-let lastDay = '';
-
-/**
- * The UTC day of a moment, `YYYY-MM-DD`. Every consent asks it three times (its visit, the daily
- * and the category rollups), nearly always for today: the last day's text is kept.
- */
-export function utcDay(at: Date): string {
-  const number = Math.floor(at.getTime() / DAY_MS);
-  if (number !== lastDayNumber) {
-    lastDay = at.toISOString().slice(0, 10);
-    lastDayNumber = number;
-  }
-  return lastDay;
-}
 
 /**
  * Pageviews and visitors counted in memory and written in batches: a banner load costs no database

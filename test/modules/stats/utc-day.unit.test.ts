@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { utcDay } from '../../../src/modules/stats/stats.service.ts';
+import { utcDay } from '../../../src/lib/utc-period.ts';
 
 describe('utcDay', () => {
   it('tells the UTC day of any moment, whatever day it was asked before', () => {
