@@ -120,11 +120,16 @@ const SITE_OWN_CONFIDENCE = 0.8;
 /** A name nobody lists whose words say what it keeps (`wordsSay`). */
 const WORDS_CONFIDENCE = 0.75;
 
-/** What the words of a name nobody lists say, whoever set it: a choice of the visitor, or an ad click id. */
-function wordsSay(name: string): { value: StandardCategory; source: string } | undefined {
+/**
+ * What the words of a name nobody lists say: whoever set it, a choice of the visitor or an ad click
+ * id; on the site's own domain, also what `siteWordsSay` reads whatever else the name holds (a CSRF
+ * token or a framework's session id, a dismissed message, a setting, a referral code, a measurement name).
+ */
+function wordsSay(name: string, onSiteDomain: boolean): { value: StandardCategory; source: string } | undefined {
   if (isChoiceName(name)) return { value: 'preferences', source: "convention: a name of the visitor's language, currency, time zone or theme is a preference" };
   if (isAdClickName(name)) return { value: 'marketing', source: "convention: a name that keeps an ad platform's click id is marketing" };
-  return undefined;
+  const site = onSiteDomain ? siteWordsSay(name) : undefined;
+  return site && { value: site.category, source: `convention: a ${site.rule} name on the site's own domain` };
 }
 
 /** Why the database's own label was not taken, when it was not. */
@@ -269,18 +274,11 @@ export class Classifier {
       const category = { value: own.category, confidence: SITE_OWN_CONFIDENCE, source: `convention: the site's own ${own.rule} name${after}` };
       return { category, guess: category, description: undefined, companyName: undefined, duration: undefined };
     }
-    const said = wordsSay(item.name);
+    const said = wordsSay(item.name, !domain && !writer);
     if (said) {
       // Nobody lists it and no vendor claims it, but its words say what it keeps.
       const category = { ...said, confidence: WORDS_CONFIDENCE };
       return { category, guess: category, description: undefined, companyName: this.company(party), duration: undefined };
-    }
-    // On the site's own domain, what a name's words say whatever else it holds: a CSRF token or a
-    // framework's session id, a dismissed message, a referral code, a measurement name.
-    const siteSaid = domain || writer ? undefined : siteWordsSay(item.name);
-    if (siteSaid) {
-      const category = { value: siteSaid.category, confidence: WORDS_CONFIDENCE, source: `convention: a ${siteSaid.rule} name on the site's own domain` };
-      return { category, guess: category, description: undefined, companyName: undefined, duration: undefined };
     }
     const best = model();
     const guess = {
