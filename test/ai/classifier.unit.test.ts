@@ -221,15 +221,18 @@ describe('the classifier', () => {
     expect(classifier.classify({ name: 'acme_gclid_data', domain: 'www.shop.example' }).category).toMatchObject({ value: 'marketing', source: expect.stringMatching(/click id/) });
   });
 
-  it("decides a dismissed message, a referral code or a measurement name on the site's own domain, never as necessary; a CSRF name as necessary", () => {
+  it("decides a dismissed message, the view, saved items, a referral code or a measurement name on the site's own domain, never as necessary; a CSRF or load-balancer name as necessary", () => {
     const domain = 'www.shop.example';
-    for (const [name, value] of [['promo_banner_dismissed', 'preferences'], ['hide_location_alert', 'preferences'], ['xq.onboarding_snooze', 'preferences'], ['guide_ref', 'marketing'], ['xq.referral_code', 'marketing'], ['AffiliateID', 'marketing'], ['analytics_client_id', 'analytics'], ['homestay_visitor_id', 'analytics'], ['sound_preferences', 'preferences'], ['player_colors', 'preferences'], ['a11y-settings', 'preferences']]) {
-      expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: a (dismissed message|referral|measurement|setting) name on the site's own domain$/) });
+    for (const [name, value] of [['promo_banner_dismissed', 'preferences'], ['hide_location_alert', 'preferences'], ['xq.onboarding_snooze', 'preferences'], ['guide_ref', 'marketing'], ['xq.referral_code', 'marketing'], ['AffiliateID', 'marketing'], ['analytics_client_id', 'analytics'], ['homestay_visitor_id', 'analytics'], ['sound_preferences', 'preferences'], ['player_colors', 'preferences'], ['a11y-settings', 'preferences'], ['hideXqPopup2', 'preferences'], ['xq_search_display_mode', 'preferences'], ['xq_filters_close', 'preferences'], ['xq_saved_looks', 'functional'], ['xq-browsing-history', 'functional'], ['xq_recent_searches', 'functional']]) {
+      expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value, source: expect.stringMatching(/^convention: a (dismissed message|referral|measurement|setting|view state|saved items) name on the site's own domain$/) });
     }
+    // A display name is a person's, not the view; a page view is measurement, not the view.
+    for (const name of ['xq_display_name', 'xq_page_view']) expect(classifier.classify({ name, domain }).category?.source ?? '', name).not.toMatch(/view state/);
     // A dismissed widget is the feature's, and a dismissal is no referral code.
     for (const name of ['acme_launcher_closed', 'xq_ref_dismissed']) expect(classifier.classify({ name, domain }).category?.source ?? '', name).not.toMatch(/site's own domain/);
-    // A CSRF token with any other words is the site's forms' protection: necessary.
+    // A CSRF token with any other words is the site's forms' protection, a load balancer's word its servers': necessary.
     expect(classifier.classify({ name: '_candidateCSRF', domain }).category).toMatchObject({ value: 'necessary', source: "convention: a CSRF name on the site's own domain" });
+    for (const name of ['xqbiblio-lb', 'XQSERVERID']) expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value: 'necessary', source: "convention: a load balancer name on the site's own domain" });
     expect(classifier.classify({ name: '_candidateCSRF', domain: 'cdn.jsdelivr.net' }).category?.source ?? '').not.toMatch(/site's own domain/);
     // So is a session id in capitals glued to its prefix, as frameworks write theirs; a camel-case one may be a vendor's measurement.
     for (const name of ['CMSSESSID', 'XQ_BRWSESSIONID']) expect(classifier.classify({ name, domain }).category, name).toMatchObject({ value: 'necessary', source: "convention: a framework's session id name on the site's own domain" });

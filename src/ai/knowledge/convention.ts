@@ -280,29 +280,35 @@ export function siteOwnRule(name: string, host: string): SiteOwnReading | undefi
 
 /**
  * What the words of an unlisted name on the site's own domain say, whatever other words it holds.
- * Necessary only for what nothing but the site needs: a CSRF token protects its forms and a
- * framework's session id (FRAMEWORK_SESSION_ID) is its session (43 of the 47 CSRF names the
- * registry and the database hold are necessary, the other four third parties' on their own
- * domains). Otherwise never necessary, since these may be an unknown vendor's names and a wrong
+ * Necessary only for what nothing but the site needs: a CSRF token protects its forms, a load
+ * balancer keeps the visitor on one of its servers and a framework's session id
+ * (FRAMEWORK_SESSION_ID) is its session (43 of the 47 CSRF names the registry and the database
+ * hold are necessary, the other four third parties' on their own domains; all 19 load-balancer
+ * names are). Otherwise never necessary, since these may be an unknown vendor's names and a wrong
  * preference or marketing asks for consent the site did not need, where a wrong necessary sets a
  * cookie without it: a message the visitor dismissed, hid or snoozed (a banner, an alert, a notice,
- * a hint, a suggestion, a tutorial or onboarding) is the interface as they left it, and a word
- * of their preferences, colours, sound, contrast or accessibility a setting of theirs, both
- * preferences (not `prefs` or `settings`: X's `d_prefs`, WordPress's `wpEmojiSettingsSupports`);
- * a referral or affiliate code ties the visit to whoever referred it, for a reward or a
- * commission, which is marketing; an analytics or statistics name, a visitor's or an anonymous id,
- * is measurement (not `utm`: a campaign's source is kept for either). A vendor's dismissed widget
- * (Pendo's `_pendo_launcher-closed`, a pop-up form's) is the feature's: no message word, no
- * decision.
+ * a pop-up, a hint, a suggestion, a tutorial or onboarding) is the interface as they left it, as
+ * is the view (a display mode, a sort order, filters, a section collapsed; not a person's display
+ * name), and a word of their preferences, colours, sound, contrast or accessibility a setting of
+ * theirs, all preferences (not `prefs` or `settings`: X's `d_prefs`, WordPress's
+ * `wpEmojiSettingsSupports`); what the visitor gathered (saved or favourite items, bookmarks, a
+ * history, recent searches) is functional, as recently viewed items and wishlists are; a referral
+ * or affiliate code ties the visit to whoever referred it, for a reward or a commission, which is
+ * marketing; an analytics or statistics name, a visitor's or an anonymous id, is measurement (not
+ * `utm`: a campaign's source is kept for either). A vendor's dismissed widget (Pendo's
+ * `_pendo_launcher-closed`) is the feature's: no message word, no decision.
  */
-export function siteWordsSay(name: string): { category: 'necessary' | 'preferences' | 'marketing' | 'analytics'; rule: string } | undefined {
+export function siteWordsSay(name: string): { category: StandardCategory; rule: string } | undefined {
   const words = spaced(name);
   const rule = necessaryRule(name) ?? necessaryRule(words);
   if (rule === 'csrf') return { category: 'necessary', rule: 'CSRF' };
+  if (rule === 'load balancer') return { category: 'necessary', rule: 'load balancer' };
   if (FRAMEWORK_SESSION_ID.test(name)) return { category: 'necessary', rule: "framework's session id" };
   if (rule) return undefined;
   if (DISMISSED.test(words)) return MESSAGE.test(words) ? { category: 'preferences', rule: 'dismissed message' } : undefined;
   if (SETTING.test(words)) return { category: 'preferences', rule: 'setting' };
+  if (VIEW_STATE.test(words)) return { category: 'preferences', rule: 'view state' };
+  if (GATHERED.test(words)) return { category: 'functional', rule: 'saved items' };
   if (REFERRAL.test(words)) return { category: 'marketing', rule: 'referral' };
   if (MEASUREMENT.test(words)) return { category: 'analytics', rule: 'measurement' };
   return undefined;
@@ -316,7 +322,9 @@ export function siteWordsSay(name: string): { category: 'necessary' | 'preferenc
  */
 const FRAMEWORK_SESSION_ID = /(^|[^A-Za-z])[A-Z0-9]*SESS(ION)?ID$/;
 const DISMISSED = /(^|[^a-z])(dismiss(ed)?|snoozed?|hidden|hide|closed)([^a-z]|$)/i;
-const MESSAGE = /(^|[^a-z])(banners?|alerts?|notices?|messages?|hints?|tips?|tut|tutorial|suggestions?|onboarding|intro|welcome|getting[-_ ]?started|announcements?|disclaimer)([^a-z]|$)/i;
+const MESSAGE = /(^|[^a-z])(banners?|alerts?|notices?|messages?|popups?|modals?|warnings?|notifications?|newsletters?|hints?|tips?|tut|tutorial|suggestions?|onboarding|intro|welcome|getting[-_ ]?started|announcements?|disclaimer)([^a-z]|$)/i;
 const MEASUREMENT = /(^|[^a-z])(analytics|statistics|visitor[-_ ]?id|anon[-_ ]?id)([^a-z]|$)/i;
 const SETTING = /(^|[^a-z])(preferences?|colou?rs?|sound|contrast|accessibility|a11y)([^a-z]|$)/i;
+const VIEW_STATE = /(^|[^a-z])(display(?![-_ ]?name)|grid|sort|sorting|filters?|per[-_ ]?page|expand(ed)?|collapsed?|columns?)([^a-z]|$)/i;
+const GATHERED = /(^|[^a-z])(saved|favou?rites?|bookmarks?|history|recent(ly)?)([^a-z]|$)/i;
 const REFERRAL = /(^|[^a-z])(ref|referral|refcode|affiliate|aff)([^a-z]|$)/i;
