@@ -289,8 +289,8 @@ export function siteOwnRule(name: string, host: string): SiteOwnReading | undefi
  * cookie without it: a message the visitor dismissed, hid or snoozed (a banner, an alert, a notice,
  * a pop-up, a hint, a suggestion, a tutorial or onboarding) is the interface as they left it, as
  * is the view (a display mode, a sort order, filters, a section collapsed; not a person's display
- * name), and a word of their preferences, colours, sound, contrast or accessibility a setting of
- * theirs, all preferences (not `prefs` or `settings`: X's `d_prefs`, WordPress's
+ * name), and a word of their preferences, colours, sound, contrast, text size, motion or
+ * accessibility a setting of theirs, all preferences (not `prefs` or `settings`: X's `d_prefs`, WordPress's
  * `wpEmojiSettingsSupports`); what the visitor gathered (saved or favourite items, bookmarks, a
  * history, recent searches) is functional, as recently viewed items and wishlists are; a referral
  * or affiliate code ties the visit to whoever referred it, for a reward or a commission, which is
@@ -324,7 +324,7 @@ const FRAMEWORK_SESSION_ID = /(^|[^A-Za-z])[A-Z0-9]*SESS(ION)?ID$/;
 const DISMISSED = /(^|[^a-z])(dismiss(ed)?|snoozed?|hidden|hide|closed)([^a-z]|$)/i;
 const MESSAGE = /(^|[^a-z])(banners?|alerts?|notices?|messages?|popups?|modals?|warnings?|notifications?|newsletters?|hints?|tips?|tut|tutorial|suggestions?|onboarding|intro|welcome|getting[-_ ]?started|announcements?|disclaimer)([^a-z]|$)/i;
 const MEASUREMENT = /(^|[^a-z])(analytics|statistics|visitor[-_ ]?id|anon[-_ ]?id)([^a-z]|$)/i;
-const SETTING = /(^|[^a-z])(preferences?|colou?rs?|sound|contrast|accessibility|a11y)([^a-z]|$)/i;
+const SETTING = /(^|[^a-z])(preferences?|colou?rs?|sound|contrast|accessibility|a11y|(font|text)[-_ ]?size|motion)([^a-z]|$)/i;
 const VIEW_STATE = /(^|[^a-z])(display(?![-_ ]?name)|grid|sort|sorting|filters?|per[-_ ]?page|expand(ed)?|collapsed?|columns?)([^a-z]|$)/i;
 const GATHERED = /(^|[^a-z])(saved|favou?rites?|bookmarks?|history|recent(ly)?)([^a-z]|$)/i;
 const REFERRAL = /(^|[^a-z])(ref|referral|refcode|affiliate|aff)([^a-z]|$)/i;
