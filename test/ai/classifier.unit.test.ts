@@ -219,6 +219,9 @@ describe('the classifier', () => {
     }
     // An ad platform's click id is advertising, whoever keeps it.
     expect(classifier.classify({ name: 'acme_gclid_data', domain: 'www.shop.example' }).category).toMatchObject({ value: 'marketing', source: expect.stringMatching(/click id/) });
+    // So is an ad pixel's browser or click id copied under the site's own name; not a word that only contains the letters.
+    for (const name of ['xq_fbp', 'xq_ttp', 'xq_sc_click_id']) expect(classifier.classify({ name, domain: 'www.shop.example' }).category, name).toMatchObject({ value: 'marketing', source: expect.stringMatching(/click id/) });
+    expect(classifier.classify({ name: 'xq_http_state', domain: 'www.shop.example' }).category?.source ?? '').not.toMatch(/click id/);
   });
 
   it("decides a dismissed message, the view, saved items, a referral code or a measurement name on the site's own domain, never as necessary; a CSRF or load-balancer name as necessary", () => {

@@ -109,9 +109,11 @@ export function isChoiceName(name: string): boolean {
 /**
  * The click ids ad platforms add to a landing page's address (Google's `gclid`, `gbraid`, `wbraid`
  * and `dclid`, Meta's `fbclid`, Microsoft's `msclkid`, TikTok's `ttclid`, X's `twclid`, Yandex's
- * `yclid`): a name that keeps one ties the visit to an ad click, which is advertising by definition.
+ * `yclid`), or an ad pixel's browser or click id under its own name, as sites copy them into
+ * theirs (Meta's `fbp` and `fbc`, TikTok's `ttp`, a `click_id`): a name that keeps one ties the
+ * visit to an ad click or an ad platform's visitor, which is advertising by definition.
  */
-const AD_CLICK_ID = /gclid|gbraid|wbraid|dclid|fbclid|msclkid|ttclid|twclid|yclid/i;
+const AD_CLICK_ID = /gclid|gbraid|wbraid|dclid|fbclid|msclkid|ttclid|twclid|yclid|(^|[^a-z])(fbp|fbc|ttp|click[-_ ]?id)([^a-z]|$)/i;
 
 export const isAdClickName = (name: string): boolean => !necessaryRule(name) && AD_CLICK_ID.test(name);
 
