@@ -292,8 +292,8 @@ export function siteOwnRule(name: string, host: string): SiteOwnReading | undefi
  * a pop-up, a hint, a suggestion, a tutorial or onboarding) is the interface as they left it, as
  * is the view (a display mode, a sort order, filters, a section collapsed; not a person's display
  * name), and a word of their preferences, colours, sound, contrast, text size, motion or
- * accessibility a setting of theirs, all preferences (not `prefs` or `settings`: X's `d_prefs`, WordPress's
- * `wpEmojiSettingsSupports`); what the visitor gathered (saved or favourite items, bookmarks, a
+ * accessibility a setting of theirs, all preferences (not `prefs` or `settings`: X's `d_prefs`,
+ * WordPress's `wpEmojiSettingsSupports`); what the visitor gathered (saved or favourite items, bookmarks, a
  * history, recent searches) is functional, as recently viewed items and wishlists are; a referral
  * or affiliate code ties the visit to whoever referred it, for a reward or a commission, which is
  * marketing; an analytics or statistics name, a visitor's or an anonymous id, is measurement (not
