@@ -89,6 +89,12 @@ describe('the classifier', () => {
     expect(result.duration?.value).toBe('30 minutes');
   });
 
+  it("relabels a database name as the registry lists its siblings of one description: Google's sign-in family", () => {
+    for (const name of ['APISID', 'SAPISID', 'SSID', 'SIDCC']) {
+      expect(classifier.classify({ name, domain: 'www.shop.example' }).category, name).toMatchObject({ value: 'functional', source: expect.stringMatching(/^open-cookie-database: exact name ".*" \(Google\); relabelled: described as its sibling `SID`, `HSID`, which the registry lists as functional$/) });
+    }
+  });
+
   it('matches a concrete name to a listed pattern, and a wildcard item to it too', () => {
     for (const name of ['_ga_K2J4XQ9', '_ga_*']) {
       expect(classifier.classify({ name }).category).toMatchObject({ value: 'analytics', source: 'open-cookie-database: pattern "_ga_*" (Google)' });
@@ -179,10 +185,10 @@ describe('the classifier', () => {
       // An OAuth sign-in's state, and the site's own check that cookies are kept.
       ['oauth_state', 'app.example', 'necessary'],
       ['CookieCheck', 'library.example', 'necessary'],
-      // A password, its hash, a verification or an API's token; the signed-in person, unless a choice of theirs.
+      // A password, its hash, a verification's or a refresh token; the signed-in person, unless a choice of theirs.
       ['member_hash', 'www.shop.example', 'necessary'],
       ['verification_token', 'notice.example.gov', 'necessary'],
-      ['api-token', 'app.example', 'necessary'],
+      ['refresh-token', 'app.example', 'necessary'],
       ['userId', 'portal.example', 'necessary'],
       ['fixaill_customer', 'fixaill.com', 'necessary'],
       ['client_timezone', 'app.example', 'preferences'],

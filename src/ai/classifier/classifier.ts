@@ -3,6 +3,7 @@ import { exceptionFor, isAdClickName, isChoiceName, isFeatureName, isGenericName
 import { factsFromOpenCookieDatabase, factsFromRegistry, hostAndParents, Knowledge, normaliseHost, type CookieFact, type DomainFact } from '../knowledge/knowledge.ts';
 import { loadRegistryVendors, Registry, type RegistryMatch, type RegistryVendor } from '../knowledge/registry.ts';
 import { loadOpenCookieDatabase, loadThirdPartyWeb } from '../knowledge/sources.ts';
+import { relabelledBySiblings } from '../knowledge/registry-siblings.ts';
 import { Controllers } from './controllers.ts';
 import { domainFeatures, durationFeatures, nameFeatures, placeOf, registrableDomain } from './features.ts';
 import { CategoryModel, type Example, type Feature } from './model.ts';
@@ -187,14 +188,23 @@ export class Classifier {
     private readonly model: CategoryModel,
     private readonly options: ClassifierOptions = DEFAULT_CLASSIFIER_OPTIONS,
     private readonly registry: Registry = new Registry([]),
+    /** The database's facts relabelled through the registry's listing of their siblings (registry-siblings.ts). */
+    private readonly siblings: ReadonlyMap<CookieFact, CookieFact> = new Map(),
   ) {}
 
-  /** `facts` are the database's (relabelled); the model learns from them and the registry's entries. */
+  /**
+   * `facts` are the database's (relabelled), the ones `knowledge` holds; the model learns from them,
+   * as the registry's listing of their siblings relabels them, and from the registry's entries.
+   */
   static build(knowledge: Knowledge, facts: CookieFact[], options?: ClassifierOptions, registry: Registry = new Registry([])): Classifier {
-    const all = [...factsFromRegistry(registry.entries), ...facts];
+    const siblings = relabelledBySiblings(facts, (name) => {
+      const match = registry.match(name);
+      return match?.how === 'exact name' ? match.entry : undefined;
+    });
+    const all = [...factsFromRegistry(registry.entries), ...facts.map((fact) => siblings.get(fact) ?? fact)];
     const controllers = new Controllers(all);
     const lessons = all.filter((fact) => !fact.uncertain);
-    return new Classifier(knowledge, controllers, CategoryModel.train(examplesFrom(lessons, knowledge, controllers)), options, registry);
+    return new Classifier(knowledge, controllers, CategoryModel.train(examplesFrom(lessons, knowledge, controllers)), options, registry, siblings);
   }
 
   classify(item: ItemToClassify): Classification {
@@ -384,7 +394,7 @@ export class Classifier {
     if (star === -1) {
       const exact = this.knowledge.exactFacts(name);
       if (exact) {
-        const { category, share, fact, uncertain } = vote(exact.facts, host);
+        const { category, share, fact, uncertain } = vote(exact.facts.map((f) => this.siblings.get(f) ?? f), host);
         const base = exact.folded ? FOLDED_CONFIDENCE : EXACT_CONFIDENCE;
         const source = `open-cookie-database: ${exact.folded ? 'name, ignoring case' : 'exact name'} "${fact.name}" (${fact.company})${relabelNote(fact)}`;
         // A name other software also uses is the listed party's only on its own domain (Facebook's `locale`).
@@ -395,11 +405,11 @@ export class Classifier {
     }
     const patterns = this.knowledge.patternFacts(literal);
     if (patterns) {
-      const { category, share, fact, uncertain } = vote(patterns, host);
+      const { category, share, fact, uncertain } = vote(patterns.map((f) => this.siblings.get(f) ?? f), host);
       return { fact: { ...fact, category }, uncertain, confidence: PATTERN_CONFIDENCE * share, source: `open-cookie-database: pattern "${fact.name}*" (${fact.company})${relabelNote(fact)}` };
     }
     if (star !== -1) {
-      const covered = this.knowledge.namesStartingWith(literal);
+      const covered = this.knowledge.namesStartingWith(literal).map((f) => this.siblings.get(f) ?? f);
       if (covered.length > 0) {
         const { category, share, fact, uncertain } = vote(covered, host);
         const summary = { ...fact, category, description: covered.length === 1 ? fact.description : '' };
