@@ -388,13 +388,18 @@ export class Classifier {
     return domain ? { value: domain.company, confidence: 0.9, source: `third-party-web: ${domain.entity}` } : undefined;
   }
 
+  /** The database's facts as the registry's listing of their siblings relabels them. */
+  private asRelabelled(facts: CookieFact[]): CookieFact[] {
+    return facts.map((fact) => this.siblings.get(fact) ?? fact);
+  }
+
   private listed(name: string, host: string): { fact: CookieFact; confidence: number; source: string; uncertain: boolean } | undefined {
     const star = name.indexOf('*');
     const literal = star === -1 ? name : name.slice(0, star);
     if (star === -1) {
       const exact = this.knowledge.exactFacts(name);
       if (exact) {
-        const { category, share, fact, uncertain } = vote(exact.facts.map((f) => this.siblings.get(f) ?? f), host);
+        const { category, share, fact, uncertain } = vote(this.asRelabelled(exact.facts), host);
         const base = exact.folded ? FOLDED_CONFIDENCE : EXACT_CONFIDENCE;
         const source = `open-cookie-database: ${exact.folded ? 'name, ignoring case' : 'exact name'} "${fact.name}" (${fact.company})${relabelNote(fact)}`;
         // A name other software also uses is the listed party's only on its own domain (Facebook's `locale`).
@@ -405,11 +410,11 @@ export class Classifier {
     }
     const patterns = this.knowledge.patternFacts(literal);
     if (patterns) {
-      const { category, share, fact, uncertain } = vote(patterns.map((f) => this.siblings.get(f) ?? f), host);
+      const { category, share, fact, uncertain } = vote(this.asRelabelled(patterns), host);
       return { fact: { ...fact, category }, uncertain, confidence: PATTERN_CONFIDENCE * share, source: `open-cookie-database: pattern "${fact.name}*" (${fact.company})${relabelNote(fact)}` };
     }
     if (star !== -1) {
-      const covered = this.knowledge.namesStartingWith(literal).map((f) => this.siblings.get(f) ?? f);
+      const covered = this.asRelabelled(this.knowledge.namesStartingWith(literal));
       if (covered.length > 0) {
         const { category, share, fact, uncertain } = vote(covered, host);
         const summary = { ...fact, category, description: covered.length === 1 ? fact.description : '' };
