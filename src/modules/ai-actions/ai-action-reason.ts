@@ -18,13 +18,17 @@ const READINGS: [RegExp, (m: RegExpMatchArray) => string][] = [
 const DECLINED = 'declined: not confident enough to decide';
 /** Why a listing's label is only a guess (`; uncertain: a platform's default, not the row's own`). */
 const UNCERTAIN = /; uncertain: ([^;]+)/;
+/** How the project's convention read a database row's label (`; relabelled: consent`). */
+const RELABELLED = /^open-cookie-database: [^;]*; relabelled: ([^;]+)/;
 
 export function reasonOf(source: string): string {
   const reading = READINGS.map(([pattern, read]) => {
     const found = pattern.exec(source);
     return found ? read(found) : undefined;
   }).find((sentence) => sentence !== undefined) ?? `It rests on: ${source.replace(`; ${DECLINED}`, '')}.`;
+  const relabelled = RELABELLED.exec(source);
   const uncertain = UNCERTAIN.exec(source);
-  const read = uncertain ? `${reading} Its label there is uncertain: ${uncertain[1]}.` : reading;
+  const noted = relabelled ? `${reading} Read under the project's labelling convention: ${relabelled[1]}.` : reading;
+  const read = uncertain ? `${noted} Its label there is uncertain: ${uncertain[1]}.` : noted;
   return source.endsWith(DECLINED) ? `${read} Only suggested: the AI was not sure enough to apply it.` : read;
 }

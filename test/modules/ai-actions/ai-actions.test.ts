@@ -137,6 +137,8 @@ describe('the reason of an AI action', () => {
     ['registry vendor: domain cdn.shop.example (Shopify; necessary name)',
       'The name is not listed, but its domain cdn.shop.example belongs to Shopify in the vendor registry.'],
     ['open-cookie-database: pattern "_pk_id*" (Matomo)', 'The Open Cookie Database lists Matomo for the pattern "_pk_id*".'],
+    ['open-cookie-database: exact name "APISID" (Google); relabelled: described as its sibling `SID`, `HSID`, which the registry lists as functional',
+      "The Open Cookie Database lists Google for the exact name \"APISID\". Read under the project's labelling convention: described as its sibling `SID`, `HSID`, which the registry lists as functional."],
     ['model: logistic regression on the registry and the cookie databases, Google Analytics (third-party-web)',
       'No list names it: a model trained on the registry and the cookie databases guessed from the name and its domain (Google Analytics).'],
     ['third-party-web: Hotjar', 'The domain belongs to Hotjar (third-party-web).'],
