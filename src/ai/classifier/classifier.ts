@@ -123,8 +123,8 @@ const WORDS_CONFIDENCE = 0.75;
 
 /**
  * What the words of a name nobody lists say: whoever set it, a choice of the visitor or an ad click
- * id; on the site's own domain, also what `siteWordsSay` reads whatever else the name holds (a CSRF
- * token or a framework's session id, a dismissed message, a setting, a referral code, a measurement name).
+ * id; on the site's own domain, also what `siteWordsSay` reads whatever else the name holds (step 7
+ * of the order below).
  */
 function wordsSay(name: string, onSiteDomain: boolean): { value: StandardCategory; source: string } | undefined {
   if (isChoiceName(name)) return { value: 'preferences', source: "convention: a name of the visitor's language, currency, time zone or theme is a preference" };
@@ -169,10 +169,11 @@ function featuresOf(name: string, host: string, domain: DomainFact | undefined, 
  *    domain and written by no third party's script, by its words; also where the database lists it
  *    with a label it is unsure of;
  * 7. a name whose words say the visitor's language, currency, time zone or theme is a preference,
- *    one that keeps an ad platform's click id (`gclid`) marketing; on the site's own domain, a
- *    CSRF name or a framework's session id (`CMSSESSID`) is necessary whatever its other words,
- *    a dismissed message (`promo_banner_dismissed`) a preference, a referral code marketing, a
- *    measurement name (`analytics_id`, a visitor id) analytics;
+ *    one that keeps an ad platform's click id (`gclid`, a copied `fbp`) marketing; on the site's
+ *    own domain, a CSRF name, a load balancer's or a framework's session id (`CMSSESSID`) is
+ *    necessary whatever its other words, a dismissed message (`promo_banner_dismissed`), a setting
+ *    or the view as the visitor left it a preference, saved items or a history functional, a
+ *    referral code marketing, a measurement name (`analytics_id`, a visitor id) analytics;
  * 8. a scored model trained on all of the above, for names nobody lists; it decides only from its
  *    threshold up.
  * A database label only a platform's default gives, or one the name's words contradict, and the

@@ -149,6 +149,9 @@ const GENERIC_WORDS = new Set([
  * for the site's own names: on a vendor's, the same words say less (X's `d_prefs` are its ad
  * settings, HubSpot's `__hs_testcookie` is marketing).
  */
+/** What a visitor gathers on a site: saved or favourite items, bookmarks, a history (functional). */
+const GATHERED_WORDS = 'saved|favou?rites?|bookmarks?|history';
+
 const SITE_OWN_WORDS: Array<{ pattern: RegExp; category: 'necessary' | 'preferences' | 'functional'; rule: string; plainOnly?: true }> = [
   // Sign-in words beyond NECESSARY_RULES (`remember_token`, `dan_jwt`, `admin_token`, `oauth_state`:
   // all the registry's OAuth names are necessary), a password or its hash, a signature, a bare
@@ -164,7 +167,7 @@ const SITE_OWN_WORDS: Array<{ pattern: RegExp; category: 'necessary' | 'preferen
   // The site's own `prefs` or `preferences` are the visitor's (`user_preferences`).
   { pattern: /(^|[^a-z])(pref|prefs|preferences?)([^a-z]|$)/i, category: 'preferences', rule: 'preference' },
   // What the visitor gathered: saved searches, favourites, a comparison, a history.
-  { pattern: /(^|[^a-z])(saved|favou?rites?|compare|comparison|history|bookmarks?|recently viewed)([^a-z]|$)/i, category: 'functional', rule: 'saved items' },
+  { pattern: new RegExp(`(^|[^a-z])(${GATHERED_WORDS}|compare|comparison|recently viewed)([^a-z]|$)`, 'i'), category: 'functional', rule: 'saved items' },
   // The signed-in person (`user`, `userId`, `fixaill_customer`, `p4t_admin`), once no word above
   // says it keeps a choice of theirs. Not after an abbreviation: there it is mostly a vendor's
   // visitor id (Segment's `ajs_user_id`, Mouseflow's `mf_user`, StackAdapt's `sa-user-id`: 19 of the
@@ -293,8 +296,9 @@ export function siteOwnRule(name: string, host: string): SiteOwnReading | undefi
  * is the view (a display mode, a sort order, filters, a section collapsed; not a person's display
  * name), and a word of their preferences, colours, sound, contrast, text size, motion or
  * accessibility a setting of theirs, all preferences (not `prefs` or `settings`: X's `d_prefs`,
- * WordPress's `wpEmojiSettingsSupports`); what the visitor gathered (saved or favourite items, bookmarks, a
- * history, recent searches) is functional, as recently viewed items and wishlists are; a referral
+ * WordPress's `wpEmojiSettingsSupports`); what the visitor gathered (saved or favourite items,
+ * bookmarks, a history, recent searches) is functional, as recently viewed items and wishlists
+ * are; a referral
  * or affiliate code ties the visit to whoever referred it, for a reward or a commission, which is
  * marketing; an analytics or statistics name, a visitor's or an anonymous id, is measurement (not
  * `utm`: a campaign's source is kept for either). A vendor's dismissed widget (Pendo's
@@ -328,5 +332,5 @@ const MESSAGE = /(^|[^a-z])(banners?|alerts?|notices?|messages?|popups?|modals?|
 const MEASUREMENT = /(^|[^a-z])(analytics|statistics|visitor[-_ ]?id|anon[-_ ]?id)([^a-z]|$)/i;
 const SETTING = /(^|[^a-z])(preferences?|colou?rs?|sound|contrast|accessibility|a11y|(font|text)[-_ ]?size|motion)([^a-z]|$)/i;
 const VIEW_STATE = /(^|[^a-z])(display(?![-_ ]?name)|grid|sort|sorting|filters?|per[-_ ]?page|expand(ed)?|collapsed?|columns?)([^a-z]|$)/i;
-const GATHERED = /(^|[^a-z])(saved|favou?rites?|bookmarks?|history|recent(ly)?)([^a-z]|$)/i;
+const GATHERED = new RegExp(`(^|[^a-z])(${GATHERED_WORDS}|recent(ly)?)([^a-z]|$)`, 'i');
 const REFERRAL = /(^|[^a-z])(ref|referral|refcode|affiliate|aff)([^a-z]|$)/i;

@@ -37,14 +37,18 @@ export function relabelledBySiblings(facts: CookieFact[], registryListing: (name
   const relabelled = new Map<CookieFact, CookieFact>();
   for (const family of families.values()) {
     if (family.length < 2 || family.length > MAX_SIBLINGS) continue;
-    const listed = family.filter((fact) => registryCategory(fact) !== undefined);
-    const categories = new Set(listed.map((fact) => registryCategory(fact)!));
+    const listed = new Map<CookieFact, StandardCategory>();
+    for (const fact of family) {
+      const category = registryCategory(fact);
+      if (category) listed.set(fact, category);
+    }
+    const categories = new Set(listed.values());
     if (categories.size !== 1) continue;
     const [category] = categories;
     if (category === 'necessary') continue;
+    const names = [...listed.keys()].map((sibling) => `\`${sibling.name}\``).join(', ');
     for (const fact of family) {
-      if (listed.includes(fact) || fact.category === category || fact.category === 'necessary' || necessaryRule(fact.name) === 'consent') continue;
-      const names = listed.map((sibling) => `\`${sibling.name}\``).join(', ');
+      if (listed.has(fact) || fact.category === category || fact.category === 'necessary' || necessaryRule(fact.name) === 'consent') continue;
       relabelled.set(fact, { ...fact, category, relabelled: `described as its sibling ${names}, which the registry lists as ${category}`, uncertain: undefined });
     }
   }
