@@ -19,6 +19,7 @@ import * as consentTimeCounts from './2026_11_26_0002_consent_time_counts.ts';
 import * as consentChoices from './2026_11_26_0003_consent_choices.ts';
 import * as consentSessionPrefixIndex from './2026_11_27_0001_consent_session_prefix_index.ts';
 import * as storageItemWriter from './2026_11_27_0002_storage_item_writer.ts';
+import * as consentUserCountIndex from './2026_11_27_0003_consent_user_count_index.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_26_0003_consent_choices': consentChoices,
   '2026_11_27_0001_consent_session_prefix_index': consentSessionPrefixIndex,
   '2026_11_27_0002_storage_item_writer': storageItemWriter,
+  '2026_11_27_0003_consent_user_count_index': consentUserCountIndex,
 };
 
 export const migrationProvider: MigrationProvider = {
