@@ -27,7 +27,8 @@ export function filtered(db: Executor, accountId: string, filters: ConsentFilter
 /**
  * The count as a scalar expression: unfiltered, the account's counter, kept exact by the writer;
  * by time alone, the rollups of the window's whole days plus its partial ends (`countWindow`); by
- * session or user, an index scan of that subject's few consents.
+ * session, an index scan of that session's few consents; by user, an index-only scan of
+ * `(account_id, user_id)`, whose equal keys share one entry (a user may have thousands).
  */
 export function countOf(db: Executor, accountId: string, filters: ConsentFilters): RawBuilder<number> {
   const { session_id, user_id, created_after, created_before } = filters;
