@@ -1,5 +1,5 @@
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
 
 /**
  * The text of the UTC period a moment falls in, the last one kept while moments stay in it: every

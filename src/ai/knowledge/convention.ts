@@ -143,15 +143,15 @@ const GENERIC_WORDS = new Set([
   'data', 'information', 'system', 'app', 'platform', 'report', 'public', 'web',
 ]);
 
+/** What a visitor gathers on a site: saved or favourite items, bookmarks, a history (functional). */
+const GATHERED_WORDS = 'saved|favou?rites?|bookmarks?|history';
+
 /**
  * What the words of a site's own name say (read spaced, `shoppingCartId` as `shopping Cart Id`),
  * beyond the necessary mechanisms every name is read for: the first that matches decides. Only
  * for the site's own names: on a vendor's, the same words say less (X's `d_prefs` are its ad
  * settings, HubSpot's `__hs_testcookie` is marketing).
  */
-/** What a visitor gathers on a site: saved or favourite items, bookmarks, a history (functional). */
-const GATHERED_WORDS = 'saved|favou?rites?|bookmarks?|history';
-
 const SITE_OWN_WORDS: Array<{ pattern: RegExp; category: 'necessary' | 'preferences' | 'functional'; rule: string; plainOnly?: true }> = [
   // Sign-in words beyond NECESSARY_RULES (`remember_token`, `dan_jwt`, `admin_token`, `oauth_state`:
   // all the registry's OAuth names are necessary), a password or its hash, a signature, a bare
@@ -298,10 +298,9 @@ export function siteOwnRule(name: string, host: string): SiteOwnReading | undefi
  * accessibility a setting of theirs, all preferences (not `prefs` or `settings`: X's `d_prefs`,
  * WordPress's `wpEmojiSettingsSupports`); what the visitor gathered (saved or favourite items,
  * bookmarks, a history, recent searches) is functional, as recently viewed items and wishlists
- * are; a referral
- * or affiliate code ties the visit to whoever referred it, for a reward or a commission, which is
- * marketing; an analytics or statistics name, a visitor's or an anonymous id, is measurement (not
- * `utm`: a campaign's source is kept for either). A vendor's dismissed widget (Pendo's
+ * are; a referral or affiliate code ties the visit to whoever referred it, for a reward or a
+ * commission, which is marketing; an analytics or statistics name, a visitor's or an anonymous id,
+ * is measurement (not `utm`: a campaign's source is kept for either). A vendor's dismissed widget (Pendo's
  * `_pendo_launcher-closed`) is the feature's: no message word, no decision.
  */
 export function siteWordsSay(name: string): { category: StandardCategory; rule: string } | undefined {

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/kysely.ts';
+import { DAY_MS, HOUR_MS } from '../../lib/utc-period.ts';
 import type { ConsentFilters } from './consents.schema.ts';
 
 /* What a consent listing matches, and how many. */
@@ -43,8 +44,6 @@ export function countOf(db: Executor, accountId: string, filters: ConsentFilters
   return sql<number>`(${filtered(db, accountId, filters).select((eb) => eb.fn.countAll<number>().as('count'))})`;
 }
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 const floorTo = (at: number, unit: number) => Math.floor(at / unit) * unit;
 
 /**

@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { DAY_MS } from '../../lib/utc-period.ts';
 import { accountsPastRetention, removeOldest } from './consents-proof.repository.ts';
 
 /** Consents removed per transaction: short transactions, so that nothing waits long on them. */
 const BATCH = 1_000;
-const DAY_MS = 86_400_000;
 
 /**
  * Removes consents older than their account's `consent_retention_days`, oldest first, in batches of

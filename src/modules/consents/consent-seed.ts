@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/kysely.ts';
 import type { UserPreferences } from '../../db/schema.ts';
 import { HyperLogLog } from '../../lib/hyperloglog.ts';
+import { DAY_MS } from '../../lib/utc-period.ts';
 import { mergeSketches } from '../stats/stats.service.ts';
 import { newId } from '../../db/ids.ts';
 import { chain, type Hashable } from './consent-chain.ts';
@@ -10,7 +11,6 @@ import { findHead } from './consents-proof.repository.ts';
 import { storedConsents } from './consents.repository.ts';
 
 const CHUNK = 5_000;
-const DAY_MS = 86_400_000;
 
 /**
  * The session id of seeded session `k`: 32 hex digits spread like random ones (an MD5 of `k`), as

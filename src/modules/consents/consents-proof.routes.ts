@@ -4,6 +4,7 @@ import type { RoutesPlugin } from '../../services.ts';
 import { principalOf, scopeOf } from '../../http/auth.ts';
 import { withErrors } from '../../http/schemas.ts';
 import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { DAY_MS } from '../../lib/utc-period.ts';
 import { listCheckpoints, listErasures } from './consents-proof.repository.ts';
 import { CheckpointList, CheckpointQuery, EraseBody, ErasureListQuery, ErasureSchema, toErasure, VerificationSchema } from './consents-proof.schema.ts';
 import { eraseConsents, exportConsents, subjectHash, verifyChain } from './consents-proof.service.ts';
@@ -37,9 +38,9 @@ export const consentsProofRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, async (request) => {
     const to = request.query.to ?? dayOf(Date.now());
-    const from = request.query.from ?? dayOf(Date.parse(`${to}T00:00:00Z`) - (CHECKPOINT_DAYS - 1) * 86_400_000);
+    const from = request.query.from ?? dayOf(Date.parse(`${to}T00:00:00Z`) - (CHECKPOINT_DAYS - 1) * DAY_MS);
     if (from > to) throw new BadRequestError('from must not be after to');
-    if (Date.parse(to) - Date.parse(from) >= CHECKPOINT_DAYS * 86_400_000) {
+    if (Date.parse(to) - Date.parse(from) >= CHECKPOINT_DAYS * DAY_MS) {
       throw new BadRequestError(`from and to must be at most ${CHECKPOINT_DAYS} days apart`);
     }
     const rows = await listCheckpoints(db, scopeOf(request).accountId, from, to);

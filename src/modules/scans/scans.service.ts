@@ -6,13 +6,13 @@ import type { Database, ScanRow } from '../../db/schema.ts';
 import { found, ValidationError } from '../../http/app-errors.ts';
 import { addressPolicy, resolveAllowed, RefusedAddressError, UnresolvedHostError } from '../../scanner/address-guard.ts';
 import { normaliseDomain, originMatches } from '../../lib/hosts.ts';
+import { DAY_MS } from '../../lib/utc-period.ts';
 import { findScanHosts } from '../accounts/accounts.service.ts';
 import { refusableCategoriesOf } from '../storage-items/scanned-items.service.ts';
 import { cancelScan, countScansSince, findActiveScan, findScan, insertScan } from './scans.repository.ts';
 import type { ScanFields, StoredReport, Violation } from './scans.schema.ts';
 
 export const ALREADY_SCANNING = 'Account already has a scan queued or running';
-const DAY_MS = 86_400_000;
 
 /** Whether a host is the account's domain, one of its subdomains, or one of its allowed domains. */
 export function hostBelongs(host: string, account: { domain: string; allowed_domains: string[] }): boolean {

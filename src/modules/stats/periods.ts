@@ -1,10 +1,10 @@
+import { DAY_MS } from '../../lib/utc-period.ts';
 import type { Interval } from './stats.schema.ts';
 
 /**
  * UTC days as `YYYY-MM-DD` strings, and the periods the statistics are kept and asked in: a day,
  * an ISO week (from Monday) or a calendar month, each named by its first day.
  */
-const DAY_MS = 86_400_000;
 const toDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const msOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
 export const addDays = (day: string, days: number) => toDay(msOf(day) + days * DAY_MS);
