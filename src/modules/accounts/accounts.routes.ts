@@ -43,7 +43,7 @@ export const accountsRoutes: RoutesPlugin = async (app, { services }) => {
       body: CreateAccountBody,
       response: withErrors({ 201: AccountSchema }, { 403: true, 413: true, 415: true, 422: true }),
     },
-  }, async (request, reply) => reply.code(201).send(toAccount(await createAccount(db, principalOf(request), request.body.account))));
+  }, async (request, reply) => reply.code(201).send(toAccount(await createAccount(services, principalOf(request), request.body.account))));
 
   app.get('/accounts/:id', {
     config,

@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
 import { isId } from '../../db/ids.ts';
 import type { Executor } from '../../db/kysely.ts';
-import type { Database } from '../../db/schema.ts';
 import { ForbiddenError, found, NEEDS_ADMIN } from '../../http/app-errors.ts';
 import type { Principal } from '../../http/auth.ts';
 import { Problems } from '../../http/validation.ts';
@@ -98,7 +96,12 @@ export async function reachableAccount(db: Executor, principal: Principal, id: s
 }
 
 /** A partner's account goes in one of its groups; a user's is owned and administered by the user. */
-export async function createAccount(db: Kysely<Database>, principal: Principal, fields: AccountFields): Promise<AccountWithStatus> {
+/**
+ * A user who creates an account becomes its owner and an admin member; their cached memberships are
+ * forgotten everywhere, or for a while their token would still act on their only earlier account.
+ */
+export async function createAccount(services: Services, principal: Principal, fields: AccountFields): Promise<AccountWithStatus> {
+  const { db } = services;
   if (principal.type === 'account') throw new ForbiddenError('Account tokens cannot create accounts');
   const clean = await cleanFields(db, principal, { ...fields, group_id: fields.group_id ?? null }, null);
   const id = await db.transaction().execute(async (trx) => {
@@ -115,6 +118,7 @@ export async function createAccount(db: Kysely<Database>, principal: Principal, 
     if (principal.userId) await insertMembership(trx, row.id, principal.userId, true);
     return row.id;
   });
+  if (principal.userId) await services.forgetMemberships([principal.userId]);
   return (await findAccountById(db, id))!;
 }
 

@@ -244,6 +244,18 @@ describe('POST /accounts by a user', () => {
     expect((await api('GET', `/api/v1/accounts/${res.body.id}`, a.tokens.partner)).status).toBe(404);
   });
 
+  it('stops acting on the user\'s only account without account_id the moment they create a second', async () => {
+    const { token } = await createUser(t.services, 'Second founder');
+    const first = await api('POST', '/api/v1/accounts', token, { account: { name: 'First', domain: 'first.example.com' } });
+    // The token acts on its only account, and its memberships are now known to the server.
+    expect((await api('GET', '/api/v1/categories', token)).status).toBe(200);
+    expect((await api('POST', '/api/v1/accounts', token, { account: { name: 'Second', domain: 'second.example.com' } })).status).toBe(201);
+    const write = await api('POST', '/api/v1/categories', token, { category: { name: 'Where did I go' } });
+    expect(write).toMatchObject({ status: 401, body: errors(401, 'API key must belong to an account') });
+    const named = await api('GET', `/api/v1/categories?account_id=${first.body.id}`, token);
+    expect(named.body.data.map((category: { name: string }) => category.name)).not.toContain('Where did I go');
+  });
+
   it('refuses to put the account in a group: a user has none', async () => {
     const res = await api('POST', '/api/v1/accounts', a.tokens.admin, { account: { name: 'X', domain: 'x.example.com', group_id: a.group.id } });
     expect(res.status).toBe(422);
