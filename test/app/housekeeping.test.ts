@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { call, startApp } from '../helpers/app.ts';
 
 describe('housekeeping', () => {
-  it('gives the OpenAPI document the version of package.json', async () => {
+  it('gives the OpenAPI document the interface version the specification names, which package.json carries too', async () => {
     const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+    expect(version).toBe('1.2.0');
     const t = await startApp();
     try {
       const doc = await call(t.app, 'GET', '/api/v1/openapi.json');
