@@ -68,7 +68,12 @@ function trackRoutes(app: FastifyInstance) {
   });
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/**
+ * A client's request id is echoed when it is at most 128 characters of those tracing systems write
+ * (a UUID, W3C's `traceparent`, AWS's `Root=1-…;Parent=…;Sampled=1`, base64): no spaces, quotes or
+ * angle brackets, which a log viewer might render.
+ */
+const REQUEST_ID = /^[A-Za-z0-9._:=;/+-]{1,128}$/;
 
 export interface AppOptions {
   /** Where the JSON log lines go instead of stdout (tests read them). */

@@ -70,6 +70,10 @@ describe('headers', () => {
   it('echoes a sane X-Request-Id and makes one up otherwise', async () => {
     const echoed = await call(t.app, 'GET', '/healthz', { headers: { 'x-request-id': 'abc-123' } });
     expect(echoed.headers['x-request-id']).toBe('abc-123');
+    const aws = 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1';
+    expect((await call(t.app, 'GET', '/healthz', { headers: { 'x-request-id': aws } })).headers['x-request-id']).toBe(aws);
+    const base64 = 'q8+/Zm9vYmFy==';
+    expect((await call(t.app, 'GET', '/healthz', { headers: { 'x-request-id': base64 } })).headers['x-request-id']).toBe(base64);
     const hostile = await call(t.app, 'GET', '/healthz', { headers: { 'x-request-id': '<script>' } });
     expect(hostile.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
