@@ -45,6 +45,12 @@ export function jsonBodyParser(app: FastifyInstance): FastifyBodyParser<string> 
       done(new AppError(415, 'Content-Type charset must be utf-8'), undefined);
       return;
     }
+    // Clients that send the JSON Content-Type on every request send it on a DELETE with no body too:
+    // a route that takes no body has nothing to parse. Where one is needed, empty is malformed (400).
+    if (body === '' && request.routeOptions.schema?.body === undefined) {
+      done(null, undefined);
+      return;
+    }
     if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
       done(new BadRequestError(`Request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels)`), undefined);
       return;

@@ -53,6 +53,14 @@ describe('bodies', () => {
     expect(res).toMatchObject(errors(400, 'Request body keys __proto__ and constructor.prototype are not allowed'));
   });
 
+  it('takes an empty body sent as JSON where the route takes none, and refuses it where one is needed', async () => {
+    const category = await insertCategory(t.services, tenant.account.id, { name: 'Deleted with a JSON header' });
+    const deleted = await call(t.app, 'DELETE', `/api/v1/categories/${category.id}`, { token: tenant.tokens.account, body: '' });
+    expect(deleted.status).toBe(200);
+    const created = await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: '' });
+    expect(created).toMatchObject(errors(400, 'Request body is empty but Content-Type is application/json'));
+  });
+
   it('still calls malformed JSON malformed', async () => {
     const res = await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: '{"category": ' });
     expect(res).toMatchObject(errors(400, 'Request body is not valid JSON'));
