@@ -95,10 +95,10 @@ export async function reachableAccount(db: Executor, principal: Principal, id: s
   return found(await findAccount(db, principal, id));
 }
 
-/** A partner's account goes in one of its groups; a user's is owned and administered by the user. */
 /**
- * A user who creates an account becomes its owner and an admin member; their cached memberships are
- * forgotten everywhere, or for a while their token would still act on their only earlier account.
+ * A partner's account goes in one of its groups; a user's is owned and administered by the user,
+ * whose cached memberships are forgotten everywhere (or for a while their token would still act on
+ * their only earlier account).
  */
 export async function createAccount(services: Services, principal: Principal, fields: AccountFields): Promise<AccountWithStatus> {
   const { db } = services;
