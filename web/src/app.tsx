@@ -48,7 +48,7 @@ function routeFor(location: Location, session: Session): preact.JSX.Element {
     ['/partner', () => <PartnerPage />],
     ['/partner/groups/:id', (p) => <GroupPage id={p.id} />],
     ['/accounts', () => <AccountsPage />],
-    ['/accounts/:id', (p) => <Overview id={p.id} />],
+    ['/accounts/:id', (p) => <Overview key={p.id} id={p.id} />],
     ['/accounts/:id/categories', (p) => <CategoriesPage key={p.id} />],
     ['/accounts/:id/banner', (p) => <BannerPage key={p.id} accountId={p.id} />],
     ['/accounts/:id/storage-items', (p) => <StorageItemsPage key={p.id} accountId={p.id} />],

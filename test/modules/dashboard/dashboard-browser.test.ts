@@ -274,6 +274,14 @@ describeHere('the dashboard in a browser', () => {
     await invitee.page.getByRole('link', { name: 'Members' }).click();
     await invitee.page.getByRole('rowheader', { name: 'Ivy Invitee you' }).waitFor();
     expect(await invitee.page.getByLabel('Role of Ivy Invitee').inputValue()).toBe('admin');
+    // Answering "Cancel" to "Remove …?" removes nobody and says nothing was done.
+    const others = invitee.page.getByRole('row').filter({ has: invitee.page.getByRole('rowheader', { name: tenant.admin.name }) });
+    invitee.page.once('dialog', (dialog) => void dialog.dismiss());
+    await others.getByRole('button', { name: `Remove ${tenant.admin.name}` }).click();
+    await settled(invitee.page);
+    expect(await invitee.page.getByText('was removed').count()).toBe(0);
+    const members = await call(t.app, 'GET', '/api/v1/account-users', { token: tenant.tokens.account });
+    expect(members.body.data.map((m: { user: { email: string } }) => m.user.email)).toContain(tenant.admin.email);
     await invitee.context.close();
   });
 
@@ -310,6 +318,9 @@ describeHere('the dashboard in a browser', () => {
 
   it('creates a second account for the user and switches between the two', async () => {
     await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name: 'Only in the first' } } });
+    const consent = { consent: { session_id: 'switch-1', user_preferences: { accept_type: 'all' } } };
+    expect((await call(t.app, 'POST', '/api/v1/consents', { token: tenant.tokens.account, body: consent })).status).toBe(201);
+    const firstStats = (await call(t.app, 'GET', '/api/v1/stats', { token: tenant.tokens.account })).body;
     const { context, page } = await newPage();
     await signIn(page, tenant.admin.email, PASSWORD);
     await page.goto('/accounts');
@@ -323,6 +334,18 @@ describeHere('the dashboard in a browser', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Second shop');
     const second = page.url().split('/').at(-1)!;
     expect(second).not.toBe(tenant.account.id);
+    // The overview's statistics are the shown account's, also right after switching to another.
+    const consents = page.locator('.figures dd').first();
+    await consents.waitFor();
+    expect(await consents.textContent()).toMatch(/^0/);
+    await page.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: tenant.account.name });
+    await page.waitForURL(`${base}/accounts/${tenant.account.id}`);
+    await page.locator('.figures').waitFor();
+    await expect.poll(() => consents.textContent()).toMatch(new RegExp(`^${firstStats.totals.consents}`));
+    expect(firstStats.totals.consents).toBeGreaterThan(0);
+    await page.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: 'Second shop' });
+    await page.waitForURL(`${base}/accounts/${second}`);
+    await settled(page);
 
     await page.getByRole('link', { name: 'Categories' }).click();
     await settled(page);
@@ -451,6 +474,20 @@ describeHere('the dashboard in a browser', () => {
     expect(await page.locator('.note').allTextContents()).toEqual(['Change reverted.']);
     const after = await call(t.app, 'GET', `/api/v1/storage-items/${item.body.data.id}`, { token });
     expect(after.body.data.category_id).toBeNull();
+
+    // The settings: an empty threshold is not sent (it would approve everything); a value is, and said so.
+    const settings = page.getByRole('form', { name: 'AI settings' });
+    const threshold = settings.getByLabel('Approve from this confidence (%)');
+    const before = (await call(t.app, 'GET', `/api/v1/accounts/${tenant.account.id}`, { token })).body.ai_features.auto_approve_threshold;
+    await threshold.fill('');
+    await settings.getByRole('button', { name: 'Save AI settings' }).click();
+    expect(await threshold.evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(true);
+    expect((await call(t.app, 'GET', `/api/v1/accounts/${tenant.account.id}`, { token })).body.ai_features.auto_approve_threshold).toBe(before);
+    await threshold.fill('85');
+    await settings.getByRole('button', { name: 'Save AI settings' }).click();
+    await page.getByText('AI settings saved.').waitFor();
+    expect((await call(t.app, 'GET', `/api/v1/accounts/${tenant.account.id}`, { token })).body.ai_features.auto_approve_threshold).toBe(0.85);
+    expect(await page.getByText('Change reverted.').count()).toBe(0);
     await context.close();
   });
 

@@ -22,8 +22,8 @@ const describe = (params: Record<string, unknown>, categoryNames: Map<string, st
     })
     .join('; ');
 
-function AiSettings({ account, onSaved }: { account: Account; onSaved: () => void }) {
-  const [saved, setSaved] = useState(false);
+/** `saved` lives in the page: the form is rebuilt from the account each time a save reloads it. */
+function AiSettings({ account, saved, setSaved, onSaved }: { account: Account; saved: boolean; setSaved: (saved: boolean) => void; onSaved: () => void }) {
   const ai = account.ai_features;
   return (
     <Form submit="Save AI settings" label="AI settings" onSubmit={async (data) => {
@@ -38,7 +38,7 @@ function AiSettings({ account, onSaved }: { account: Account; onSaved: () => voi
       <Checkbox label="Sort new items into categories" name="auto_categorise" defaultChecked={ai.auto_categorise} />
       <Checkbox label="Fill in descriptions, companies and durations" name="autofill" defaultChecked={ai.autofill} />
       <Checkbox label="Approve items the AI is sure about" name="auto_approve" defaultChecked={ai.auto_approve} />
-      <Field label="Approve from this confidence (%)" name="threshold" type="number" min={0} max={100} step={1}
+      <Field label="Approve from this confidence (%)" name="threshold" type="number" min={0} max={100} step={1} required
         defaultValue={String(Math.round(ai.auto_approve_threshold * 100))} />
       {saved && <Notice>AI settings saved.</Notice>}
     </Form>
@@ -59,6 +59,7 @@ export function AiPage({ accountId }: { accountId: string }) {
   const [type, setType] = useState('');
   const [error, setError] = useState<unknown>();
   const [done, setDone] = useState<string>();
+  const [settingsSaved, setSettingsSaved] = useState(false);
   const account = useLoad(() => must(api.GET('/api/v1/accounts/{id}', { params: { path: { id: accountId } } })), [accountId]);
   const categories = useCategories();
   const list = useLoad(async () => {
@@ -82,6 +83,7 @@ export function AiPage({ accountId }: { accountId: string }) {
   const act = (label: string, work: () => Promise<unknown>) => async () => {
     setError(undefined);
     setDone(undefined);
+    setSettingsSaved(false);
     try {
       await work();
       setDone(label);
@@ -155,7 +157,8 @@ export function AiPage({ accountId }: { accountId: string }) {
       <section class="card">
         <h2>AI settings</h2>
         <ErrorNote error={account.error} />
-        {account.data && <AiSettings key={account.data.updated_at} account={account.data} onSaved={account.reload} />}
+        {account.data && <AiSettings key={account.data.updated_at} account={account.data} saved={settingsSaved}
+          setSaved={(saved) => { setDone(undefined); setSettingsSaved(saved); }} onSaved={account.reload} />}
       </section>
     </Page>
   );

@@ -45,10 +45,11 @@ export function MembersPage() {
   };
   const setRole = (member: AccountUser, admin: boolean) => act(`${member.user.name} is now ${admin ? 'an admin' : 'a member'}.`, () =>
     must(api.PUT('/api/v1/account-users/{id}', { params: { path: { id: member.id } }, body: { account_user: { roles: { admin } } } })))();
-  const remove = (member: AccountUser) => act(`${member.user.name} was removed.`, async () => {
+  const remove = (member: AccountUser) => async () => {
     if (!confirm(`Remove ${member.user.name} from this account?`)) return;
-    await must(api.DELETE('/api/v1/account-users/{id}', { params: { path: { id: member.id } } }));
-  });
+    await act(`${member.user.name} was removed.`, () =>
+      must(api.DELETE('/api/v1/account-users/{id}', { params: { path: { id: member.id } } })))();
+  };
   const cancel = (invitation: Invitation) => act(`The invitation to ${invitation.email} was cancelled.`, () =>
     must(api.DELETE('/api/v1/account-invitations/{id}', { params: { path: { id: invitation.id } } })));
   const resend = (invitation: Invitation) => async () => {
