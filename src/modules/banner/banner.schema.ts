@@ -17,6 +17,9 @@ const textFields: Record<string, TSchema> = {};
 for (const key of TEXT_KEYS) textFields[key] = Text(2000);
 /** One language's texts: only the ones sent replace the built-in words. */
 const LanguageTexts = Type.Partial(Type.Object(textFields as Record<TextKey, ReturnType<typeof Text>>));
+/** Changes to one language's texts: a text to set, or `null` to bring back the built-in words. */
+const LanguageTextChanges = Type.Partial(Type.Object(Object.fromEntries(TEXT_KEYS.map((key) => [key, Nullable(Text(2000))])) as
+  Record<TextKey, ReturnType<typeof Nullable<ReturnType<typeof Text>>>>));
 
 export const BannerSettingsSchema = Type.Object({
   account_id: Type.String(),
@@ -40,9 +43,9 @@ export const BannerChanges = Type.Object({
   privacy_policy_url: Type.Optional(Nullable(Text(2048))),
   show_reject_all: Type.Optional(Type.Boolean()),
   consent_expiry_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 395 })),
-  translations: Type.Optional(Type.Record(Type.String({ maxLength: 3 }), Nullable(LanguageTexts), {
+  translations: Type.Optional(Type.Record(Type.String({ maxLength: 3 }), Nullable(LanguageTextChanges), {
     maxProperties: 50,
-    description: 'By language code: the texts to set (merged with those set before), or null to drop a language',
+    description: 'By language code: the texts to set (merged with those set before; a text null goes back to the built-in words), or null to drop a language',
   })),
 });
 export type BannerChanges = Static<typeof BannerChanges>;

@@ -74,8 +74,9 @@ function merged(row: BannerRow, changes: BannerChanges): Record<string, unknown>
   if (translations) {
     const texts: StoredTexts = { ...(stored.translations as StoredTexts) };
     for (const [code, given] of Object.entries(translations)) {
-      if (given === null) delete texts[code];
-      else texts[code] = { ...texts[code], ...given };
+      const merged = Object.entries({ ...texts[code], ...given }).filter(([, text]) => text !== null);
+      if (given === null || merged.length === 0) delete texts[code];
+      else texts[code] = Object.fromEntries(merged);
     }
     stored.translations = texts;
   }

@@ -188,6 +188,17 @@ describe('the banner settings', () => {
     expect(embedded((await script(other.account.id)).body)).toEqual(data);
   });
 
+  it('brings back the built-in words for a text set to null, and drops a language left without texts', async () => {
+    const token = other.tokens.admin;
+    await api('PATCH', '/api/v1/banner', { banner: { translations: { it: { title: 'Biscotti?', accept_all: 'Accetta' } } } }, token);
+    let res = await api('PATCH', '/api/v1/banner', { banner: { translations: { it: { title: null } } } }, token);
+    expect(res.body.data.translations.it).toEqual({ accept_all: 'Accetta' });
+    res = await api('PATCH', '/api/v1/banner', { banner: { translations: { it: { title: null, accept_all: null } } } }, token);
+    expect(res.body.data.translations.it).toBeUndefined();
+    const { data } = (await call(t.app, 'GET', `/widget/${other.account.id}/config.json`)).body;
+    expect(data.texts.it.accept_all).not.toBe('Accetta');
+  });
+
   it('keeps a language the account adds beyond the built-in ones, completing it in English', async () => {
     const res = await api('PATCH', '/api/v1/banner', { banner: { translations: { sv: { accept_all: 'Acceptera alla' } } } }, other.tokens.admin);
     expect(res.status).toBe(200);

@@ -547,6 +547,13 @@ describeHere('the dashboard in a browser', () => {
     await page.getByText('The banner was saved').waitFor();
     const after = await call(t.app, 'GET', `/widget/${tenant.account.id}/config.json`);
     expect(JSON.stringify(after.body)).toContain('Cookies at the browser shop');
+    // An emptied text goes back to the built-in words.
+    await page.getByLabel('Title', { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Save banner' }).click();
+    await expect.poll(async () => JSON.stringify((await call(t.app, 'GET', '/api/v1/banner', { token: tenant.tokens.account })).body)).not.toContain('Cookies at the browser shop');
+    await page.getByLabel('Title', { exact: true }).fill('Cookies at the browser shop');
+    await page.getByRole('button', { name: 'Save banner' }).click();
+    await expect.poll(async () => JSON.stringify((await call(t.app, 'GET', '/api/v1/banner', { token: tenant.tokens.account })).body)).toContain('Cookies at the browser shop');
     // Another language's texts, previewed in that language.
     await page.getByLabel('Language of the texts').selectOption('de');
     await preview.getByRole('button', { name: 'Alle akzeptieren' }).first().waitFor();

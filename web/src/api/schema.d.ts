@@ -52,6 +52,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the token belongs to */
+        get: operations["me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/password": {
         parameters: {
             query?: never;
@@ -98,23 +115,6 @@ export interface paths {
         put: operations["resetPassword"];
         /** Email a single-use link (valid 1 hour) to reset the password; 202 whether or not the email is known */
         post: operations["requestPasswordReset"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/me": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Who the token belongs to */
-        get: operations["me"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1103,6 +1103,155 @@ export interface operations {
             };
         };
     };
+    me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            token_type: "partner" | "user" | "account";
+                            partner: {
+                                id: string;
+                                name: string;
+                                /** Format: date-time */
+                                created_at: string;
+                            } | null;
+                            user: {
+                                id: string;
+                                name: string;
+                                /** Format: email */
+                                email: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            } | null;
+                            account: {
+                                id: string;
+                                name: string;
+                                domain: string;
+                                allowed_domains: string[];
+                                group_id: string | null;
+                                owner_id: string | null;
+                                default_language: string;
+                                /** @enum {string} */
+                                onboarding_status: "account_created" | "vendors_setup" | "code_installed" | "inactive" | "live";
+                                /** @description What the AI may do on this account */
+                                ai_features: {
+                                    /** @description Fill empty description, company_name and duration from the knowledge */
+                                    autofill: boolean;
+                                    /** @description Put uncategorised storage items in a standard category, creating it when missing */
+                                    auto_categorise: boolean;
+                                    /** @description Finalise what the AI categorised when its confidence reaches the threshold */
+                                    auto_approve: boolean;
+                                    /** @description Confidence from which auto_approve finalises */
+                                    auto_approve_threshold: number;
+                                };
+                                /** @description The banner's revision: visitors whose choice is older are asked again */
+                                revision: number;
+                                /** @description The widget answers only pages served over https on the default port (localhost excepted) */
+                                https_only: boolean;
+                                /**
+                                 * @description Scheduled rescans of the website: off, weekly or monthly
+                                 * @enum {string}
+                                 */
+                                scan_schedule: "off" | "weekly" | "monthly";
+                                next_scan_at: string | null;
+                                /** @description Consents older than this are removed (30..3650 days) */
+                                consent_retention_days: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     changePassword: {
         parameters: {
             query?: never;
@@ -1590,155 +1739,6 @@ export interface operations {
                     "application/json": {
                         errors: {
                             error: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Authentication, authorization, pagination, not-found and other errors */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        errors: {
-                            code: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Authentication, authorization, pagination, not-found and other errors */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        errors: {
-                            code: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Authentication, authorization, pagination, not-found and other errors */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        errors: {
-                            code: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    me: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            token_type: "partner" | "user" | "account";
-                            partner: {
-                                id: string;
-                                name: string;
-                                /** Format: date-time */
-                                created_at: string;
-                            } | null;
-                            user: {
-                                id: string;
-                                name: string;
-                                /** Format: email */
-                                email: string;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                            } | null;
-                            account: {
-                                id: string;
-                                name: string;
-                                domain: string;
-                                allowed_domains: string[];
-                                group_id: string | null;
-                                owner_id: string | null;
-                                default_language: string;
-                                /** @enum {string} */
-                                onboarding_status: "account_created" | "vendors_setup" | "code_installed" | "inactive" | "live";
-                                /** @description What the AI may do on this account */
-                                ai_features: {
-                                    /** @description Fill empty description, company_name and duration from the knowledge */
-                                    autofill: boolean;
-                                    /** @description Put uncategorised storage items in a standard category, creating it when missing */
-                                    auto_categorise: boolean;
-                                    /** @description Finalise what the AI categorised when its confidence reaches the threshold */
-                                    auto_approve: boolean;
-                                    /** @description Confidence from which auto_approve finalises */
-                                    auto_approve_threshold: number;
-                                };
-                                /** @description The banner's revision: visitors whose choice is older are asked again */
-                                revision: number;
-                                /** @description The widget answers only pages served over https on the default port (localhost excepted) */
-                                https_only: boolean;
-                                /**
-                                 * @description Scheduled rescans of the website: off, weekly or monthly
-                                 * @enum {string}
-                                 */
-                                scan_schedule: "off" | "weekly" | "monthly";
-                                next_scan_at: string | null;
-                                /** @description Consents older than this are removed (30..3650 days) */
-                                consent_retention_days: number;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                            } | null;
-                        };
-                    };
-                };
-            };
-            /** @description Authentication, authorization, pagination, not-found and other errors */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        errors: {
-                            code: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Authentication, authorization, pagination, not-found and other errors */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        errors: {
-                            code: number;
-                            message: string;
                         }[];
                     };
                 };
@@ -9568,26 +9568,26 @@ export interface operations {
                         privacy_policy_url?: string | null;
                         show_reject_all?: boolean;
                         consent_expiry_days?: number;
-                        /** @description By language code: the texts to set (merged with those set before), or null to drop a language */
+                        /** @description By language code: the texts to set (merged with those set before; a text null goes back to the built-in words), or null to drop a language */
                         translations?: {
                             [key: string]: {
-                                title?: string;
-                                description?: string;
-                                accept_all?: string;
-                                reject_all?: string;
-                                manage?: string;
-                                save?: string;
-                                preferences_title?: string;
-                                preferences_description?: string;
-                                close?: string;
-                                privacy_policy?: string;
-                                gpc_notice?: string;
-                                revision_notice?: string;
-                                consent_id?: string;
-                                cookie_name?: string;
-                                cookie_domain?: string;
-                                cookie_duration?: string;
-                                cookie_description?: string;
+                                title?: string | null;
+                                description?: string | null;
+                                accept_all?: string | null;
+                                reject_all?: string | null;
+                                manage?: string | null;
+                                save?: string | null;
+                                preferences_title?: string | null;
+                                preferences_description?: string | null;
+                                close?: string | null;
+                                privacy_policy?: string | null;
+                                gpc_notice?: string | null;
+                                revision_notice?: string | null;
+                                consent_id?: string | null;
+                                cookie_name?: string | null;
+                                cookie_domain?: string | null;
+                                cookie_duration?: string | null;
+                                cookie_description?: string | null;
                             } | null;
                         };
                     };
@@ -9799,26 +9799,26 @@ export interface operations {
                         privacy_policy_url?: string | null;
                         show_reject_all?: boolean;
                         consent_expiry_days?: number;
-                        /** @description By language code: the texts to set (merged with those set before), or null to drop a language */
+                        /** @description By language code: the texts to set (merged with those set before; a text null goes back to the built-in words), or null to drop a language */
                         translations?: {
                             [key: string]: {
-                                title?: string;
-                                description?: string;
-                                accept_all?: string;
-                                reject_all?: string;
-                                manage?: string;
-                                save?: string;
-                                preferences_title?: string;
-                                preferences_description?: string;
-                                close?: string;
-                                privacy_policy?: string;
-                                gpc_notice?: string;
-                                revision_notice?: string;
-                                consent_id?: string;
-                                cookie_name?: string;
-                                cookie_domain?: string;
-                                cookie_duration?: string;
-                                cookie_description?: string;
+                                title?: string | null;
+                                description?: string | null;
+                                accept_all?: string | null;
+                                reject_all?: string | null;
+                                manage?: string | null;
+                                save?: string | null;
+                                preferences_title?: string | null;
+                                preferences_description?: string | null;
+                                close?: string | null;
+                                privacy_policy?: string | null;
+                                gpc_notice?: string | null;
+                                revision_notice?: string | null;
+                                consent_id?: string | null;
+                                cookie_name?: string | null;
+                                cookie_domain?: string | null;
+                                cookie_duration?: string | null;
+                                cookie_description?: string | null;
                             } | null;
                         };
                     };

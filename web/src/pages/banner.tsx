@@ -21,14 +21,15 @@ const PREVIEW_DELAY_MS = 400;
 /** The settings a form holds, in the shape PATCH /banner takes. */
 function changesOf(form: HTMLFormElement, language: string): Changes {
   const data = new FormData(form);
-  const texts = Object.fromEntries(TEXTS.map(([key]) => [key, text(data, `text_${key}`)]).filter(([, value]) => value !== ''));
+  // Every text of the language shown: an emptied one goes back to the built-in words (null).
+  const texts = Object.fromEntries(TEXTS.map(([key]) => [key, text(data, `text_${key}`) || null]));
   return {
     layout: text(data, 'layout') as Layout,
     position: text(data, 'position') as Position,
     theme: Object.fromEntries(COLOURS.map(([key]) => [key, text(data, key) || null])),
     privacy_policy_url: text(data, 'privacy_policy_url') || null,
     show_reject_all: data.get('show_reject_all') === 'on',
-    ...(Object.keys(texts).length > 0 && { translations: { [language]: texts } }),
+    translations: { [language]: texts },
   };
 }
 
