@@ -86,7 +86,8 @@ function Home() {
 
 /** Users with several accounts switch here; the choice is kept for the next visit. */
 function AccountSwitcher({ accountId }: { accountId: string }) {
-  const accounts = useLoad(() => must(api.GET('/api/v1/accounts', { params: { query: { per_page: 50 } } })), []);
+  const { accountsChanged } = useSession();
+  const accounts = useLoad(() => must(api.GET('/api/v1/accounts', { params: { query: { per_page: 50 } } })), [accountsChanged]);
   const list = accounts.data?.data ?? [];
   if (list.length < 2) return null;
   return (

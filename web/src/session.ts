@@ -13,6 +13,8 @@ export interface Session {
   ready: boolean;
   /** Why the user was signed out, shown on the sign-in page. */
   notice: string | undefined;
+  /** Counts the changes to the user's accounts (a rename) made here: lists of them reload on it. */
+  accountsChanged: number;
 }
 
 const stored = (key: string) => {
@@ -31,7 +33,7 @@ const store = (key: string, value: string | undefined) => {
   }
 };
 
-let state: Session = { token: stored(TOKEN_KEY), me: undefined, accountId: stored(ACCOUNT_KEY), ready: false, notice: undefined };
+let state: Session = { token: stored(TOKEN_KEY), me: undefined, accountId: stored(ACCOUNT_KEY), ready: false, notice: undefined, accountsChanged: 0 };
 const listeners = new Set<() => void>();
 
 function update(changes: Partial<Session>) {
@@ -81,6 +83,11 @@ export function chooseAccount(accountId: string | undefined, options: { quiet?: 
   store(ACCOUNT_KEY, accountId);
   if (options.quiet) state = { ...state, accountId };
   else update({ accountId });
+}
+
+/** Says that an account changed (its name): the account switcher reloads its list. */
+export function accountChanged(): void {
+  update({ accountsChanged: state.accountsChanged + 1 });
 }
 
 /** Revokes the token on the server (best effort) and forgets it here. */

@@ -45,7 +45,11 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T |
   return { ...state, reload };
 }
 
-/** A form that disables itself while it submits and says in words what went wrong. */
+/**
+ * A form that refuses a second submit while one is on its way and says in words what went wrong.
+ * Its button is marked `aria-disabled`, not `disabled`: a disabled button loses the keyboard's focus,
+ * which would drop a keyboard user to the top of the page.
+ */
 export function Form(props: {
   onSubmit: (data: FormData, form: HTMLFormElement) => Promise<void> | void;
   submit: string;
@@ -55,10 +59,13 @@ export function Form(props: {
   secondary?: ComponentChildren;
 }) {
   const [busy, setBusy] = useState(false);
+  const sending = useRef(false);
   const [error, setError] = useState<unknown>(undefined);
   const onSubmit = async (event: Event) => {
     event.preventDefault();
+    if (sending.current) return;
     const form = event.currentTarget as HTMLFormElement;
+    sending.current = true;
     setBusy(true);
     setError(undefined);
     try {
@@ -66,6 +73,7 @@ export function Form(props: {
     } catch (caught) {
       setError(caught);
     } finally {
+      sending.current = false;
       setBusy(false);
     }
   };
@@ -74,7 +82,7 @@ export function Form(props: {
       {props.children}
       <ErrorNote error={error} />
       <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>{busy ? 'Working…' : props.submit}</button>
+        <button type="submit" class="primary" aria-disabled={busy}>{busy ? 'Working…' : props.submit}</button>
         {props.secondary}
       </div>
     </form>

@@ -140,8 +140,11 @@ describeHere('the dashboard in a browser', () => {
     await settled(page);
     await page.getByLabel('Name').fill('Analytics');
     await page.getByLabel('Description').fill('Counts visits');
-    await page.getByRole('button', { name: 'Add category' }).click();
+    // Sent from the keyboard, the form keeps the focus on its button: the next Tab goes on from there.
+    await page.getByRole('button', { name: 'Add category' }).focus();
+    await page.keyboard.press('Enter');
     await page.getByRole('rowheader', { name: 'Analytics' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Add category');
     const categories = await call(t.app, 'GET', '/api/v1/categories', { token: tenant.tokens.account });
     const analytics = categories.body.data.find((c: { name: string }) => c.name === 'Analytics');
     expect(analytics).toMatchObject({ slug: 'analytics', description: 'Counts visits', required: false });
@@ -346,6 +349,13 @@ describeHere('the dashboard in a browser', () => {
     await page.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: 'Second shop' });
     await page.waitForURL(`${base}/accounts/${second}`);
     await settled(page);
+    // A rename shows in the switcher at once.
+    const settings = page.getByRole('form', { name: 'Account settings' });
+    await settings.getByLabel('Name').fill('Second shop renamed');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    const switcher = page.getByRole('combobox', { name: 'Account', exact: true });
+    await expect.poll(() => switcher.locator('option').allTextContents()).toContain('Second shop renamed');
 
     await page.getByRole('link', { name: 'Categories' }).click();
     await settled(page);

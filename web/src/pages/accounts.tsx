@@ -1,6 +1,6 @@
 import { must, type Account } from '../api/client';
 import { navigate } from '../router';
-import { api, useSession } from '../session';
+import { accountChanged, api, useSession } from '../session';
 import { CopyButton, ErrorNote, Field, Form, Link, Loading, Notice, Page, lazy, text, useLoad } from '../ui';
 import { useState } from 'preact/hooks';
 
@@ -101,7 +101,7 @@ export function Overview({ id }: { id: string }) {
       {session.me?.token_type !== 'partner' && <StatsPanel />}
       <section class="card">
         <h2>Settings</h2>
-        <AccountSettings account={a} onSaved={() => account.reload()} />
+        <AccountSettings account={a} onSaved={() => { account.reload(); accountChanged(); }} />
       </section>
     </Page>
   );
