@@ -571,6 +571,20 @@ describeHere('the dashboard in a browser', () => {
     await preview.getByText('Cookies im Laden').waitFor();
     // The frame is sandboxed: the banner in it cannot reach the dashboard's storage, where the token is.
     expect(await page.locator('iframe[title="Banner preview"]').getAttribute('sandbox')).toBe('allow-scripts');
+    // An account whose language has a region (de-CH) and no texts of its own saves its look all the same.
+    const token = tenant.tokens.account;
+    const language = (await call(t.app, 'GET', `/api/v1/accounts/${tenant.account.id}`, { token })).body.default_language;
+    await call(t.app, 'PATCH', `/api/v1/accounts/${tenant.account.id}`, { token, body: { account: { default_language: 'de-CH' } } });
+    await page.reload();
+    await settled(page);
+    expect(await page.getByLabel('Language of the texts').inputValue()).toBe('de-CH');
+    const layout = (await call(t.app, 'GET', '/api/v1/banner', { token })).body.data.layout;
+    await page.getByLabel('Layout').selectOption('cloud');
+    await page.getByRole('button', { name: 'Save banner' }).click();
+    await page.getByText('The banner was saved').waitFor();
+    expect((await call(t.app, 'GET', '/api/v1/banner', { token })).body.data.layout).toBe('cloud');
+    await call(t.app, 'PATCH', '/api/v1/banner', { token, body: { banner: { layout } } });
+    await call(t.app, 'PATCH', `/api/v1/accounts/${tenant.account.id}`, { token, body: { account: { default_language: language } } });
     await context.close();
   });
 

@@ -18,18 +18,22 @@ const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
 /** Typing pauses this long before the preview is built again. */
 const PREVIEW_DELAY_MS = 400;
 
-/** The settings a form holds, in the shape PATCH /banner takes. */
-function changesOf(form: HTMLFormElement, language: string): Changes {
+/**
+ * The settings a form holds, in the shape PATCH /banner takes. The texts of the language shown go
+ * when one is filled in or the account has texts of its own there to clear (`stored`): an emptied
+ * one is null, the built-in words again. A language the account never wrote in is not sent.
+ */
+function changesOf(form: HTMLFormElement, language: string, stored: boolean): Changes {
   const data = new FormData(form);
-  // Every text of the language shown: an emptied one goes back to the built-in words (null).
   const texts = Object.fromEntries(TEXTS.map(([key]) => [key, text(data, `text_${key}`) || null]));
+  const written = Object.values(texts).some((value) => value !== null);
   return {
     layout: text(data, 'layout') as Layout,
     position: text(data, 'position') as Position,
     theme: Object.fromEntries(COLOURS.map(([key]) => [key, text(data, key) || null])),
     privacy_policy_url: text(data, 'privacy_policy_url') || null,
     show_reject_all: data.get('show_reject_all') === 'on',
-    translations: { [language]: texts },
+    ...((written || stored) && { translations: { [language]: texts } }),
   };
 }
 
@@ -54,7 +58,8 @@ export function BannerPage({ accountId }: { accountId: string }) {
     timer.current = setTimeout(async () => {
       if (!form.current) return;
       try {
-        const built = await must(api.POST('/api/v1/banner/preview', { body: { banner: changesOf(form.current, language) }, parseAs: 'text' }));
+        const stored = banner.data?.translations[language] !== undefined;
+        const built = await must(api.POST('/api/v1/banner/preview', { body: { banner: changesOf(form.current, language, stored) }, parseAs: 'text' }));
         setPreviewError(undefined);
         setScript(built as unknown as string);
       } catch (caught) {
@@ -88,7 +93,7 @@ export function BannerPage({ accountId }: { accountId: string }) {
         <div onInput={preview} onChange={preview}>
           <Form submit="Save banner" label="Banner settings" onSubmit={async (_data, element) => {
             setSaved(undefined);
-            await must(api.PATCH('/api/v1/banner', { body: { banner: changesOf(element, language) } }));
+            await must(api.PATCH('/api/v1/banner', { body: { banner: changesOf(element, language, settings.translations[language] !== undefined) } }));
             setSaved('The banner was saved. Websites get it within five minutes.');
             banner.reload();
           }}>
