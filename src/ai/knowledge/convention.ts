@@ -300,8 +300,8 @@ export function siteOwnRule(name: string, host: string): SiteOwnReading | undefi
  * bookmarks, a history, recent searches) is functional, as recently viewed items and wishlists
  * are; a referral or affiliate code ties the visit to whoever referred it, for a reward or a
  * commission, which is marketing; an analytics or statistics name, a visitor's or an anonymous id,
- * is measurement (not `utm`: a campaign's source is kept for either). A vendor's dismissed widget (Pendo's
- * `_pendo_launcher-closed`) is the feature's: no message word, no decision.
+ * is measurement (not `utm`: a campaign's source is kept for either). A vendor's dismissed widget
+ * (Pendo's `_pendo_launcher-closed`) is the feature's: no message word, no decision.
  */
 export function siteWordsSay(name: string): { category: StandardCategory; rule: string } | undefined {
   const words = spaced(name);

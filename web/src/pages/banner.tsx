@@ -52,13 +52,13 @@ export function BannerPage({ accountId }: { accountId: string }) {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [chosen, setChosen] = useState<string>();
   const language = chosen ?? account.data?.default_language ?? 'en';
+  const stored = banner.data?.translations[language] !== undefined;
 
   const preview = () => {
     clearTimeout(timer.current);
     timer.current = setTimeout(async () => {
       if (!form.current) return;
       try {
-        const stored = banner.data?.translations[language] !== undefined;
         const built = await must(api.POST('/api/v1/banner/preview', { body: { banner: changesOf(form.current, language, stored) }, parseAs: 'text' }));
         setPreviewError(undefined);
         setScript(built as unknown as string);
@@ -93,7 +93,7 @@ export function BannerPage({ accountId }: { accountId: string }) {
         <div onInput={preview} onChange={preview}>
           <Form submit="Save banner" label="Banner settings" onSubmit={async (_data, element) => {
             setSaved(undefined);
-            await must(api.PATCH('/api/v1/banner', { body: { banner: changesOf(element, language, settings.translations[language] !== undefined) } }));
+            await must(api.PATCH('/api/v1/banner', { body: { banner: changesOf(element, language, stored) } }));
             setSaved('The banner was saved. Websites get it within five minutes.');
             banner.reload();
           }}>
