@@ -48,6 +48,20 @@ export async function markStatus(db: Executor, id: string, status: 'reverted' | 
   return db.updateTable('ai_actions').set({ status }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
+/** A suggestion a person accepted: it is applied, and records what it changed so that it can be reverted. */
+export async function markApplied(
+  db: Executor,
+  id: string,
+  params: { suggested_params: Record<string, unknown>; previous_params: Record<string, unknown> },
+): Promise<AiActionRow> {
+  return db
+    .updateTable('ai_actions')
+    .set({ status: 'applied', suggested_params: toJson(params.suggested_params), previous_params: toJson(params.previous_params) })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 /** Fields of the item whose AI change a person has reverted or rejected: the AI never puts them back. */
 export async function revertedFields(db: Executor, accountId: string, itemId: string): Promise<Set<string>> {
   const rows = await db

@@ -6,7 +6,7 @@ import { scopeOf } from '../../http/auth.ts';
 import { IdParams, withErrors } from '../../http/schemas.ts';
 import { findAiAction, listAiActions } from './ai-actions.repository.ts';
 import { AiActionListQuery, AiActionSchema, toAiAction } from './ai-actions.schema.ts';
-import { rejectAction, revertAction } from './ai-actions.service.ts';
+import { acceptAction, rejectAction, revertAction } from './ai-actions.service.ts';
 
 const tags = ['AI actions'];
 const security = [{ bearer: [] }];
@@ -56,6 +56,21 @@ export const aiActionsRoutes: RoutesPlugin = async (app, { services }) => {
     if (reverted.actionable_type === 'Category') await services.forgetCategories([accountId]);
     else await services.forgetBanner([accountId]);
     return { data: toAiAction(reverted) };
+  });
+
+  app.post('/ai-actions/:id/accept', {
+    config: { auth: 'account', admin: true },
+    schema: {
+      operationId: 'acceptAiAction', tags, security,
+      summary: 'Apply a suggested category: the item moves to the account\'s category of that meaning (created if none matches)',
+      params: IdParams,
+      response: withErrors({ 200: One }, { 403: true, 404: true, 422: true }),
+    },
+  }, async (request) => {
+    const { accountId } = scopeOf(request);
+    const accepted = await acceptAction(db, accountId, request.params.id);
+    await services.forgetCategories([accountId]);
+    return { data: toAiAction(accepted) };
   });
 
   app.post('/ai-actions/:id/reject', {

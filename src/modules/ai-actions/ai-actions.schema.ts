@@ -20,7 +20,7 @@ export const AiActionSchema = Type.Object({
   source: Type.String({ description: 'The knowledge the decision rests on' }),
   reason: Type.String({ description: 'Why, in one sentence for a person, read from the source' }),
   status: StringEnum(['applied', 'suggested', 'reverted', 'rejected'] as const, {
-    description: 'suggested: waits for a person, who applies it by hand or rejects it',
+    description: 'suggested: waits for a person, who accepts it (then applied) or rejects it',
   }),
   created_at: Timestamp,
 });

@@ -2,7 +2,11 @@ import type { Kysely } from 'kysely';
 import type { AiActionRow, Database } from '../../db/schema.ts';
 import type { Executor } from '../../db/kysely.ts';
 import { found, ValidationError } from '../../http/app-errors.ts';
-import { findAiAction, markStatus } from './ai-actions.repository.ts';
+import { isStandardCategory } from '../../ai/knowledge/registry.ts';
+import { bumpRevision } from '../banner/banner.service.ts';
+import { categoryForStandard } from '../categories/categories.service.ts';
+import { findStorageItem, writeItemChanges } from '../storage-items/storage-items.service.ts';
+import { findAiAction, insertAiAction, markApplied, markStatus } from './ai-actions.repository.ts';
 
 /** The fields the AI may change, and so the only ones a revert may write back. */
 const REVERTIBLE = {
@@ -67,6 +71,41 @@ export async function rejectAction(db: Kysely<Database>, accountId: string, id: 
     if (action.status === 'rejected') throw new ValidationError('Action has already been rejected');
     if (action.status !== 'suggested') throw new ValidationError('Action was applied, not suggested; revert it instead');
     return markStatus(trx, action.id, 'rejected');
+  });
+}
+
+/**
+ * Accepts a suggested category: the item moves to the account's category of that meaning (one is
+ * created, published, when none matches: a person decided) and from `draft` to `in_review`. The
+ * action becomes `applied` with what it changed, so that it reverts like the AI's own changes.
+ * The caller forgets the cached categories and banner.
+ */
+export async function acceptAction(db: Kysely<Database>, accountId: string, id: string): Promise<AiActionRow> {
+  return db.transaction().execute(async (trx) => {
+    const action = found(await findAiAction(trx, accountId, id, true));
+    if (action.status !== 'suggested') throw new ValidationError(`Action was ${action.status}, not suggested`);
+    const standard = action.suggested_params.category;
+    if (action.actionable_type !== 'StorageItem' || !isStandardCategory(standard)) {
+      throw new ValidationError('Only a suggested category can be accepted');
+    }
+    const item = await findStorageItem(trx, accountId, action.actionable_id, true);
+    if (!item) throw new ValidationError('The record this action changed no longer exists');
+    if (item.status === 'processing') throw new ValidationError('The AI is working on this item; retry in a moment');
+
+    const { category, created } = await categoryForStandard(trx, accountId, standard, true);
+    if (created) {
+      await bumpRevision(trx, accountId);
+      await insertAiAction(trx, {
+        account_id: accountId, action_type: 'auto_categorise', actionable_type: 'Category', actionable_id: category.id,
+        suggested_params: { name: category.name, slug: category.slug, description: category.description, required: category.required, published: category.published },
+        previous_params: {}, confidence: action.confidence, source: `standard categories, for "${item.name}", accepted by a person`,
+      });
+    }
+    const fromDraft = item.status === 'draft';
+    const applied = { category_id: category.id, ...(fromDraft ? { status: 'in_review' as const } : {}) };
+    const previous = { category_id: item.category_id, ...(fromDraft ? { status: 'draft' } : {}) };
+    await writeItemChanges(trx, item.id, { ...applied, updated_at: new Date() });
+    return markApplied(trx, action.id, { suggested_params: { ...action.suggested_params, ...applied }, previous_params: previous });
   });
 }
 

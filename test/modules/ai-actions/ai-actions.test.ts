@@ -129,6 +129,78 @@ describe('AI actions', () => {
   });
 });
 
+/** An uncategorised item of the tenant and the AI's suggestion of a standard category for it. */
+async function suggestion(of: Tenant, category: unknown, status: 'draft' | 'processing' | 'finalised' = 'draft') {
+  const id = newId();
+  await t.services.db.insertInto('storage_items').values({ id, account_id: of.account.id, name: `mystery_${id.slice(-4)}`, status }).execute();
+  const action = await insertAiAction(t.services.db, {
+    account_id: of.account.id, action_type: 'auto_categorise', actionable_type: 'StorageItem', actionable_id: id,
+    suggested_params: { category }, previous_params: {}, confidence: 0.62, status: 'suggested',
+    source: 'model: logistic regression on the registry and the cookie databases; declined: not confident enough to decide',
+  });
+  return { id, action, accept: (token = of.tokens.admin) => call(t.app, 'POST', `/api/v1/ai-actions/${action.id}/accept`, { token }) };
+}
+
+describe('accepting a suggestion', () => {
+  it('moves the item to the account\'s category of that meaning, marks the action applied, and reverts', async () => {
+    const owner = await createTenant(t.services, 'Accepting');
+    const ads = await insertCategory(t.services, owner.account.id, { name: 'Marketing & Ads' });
+    const { id, action, accept } = await suggestion(owner, 'marketing');
+    expect((await accept(owner.tokens.member)).status).toBe(403);
+    expect(await accept(other.tokens.admin)).toMatchObject({ status: 404, body: { errors: [{ code: 404, message: 'Record not found' }] } });
+
+    const res = await accept();
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      id: action.id, status: 'applied',
+      suggested_params: { category: 'marketing', category_id: ads.id, status: 'in_review' },
+      previous_params: { category_id: null, status: 'draft' },
+    });
+    expect(await item(id)).toMatchObject({ category_id: ads.id, status: 'in_review' });
+    const categories = await t.services.db.selectFrom('categories').select('id').where('account_id', '=', owner.account.id).execute();
+    expect(categories).toHaveLength(1);
+    expect(await accept()).toMatchObject({ status: 422, body: { errors: [{ error: 'Action was applied, not suggested' }] } });
+
+    expect((await call(t.app, 'POST', `/api/v1/ai-actions/${action.id}/revert`, { token: owner.tokens.admin })).status).toBe(200);
+    expect(await item(id)).toMatchObject({ category_id: null, status: 'draft' });
+  });
+
+  it('creates the category, published and logged, when the account has none of that meaning', async () => {
+    const owner = await createTenant(t.services, 'AcceptingNew');
+    const before = await call(t.app, 'GET', '/api/v1/banner', { token: owner.tokens.admin });
+    const { id, accept } = await suggestion(owner, 'functional', 'finalised');
+    const res = await accept();
+    expect(res.status).toBe(200);
+    // A finalised item keeps its status: only the category was suggested.
+    expect(res.body.data.previous_params).toEqual({ category_id: null });
+    const stored = await item(id);
+    expect(stored.status).toBe('finalised');
+    const category = await t.services.db.selectFrom('categories').selectAll().where('id', '=', stored.category_id!).executeTakeFirstOrThrow();
+    expect(category).toMatchObject({ account_id: owner.account.id, slug: 'functional', published: true });
+    const log = await call(t.app, 'GET', '/api/v1/ai-actions', { token: owner.tokens.admin, query: { actionable_id: category.id } });
+    expect(log.body.data).toMatchObject([{ actionable_type: 'Category', status: 'applied', previous_params: {} }]);
+    const after = await call(t.app, 'GET', '/api/v1/banner', { token: owner.tokens.admin });
+    expect(after.body.data.revision).toBe(before.body.data.revision + 1);
+  });
+
+  it('refuses what cannot be accepted, changing nothing', async () => {
+    const owner = await createTenant(t.services, 'AcceptingNot');
+    const busy = await suggestion(owner, 'analytics', 'processing');
+    expect(await busy.accept()).toMatchObject({ status: 422, body: { errors: [{ error: 'The AI is working on this item; retry in a moment' }] } });
+    expect((await item(busy.id)).category_id).toBeNull();
+    const odd = await suggestion(owner, 'tracking');
+    expect(await odd.accept()).toMatchObject({ status: 422, body: { errors: [{ error: 'Only a suggested category can be accepted' }] } });
+    const gone = await suggestion(owner, 'analytics');
+    await t.services.db.deleteFrom('storage_items').where('id', '=', gone.id).execute();
+    expect(await gone.accept()).toMatchObject({ status: 422, body: { errors: [{ error: 'The record this action changed no longer exists' }] } });
+    const rejected = await suggestion(owner, 'analytics');
+    await call(t.app, 'POST', `/api/v1/ai-actions/${rejected.action.id}/reject`, { token: owner.tokens.admin });
+    expect(await rejected.accept()).toMatchObject({ status: 422, body: { errors: [{ error: 'Action was rejected, not suggested' }] } });
+    const categories = await t.services.db.selectFrom('categories').select('id').where('account_id', '=', owner.account.id).execute();
+    expect(categories).toEqual([]);
+  });
+});
+
 describe('the reason of an AI action', () => {
   it.each([
     ['registry: exact name "_fbp" (Meta; https://www.facebook.com/policies/cookies/, read 2026-11-01)',

@@ -501,7 +501,7 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
   });
 
-  it('filters storage items by who added them, and rejects an AI suggestion, showing why it was made', async () => {
+  it('filters storage items by who added them, rejects an AI suggestion showing why it was made, and accepts one', async () => {
     const token = tenant.tokens.account;
     const made = await call(t.app, 'POST', '/api/v1/storage-items', { token, body: { storage_item: { name: 'zq_unknown_thing' } } });
     expect(made.status).toBe(201);
@@ -539,6 +539,29 @@ describeHere('the dashboard in a browser', () => {
     expect(await row.getByRole('button').count()).toBe(0);
     const after = await call(t.app, 'GET', `/api/v1/ai-actions/${suggestion.id}`, { token });
     expect(after.body.data.status).toBe('rejected');
+
+    // Accepting another: the item takes the category, the action is applied and can be reverted.
+    const other = await call(t.app, 'POST', '/api/v1/storage-items', { token, body: { storage_item: { name: 'zq_other_thing' } } });
+    const second = await insertAiAction(t.services.db, {
+      account_id: tenant.account.id, action_type: 'auto_categorise', actionable_type: 'StorageItem', actionable_id: other.body.data.id,
+      suggested_params: { category: 'analytics' }, previous_params: {}, confidence: 0.43, status: 'suggested',
+      source: 'model: logistic regression on the registry and the cookie databases; declined: not confident enough to decide',
+    });
+    await page.getByRole('navigation', { name: 'Account pages' }).getByRole('link', { name: 'Storage items' }).click();
+    await page.getByRole('navigation', { name: 'Account pages' }).getByRole('link', { name: 'AI suggestions' }).click();
+    await settled(page);
+    const accepted = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^zq_other_thing/ }) }).filter({ hasText: '43%' });
+    await accepted.getByRole('button', { name: 'Accept the suggestion for zq_other_thing' }).click();
+    await page.getByText('Suggestion accepted.').waitFor();
+    await accepted.getByText('Applied').waitFor();
+    const applied = (await call(t.app, 'GET', `/api/v1/ai-actions/${second.id}`, { token })).body.data;
+    expect(applied).toMatchObject({ status: 'applied', previous_params: { category_id: null, status: 'draft' } });
+    const moved = (await call(t.app, 'GET', `/api/v1/storage-items/${other.body.data.id}`, { token })).body.data;
+    expect(moved).toMatchObject({ category_id: applied.suggested_params.category_id, status: 'in_review' });
+    const category = (await call(t.app, 'GET', `/api/v1/categories/${moved.category_id}`, { token })).body.data;
+    expect(await accepted.textContent()).toContain(`category: ${category.name}`);
+    expect(await accepted.getByRole('button', { name: 'Accept the suggestion for zq_other_thing' }).count()).toBe(0);
+    await accepted.getByRole('button', { name: 'Revert this change to zq_other_thing' }).waitFor();
     await context.close();
   });
 

@@ -634,6 +634,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ai-actions/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apply a suggested category: the item moves to the account's category of that meaning (created if none matches) */
+        post: operations["acceptAiAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ai-actions/{id}/reject": {
         parameters: {
             query?: never;
@@ -8860,7 +8877,7 @@ export interface operations {
                             /** @description Why, in one sentence for a person, read from the source */
                             reason: string;
                             /**
-                             * @description suggested: waits for a person, who applies it by hand or rejects it
+                             * @description suggested: waits for a person, who accepts it (then applied) or rejects it
                              * @enum {string}
                              */
                             status: "applied" | "suggested" | "reverted" | "rejected";
@@ -8983,7 +9000,7 @@ export interface operations {
                             /** @description Why, in one sentence for a person, read from the source */
                             reason: string;
                             /**
-                             * @description suggested: waits for a person, who applies it by hand or rejects it
+                             * @description suggested: waits for a person, who accepts it (then applied) or rejects it
                              * @enum {string}
                              */
                             status: "applied" | "suggested" | "reverted" | "rejected";
@@ -9120,7 +9137,171 @@ export interface operations {
                             /** @description Why, in one sentence for a person, read from the source */
                             reason: string;
                             /**
-                             * @description suggested: waits for a person, who applies it by hand or rejects it
+                             * @description suggested: waits for a person, who accepts it (then applied) or rejects it
+                             * @enum {string}
+                             */
+                            status: "applied" | "suggested" | "reverted" | "rejected";
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one human-readable sentence per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    acceptAiAction: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            action_type: "autofill" | "auto_categorise" | "auto_approve" | "translate";
+                            /** @enum {string} */
+                            actionable_type: "Category" | "StorageItem";
+                            actionable_id: string;
+                            suggested_params: {
+                                [key: string]: unknown;
+                            };
+                            /** @description The values before the action; empty when the action created the record */
+                            previous_params: {
+                                [key: string]: unknown;
+                            };
+                            confidence: number;
+                            /** @description The knowledge the decision rests on */
+                            source: string;
+                            /** @description Why, in one sentence for a person, read from the source */
+                            reason: string;
+                            /**
+                             * @description suggested: waits for a person, who accepts it (then applied) or rejects it
                              * @enum {string}
                              */
                             status: "applied" | "suggested" | "reverted" | "rejected";
@@ -9284,7 +9465,7 @@ export interface operations {
                             /** @description Why, in one sentence for a person, read from the source */
                             reason: string;
                             /**
-                             * @description suggested: waits for a person, who applies it by hand or rejects it
+                             * @description suggested: waits for a person, who accepts it (then applied) or rejects it
                              * @enum {string}
                              */
                             status: "applied" | "suggested" | "reverted" | "rejected";

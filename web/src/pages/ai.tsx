@@ -11,9 +11,13 @@ const ACTION_LABELS: Record<AiAction['action_type'], string> = {
 
 const STATE_LABELS: Record<AiAction['status'], string> = { suggested: 'Suggested', applied: 'Applied', reverted: 'Reverted', rejected: 'Rejected' };
 
-/** What the AI suggested, in words: a category by its name, a status by its label. */
+/**
+ * What the AI suggested, in words: a category by its name, a status by its label. An accepted
+ * suggestion names the standard category and the account's category it became: only the latter shows.
+ */
 const describe = (params: Record<string, unknown>, categoryNames: Map<string, string>) =>
   Object.entries(params)
+    .filter(([key]) => !(key === 'category' && 'category_id' in params))
     .sort(([a], [b]) => (a === 'status' ? 1 : b === 'status' ? -1 : 0))
     .map(([key, value]) => {
       if (key === 'category_id' && typeof value === 'string') return `category: ${categoryNames.get(value) ?? 'a deleted category'}`;
@@ -43,15 +47,6 @@ function AiSettings({ account, saved, setSaved, onSaved }: { account: Account; s
       {saved && <Notice>AI settings saved.</Notice>}
     </Form>
   );
-}
-
-/** A suggested category is a standard name: the account's category of that name, made if missing. */
-async function categoryIdFor(name: string): Promise<string> {
-  const { data } = await must(api.GET('/api/v1/categories', { params: { query: { limit: 100 } } }));
-  const found = data.find((c) => c.slug === name || c.name.toLowerCase() === name.toLowerCase());
-  if (found) return found.id;
-  const created = await must(api.POST('/api/v1/categories', { body: { category: { name: name.charAt(0).toUpperCase() + name.slice(1) } } }));
-  return created.data.id;
 }
 
 export function AiPage({ accountId }: { accountId: string }) {
@@ -93,10 +88,8 @@ export function AiPage({ accountId }: { accountId: string }) {
       setError(caught);
     }
   };
-  const accept = (action: AiAction) => act('Suggestion accepted.', async () => {
-    const category_id = await categoryIdFor(String((action.suggested_params as { category?: unknown }).category));
-    await must(api.PUT('/api/v1/storage-items/{id}', { params: { path: { id: action.actionable_id } }, body: { storage_item: { category_id, status: 'in_review' } } }));
-  });
+  const accept = (action: AiAction) => act('Suggestion accepted.', () =>
+    must(api.POST('/api/v1/ai-actions/{id}/accept', { params: { path: { id: action.id } } })));
   const approve = (action: AiAction) => act('Item approved.', () =>
     must(api.PUT('/api/v1/storage-items/{id}', { params: { path: { id: action.actionable_id } }, body: { storage_item: { status: 'finalised' } } })));
   const revert = (action: AiAction) => act('Change reverted.', () =>
