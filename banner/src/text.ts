@@ -13,12 +13,13 @@ function candidates(config: BannerConfig): string[] {
 
 /** `<html lang>`, then the browser's language, then the account's; a regional code falls back to its language. */
 export function chooseLanguage(config: BannerConfig): string {
+  // Tags are compared in any letter case: `<html lang="de-ch">` finds the account's `de-CH`.
+  const known = new Map(Object.keys(config.texts).map((code) => [code.toLowerCase(), code]));
   for (const raw of candidates(config)) {
     const code = (raw || '').toLowerCase();
     if (!code) continue;
-    if (config.texts[code]) return code;
-    const primary = code.split('-')[0];
-    if (config.texts[primary]) return primary;
+    const found = known.get(code) ?? known.get(code.split('-')[0]);
+    if (found) return found;
   }
   return Object.keys(config.texts)[0];
 }

@@ -31,10 +31,22 @@ export function settingsOf(row: BannerRow): BannerSettings {
 
 const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
 
-/** A two- or three-letter ISO 639 code the runtime knows: `xx` is not a language. */
+/** `de-CH` falls back to `de`. */
+const primaryOf = (code: string) => code.split('-')[0];
+
+/**
+ * A language tag in its canonical form whose language the runtime knows: `de`, `de-CH`, `pt-BR`,
+ * `zh-Hant`; not `xx`, nor `EN` or `de-ch`: one spelling per language, so that no language is stored twice.
+ */
 export function knownLanguage(code: string): boolean {
   if ((BUILT_IN_LANGUAGES as readonly string[]).includes(code)) return true;
-  return /^[a-z]{2,3}$/.test(code) && languageNames.of(code) !== undefined;
+  if (code.length > 35 || !/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(code)) return false;
+  try {
+    if (Intl.getCanonicalLocales(code)[0] !== code) return false;
+  } catch {
+    return false;
+  }
+  return languageNames.of(primaryOf(code)) !== undefined;
 }
 
 function isWebUrl(value: string): boolean {
@@ -118,10 +130,12 @@ export function bannerTexts(settings: BannerSettings): Record<string, Texts> {
   const languages = new Set<string>([...BUILT_IN_LANGUAGES, ...Object.keys(settings.translations)]);
   const texts: Record<string, Texts> = {};
   for (const code of languages) {
-    const base = TRANSLATIONS[code as keyof typeof TRANSLATIONS] ?? TRANSLATIONS.en;
+    const primary = primaryOf(code);
+    const base = TRANSLATIONS[code as keyof typeof TRANSLATIONS] ?? TRANSLATIONS[primary as keyof typeof TRANSLATIONS] ?? TRANSLATIONS.en;
     const own = settings.translations[code] ?? {};
+    const ownPrimary = (primary !== code && settings.translations[primary]) || {};
     const merged = {} as Texts;
-    for (const key of TEXT_KEYS) merged[key] = own[key] || base[key];
+    for (const key of TEXT_KEYS) merged[key] = own[key] || ownPrimary[key] || base[key];
     texts[code] = merged;
   }
   return texts;

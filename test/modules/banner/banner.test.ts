@@ -206,6 +206,18 @@ describe('the banner settings', () => {
     expect(data.texts.sv).toMatchObject({ accept_all: 'Acceptera alla', reject_all: 'Reject all' });
   });
 
+  it('keeps a region\'s texts, completed from its language\'s own texts, then the built-in ones', async () => {
+    const token = other.tokens.admin;
+    const res = await api('PATCH', '/api/v1/banner', { banner: { translations: { 'de-CH': { title: 'Guetzli?' }, fr: { title: 'Biscuits ?' }, 'pt-BR': { save: 'Salvar' } } } }, token);
+    expect(res.status).toBe(200);
+    expect(res.body.data.translations['de-CH']).toEqual({ title: 'Guetzli?' });
+    const { data } = (await call(t.app, 'GET', `/widget/${other.account.id}/config.json`)).body;
+    // de-CH: its own title, the account's German description (set above), the built-in German buttons.
+    expect(data.texts['de-CH']).toMatchObject({ title: 'Guetzli?', description: data.texts.de.description, accept_all: 'Alle akzeptieren' });
+    expect(data.texts['pt-BR']).toMatchObject({ save: 'Salvar', accept_all: 'Accept all' });
+    await api('PATCH', '/api/v1/banner', { banner: { translations: { 'de-CH': null, fr: null, 'pt-BR': null } } }, token);
+  });
+
   it('POST /banner/preview answers the script with unsaved changes, checked like a save, and saves nothing', async () => {
     const before = (await api('GET', '/api/v1/banner', undefined, other.tokens.admin)).body;
     const served = (await script(other.account.id)).body;
@@ -239,6 +251,9 @@ describe('the banner settings', () => {
       [{ show_reject_all: 'yes' }, 'Show reject all is invalid'],
       [{ translations: { xx: { title: 'Hi' } } }, 'Translations has an unknown language code: xx'],
       [{ translations: { EN: { title: 'Hi' } } }, 'Translations has an unknown language code: EN'],
+      [{ translations: { 'de-ch': { title: 'Hi' } } }, 'Translations has an unknown language code: de-ch'],
+      [{ translations: { 'xx-CH': { title: 'Hi' } } }, 'Translations has an unknown language code: xx-CH'],
+      [{ translations: { 'de-': { title: 'Hi' } } }, 'Translations has an unknown language code: de-'],
       [{ translations: { en: { title: 'x'.repeat(2001) } } }, 'Title is too long (maximum is 2000 characters)'],
     ];
     for (const [banner, message] of cases) {

@@ -594,7 +594,7 @@ describeHere('the dashboard in a browser', () => {
     await preview.getByText('Cookies im Laden').waitFor();
     // The frame is sandboxed: the banner in it cannot reach the dashboard's storage, where the token is.
     expect(await page.locator('iframe[title="Banner preview"]').getAttribute('sandbox')).toBe('allow-scripts');
-    // An account whose language has a region (de-CH) and no texts of its own saves its look all the same.
+    // An account whose language has a region (de-CH) and no texts of its own saves its look, then texts of its region.
     const token = tenant.tokens.account;
     const language = (await call(t.app, 'GET', `/api/v1/accounts/${tenant.account.id}`, { token })).body.default_language;
     await call(t.app, 'PATCH', `/api/v1/accounts/${tenant.account.id}`, { token, body: { account: { default_language: 'de-CH' } } });
@@ -606,7 +606,11 @@ describeHere('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Save banner' }).click();
     await page.getByText('The banner was saved').waitFor();
     expect((await call(t.app, 'GET', '/api/v1/banner', { token })).body.data.layout).toBe('cloud');
-    await call(t.app, 'PATCH', '/api/v1/banner', { token, body: { banner: { layout } } });
+    // And it can have texts of that region.
+    await page.getByLabel('Title', { exact: true }).fill('Guetzli im Laden');
+    await page.getByRole('button', { name: 'Save banner' }).click();
+    await expect.poll(async () => (await call(t.app, 'GET', '/api/v1/banner', { token })).body.data.translations['de-CH']).toEqual({ title: 'Guetzli im Laden' });
+    await call(t.app, 'PATCH', '/api/v1/banner', { token, body: { banner: { layout, translations: { 'de-CH': null } } } });
     await call(t.app, 'PATCH', `/api/v1/accounts/${tenant.account.id}`, { token, body: { account: { default_language: language } } });
     await context.close();
   });

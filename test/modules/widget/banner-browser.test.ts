@@ -294,6 +294,24 @@ describeBrowser('the banner on a website', () => {
     await context.close();
   });
 
+  it('speaks a region\'s texts, falling back to its language\'s, in any letter case', async () => {
+    const translations = { 'de-CH': { accept_all: 'Alles annehmen' }, de: { reject_all: 'Nein danke' } };
+    const set = await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { translations } } });
+    expect(set.status).toBe(200);
+    try {
+      const swiss = await visit({ lang: 'de-ch' });
+      await swiss.page.getByRole('button', { name: 'Alles annehmen', exact: true }).waitFor();
+      expect(await swiss.page.getByRole('button', { name: 'Nein danke', exact: true }).isVisible()).toBe(true);
+      await swiss.context.close();
+      const austrian = await visit({ lang: 'de-AT' });
+      await austrian.page.getByRole('button', { name: 'Alle akzeptieren', exact: true }).waitFor();
+      expect(await austrian.page.getByRole('button', { name: 'Nein danke', exact: true }).isVisible()).toBe(true);
+      await austrian.context.close();
+    } finally {
+      await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { translations: { 'de-CH': null, de: null } } } });
+    }
+  });
+
   it('shows no error to the visitor when the service refuses the page\'s origin', async () => {
     const { context, page, errors } = await visit({ account: refused.account.id });
     const dialogs: string[] = [];
