@@ -396,7 +396,7 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
   });
 
-  it('creates an API token, shows it once with a copy button, and revokes it', async () => {
+  it('creates an API token, shows it once with a copy button, and revokes it, hiding it', async () => {
     const { context, page } = await newPage();
     await signIn(page, tenant.admin.email, PASSWORD);
     await page.getByRole('link', { name: 'API tokens' }).click();
@@ -416,6 +416,8 @@ describeHere('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Revoke Deploy script' }).click();
     await page.getByText('The token Deploy script was revoked.').waitFor();
     await page.getByRole('rowheader', { name: 'Deploy script' }).waitFor({ state: 'detached' });
+    // The revoked token is no longer offered for copying.
+    expect(await page.locator('#new-token').count()).toBe(0);
     await page.reload();
     await settled(page);
     expect(await page.locator('#new-token').count()).toBe(0);

@@ -11,7 +11,7 @@ export function TokensPage() {
   const session = useSession();
   const me = session.me!;
   const [page, setPage] = useState(1);
-  const [created, setCreated] = useState<{ name: string; token: string }>();
+  const [created, setCreated] = useState<{ id: string; name: string; token: string }>();
   const [error, setError] = useState<unknown>();
   const [done, setDone] = useState<string>();
   const tokens = useLoad(() => must(api.GET('/api/v1/api-tokens', { params: { query: { page, limit: LIMIT, order: 'desc' } } })), [page]);
@@ -25,6 +25,7 @@ export function TokensPage() {
     try {
       await must(api.DELETE('/api/v1/api-tokens/{id}', { params: { path: { id: token.id } } }));
       setDone(`The token ${token.name ?? `…${token.token_hint}`} was revoked.`);
+      if (created?.id === token.id) setCreated(undefined);
       tokens.reload();
     } catch (caught) {
       setError(caught);
@@ -84,7 +85,7 @@ export function TokensPage() {
               ...(expires ? { expires_at: new Date(`${expires}T23:59:59.999Z`).toISOString() } : {}),
             } }));
             form.reset();
-            setCreated({ name: answer.data.name ?? '', token: answer.token });
+            setCreated({ id: answer.data.id, name: answer.data.name ?? '', token: answer.token });
             tokens.reload();
           }}>
             <Field label="Name" name="name" required placeholder="CI deploy" />
