@@ -52,11 +52,11 @@ export async function markStatus(db: Executor, id: string, status: 'reverted' | 
 export async function markApplied(
   db: Executor,
   id: string,
-  params: { suggested_params: Record<string, unknown>; previous_params: Record<string, unknown> },
+  params: { suggested_params: Record<string, unknown>; previous_params: Record<string, unknown>; source: string },
 ): Promise<AiActionRow> {
   return db
     .updateTable('ai_actions')
-    .set({ status: 'applied', suggested_params: toJson(params.suggested_params), previous_params: toJson(params.previous_params) })
+    .set({ status: 'applied', ...params, suggested_params: toJson(params.suggested_params), previous_params: toJson(params.previous_params) })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -6,6 +6,7 @@ import { isStandardCategory } from '../../ai/knowledge/registry.ts';
 import { bumpRevision } from '../banner/banner.service.ts';
 import { categoryForStandard } from '../categories/categories.service.ts';
 import { findStorageItem, writeItemChanges } from '../storage-items/storage-items.service.ts';
+import { ACCEPTED } from './ai-action-reason.ts';
 import { findAiAction, insertAiAction, markApplied, markStatus } from './ai-actions.repository.ts';
 
 /** The fields the AI may change, and so the only ones a revert may write back. */
@@ -98,14 +99,16 @@ export async function acceptAction(db: Kysely<Database>, accountId: string, id: 
       await insertAiAction(trx, {
         account_id: accountId, action_type: 'auto_categorise', actionable_type: 'Category', actionable_id: category.id,
         suggested_params: { name: category.name, slug: category.slug, description: category.description, required: category.required, published: category.published },
-        previous_params: {}, confidence: action.confidence, source: `standard categories, for "${item.name}", accepted by a person`,
+        previous_params: {}, confidence: action.confidence, source: `standard categories, for "${item.name}"; ${ACCEPTED}`,
       });
     }
     const fromDraft = item.status === 'draft';
     const applied = { category_id: category.id, ...(fromDraft ? { status: 'in_review' as const } : {}) };
     const previous = { category_id: item.category_id, ...(fromDraft ? { status: 'draft' } : {}) };
     await writeItemChanges(trx, item.id, { ...applied, updated_at: new Date() });
-    return markApplied(trx, action.id, { suggested_params: { ...action.suggested_params, ...applied }, previous_params: previous });
+    return markApplied(trx, action.id, {
+      suggested_params: { ...action.suggested_params, ...applied }, previous_params: previous, source: `${action.source}; ${ACCEPTED}`,
+    });
   });
 }
 

@@ -155,6 +155,8 @@ describe('accepting a suggestion', () => {
       id: action.id, status: 'applied',
       suggested_params: { category: 'marketing', category_id: ads.id, status: 'in_review' },
       previous_params: { category_id: null, status: 'draft' },
+      reason: 'No list names it: a model trained on the registry and the cookie databases guessed from the name. '
+        + 'The AI was not sure enough to apply it; a person accepted it.',
     });
     expect(await item(id)).toMatchObject({ category_id: ads.id, status: 'in_review' });
     const categories = await t.services.db.selectFrom('categories').select('id').where('account_id', '=', owner.account.id).execute();
@@ -179,6 +181,7 @@ describe('accepting a suggestion', () => {
     expect(category).toMatchObject({ account_id: owner.account.id, slug: 'functional', published: true });
     const log = await call(t.app, 'GET', '/api/v1/ai-actions', { token: owner.tokens.admin, query: { actionable_id: category.id } });
     expect(log.body.data).toMatchObject([{ actionable_type: 'Category', status: 'applied', previous_params: {} }]);
+    expect(log.body.data[0].reason).toMatch(/^Made from the standard categories when a person accepted the AI's suggestion for "mystery_/);
     const after = await call(t.app, 'GET', '/api/v1/banner', { token: owner.tokens.admin });
     expect(after.body.data.revision).toBe(before.body.data.revision + 1);
   });
