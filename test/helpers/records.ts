@@ -2,7 +2,7 @@ import { newId } from '../../src/db/ids.ts';
 import type { Services } from '../../src/services.ts';
 
 /** A category stored directly, for tests of other resources that need one. */
-export async function insertCategory(services: Services, accountId: string, fields: { name?: string; required?: boolean } = {}) {
+export async function insertCategory(services: Services, accountId: string, fields: { name?: string; required?: boolean; published?: boolean } = {}) {
   const name = fields.name ?? `Category ${newId().slice(-6)}`;
   return services.db
     .insertInto('categories')
@@ -12,6 +12,7 @@ export async function insertCategory(services: Services, accountId: string, fiel
       name,
       slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
       required: fields.required ?? false,
+      published: fields.published ?? true,
       default_language: 'en',
     })
     .returningAll()

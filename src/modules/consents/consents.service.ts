@@ -39,8 +39,8 @@ function isWebUrl(url: string): boolean {
 /**
  * Checks the categories against the account: they exist, do not overlap, required ones stay
  * accepted, and the lists agree with `accept_type` (`necessary` accepts only required categories;
- * `all` rejects none). An `all` consent stores every category of the account as accepted, so the
- * record itself proves what the visitor agreed to.
+ * `all` rejects none). An `all` consent stores every published category of the account as accepted
+ * (those the banner shows), so the record itself proves what the visitor agreed to.
  */
 async function checkPreferences(categories: CategoryCache, accountId: string, input: ConsentInput, problems: Problems): Promise<UserPreferences> {
   const preferences = input.user_preferences;
@@ -56,7 +56,8 @@ async function checkPreferences(categories: CategoryCache, accountId: string, in
   }
   if (preferences.accept_type === 'all') {
     if (rejected.length > 0) problems.add('rejected_categories', 'must be empty when accept_type is all');
-    accepted = [...new Set([...accepted, ...known.keys()])];
+    for (const category of known.values()) if (category.published) accepted.push(category.id);
+    accepted = unique(accepted);
   }
   if (input.url != null && !isWebUrl(input.url)) problems.add('url', 'must be an http or https URL');
   problems.throwIfAny();

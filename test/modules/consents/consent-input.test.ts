@@ -1,6 +1,6 @@
 /**
  * A consent says what a visitor agreed to on a web page: its url is an http(s) address, and its
- * lists agree with its accept_type; an `all` consent records every category it covers.
+ * lists agree with its accept_type; an `all` consent records every category it covers (the published ones).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
@@ -12,12 +12,15 @@ let tenant: Tenant;
 let necessary: { id: string };
 let analytics: { id: string };
 let marketing: { id: string };
+let hidden: { id: string };
 beforeAll(async () => {
   t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
   tenant = await createTenant(t.services, 'Input');
   necessary = await insertCategory(t.services, tenant.account.id, { name: 'Necessary', required: true });
   analytics = await insertCategory(t.services, tenant.account.id, { name: 'Analytics' });
   marketing = await insertCategory(t.services, tenant.account.id, { name: 'Marketing' });
+  // Not yet published: the banner does not show it, so accepting all does not accept it.
+  hidden = await insertCategory(t.services, tenant.account.id, { name: 'Experiments', published: false });
 });
 afterAll(async () => { await t.close(); });
 
@@ -49,11 +52,12 @@ describe.each([['the API', viaApi], ['the widget', viaWidget]] as const)('a cons
     expect(res).toMatchObject(invalid('Rejected categories must be empty when accept_type is all'));
   });
 
-  it('stores every category of the account as accepted for all', async () => {
+  it('stores every published category of the account as accepted for all, not one the banner does not show', async () => {
     const res = await send({ session_id: 'everything', user_preferences: { accept_type: 'all', accepted_categories: [analytics.id] } });
     expect(res.status).toBe(201);
     const row = await t.services.db.selectFrom('consent_records').select(['accepted_categories', 'rejected_categories']).where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
     expect([...row.accepted_categories!].sort()).toEqual([necessary.id, analytics.id, marketing.id].sort());
+    expect(row.accepted_categories).not.toContain(hidden.id);
     expect(row.rejected_categories).toBeNull();
   });
 });
