@@ -36,6 +36,8 @@ async function restore(db: Executor, action: AiActionRow): Promise<void> {
       if (used) throw new ValidationError('Category still holds storage items; move them before reverting its creation');
     }
     await db.deleteFrom(table).where('id', '=', action.actionable_id).execute();
+    // A published category leaves the banner: visitors are asked again.
+    if (table === 'categories' && current.published) await bumpRevision(db, action.account_id);
     return;
   }
 
@@ -95,7 +97,6 @@ export async function acceptAction(db: Kysely<Database>, accountId: string, id: 
 
     const { category, created } = await categoryForStandard(trx, accountId, standard, true);
     if (created) {
-      await bumpRevision(trx, accountId);
       await insertAiAction(trx, {
         account_id: accountId, action_type: 'auto_categorise', actionable_type: 'Category', actionable_id: category.id,
         suggested_params: { name: category.name, slug: category.slug, description: category.description, required: category.required, published: category.published },

@@ -58,7 +58,11 @@ const rethrowTaken = (error: unknown): never => {
   throw error;
 };
 
-/** A new category; the banner asks visitors again, since they were asked about the categories there were. */
+/**
+ * A new category; when it is published the banner asks visitors again, since they were asked about
+ * the categories there were. (The revision follows what the banner shows: an unpublished category
+ * changes nothing a visitor saw, and publishing or unpublishing one later raises it.)
+ */
 export async function createCategory(services: Services, accountId: string, sent: CategoryFields): Promise<CategoryRow> {
   const { db } = services;
   const fields = await cleanFields(db, accountId, sent);
@@ -68,7 +72,7 @@ export async function createCategory(services: Services, accountId: string, sent
     .execute(async (trx) => {
       const created = await insertCategory(trx, accountId, { ...fields, name: fields.name!, slug: fields.slug!, default_language });
       await markVendorsSetup(trx, accountId);
-      await bumpRevision(trx, accountId);
+      if (created.published) await bumpRevision(trx, accountId);
       return created;
     })
     .catch(rethrowTaken);
@@ -81,7 +85,14 @@ export async function changeCategory(services: Services, accountId: string, id: 
   const { db } = services;
   const current = found(await findCategory(db, accountId, id));
   const fields = await cleanFields(db, accountId, sent, current);
-  const row = await updateCategory(db, accountId, current.id, fields).catch(rethrowTaken);
+  const row = await db
+    .transaction()
+    .execute(async (trx) => {
+      const changed = await updateCategory(trx, accountId, current.id, fields);
+      if (changed && changed.published !== current.published) await bumpRevision(trx, accountId);
+      return changed;
+    })
+    .catch(rethrowTaken);
   await services.forgetCategories([accountId]);
   if (!row) throw new NotFoundError();
   return row;
@@ -90,13 +101,13 @@ export async function changeCategory(services: Services, accountId: string, id: 
 /** Deletes a category that holds no storage items. */
 export async function removeCategory(services: Services, accountId: string, id: string): Promise<void> {
   const { db } = services;
-  if (!(await findCategory(db, accountId, id))) throw new NotFoundError();
+  const current = found(await findCategory(db, accountId, id));
   if (await categoryHoldsStorageItems(db, accountId, id)) throw new ValidationError(CATEGORY_IN_USE);
   const deleted = await db
     .transaction()
     .execute(async (trx) => {
       const gone = await deleteCategory(trx, accountId, id);
-      if (gone) await bumpRevision(trx, accountId);
+      if (gone && current.published) await bumpRevision(trx, accountId);
       return gone;
     })
     .catch((error: unknown) => {
@@ -112,7 +123,7 @@ export async function removeCategory(services: Services, accountId: string, id: 
  * The account's category for a standard one: an existing category whose slug, name or description
  * means it (in any language of ai/knowledge/category-meaning.ts), or else a new one the AI creates (`created`). A new
  * category is unpublished, so that it never shows in the banner until an admin publishes it,
- * unless the account lets the AI approve (`publish`).
+ * unless the account lets the AI approve (`publish`): then the banner's revision rises with it.
  */
 export async function categoryForStandard(
   db: Executor,
@@ -136,6 +147,9 @@ export async function categoryForStandard(
     published: publish,
     default_language: await accountLanguage(db, accountId),
   });
-  if (inserted) return { category: inserted, created: true };
+  if (inserted) {
+    if (inserted.published) await bumpRevision(db, accountId);
+    return { category: inserted, created: true };
+  }
   return { category: (await findCategoryBySlug(db, accountId, slug))!, created: false };
 }

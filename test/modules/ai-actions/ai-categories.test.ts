@@ -93,12 +93,24 @@ describe('a category the AI has to create', () => {
     expect(shown[1].storage_items.map((i: { name: string }) => i.name)).toEqual(['__hstc']);
   });
 
-  it('is published at once when the account lets the AI approve', async () => {
+  it('is published at once when the account lets the AI approve, raising the revision; undone, it raises it again', async () => {
     const tenant = await accountWith({ ...ON, auto_approve: true });
+    const revision = async () => (await api('GET', `/api/v1/accounts/${tenant.account.id}`, tenant.tokens.account)).body.revision;
+    expect(await revision()).toBe(1);
     const item = await settled(tenant, (await create(tenant, { name: '_gid' })).id);
     expect(item).toMatchObject({ status: 'finalised', approved_by_type: 'AI' });
     expect((await categories(tenant)).find((c) => c.id === item.category_id)).toMatchObject({ slug: 'analytics', published: true });
     expect((await banner(tenant)).map((c) => c.slug)).toEqual(['analytics']);
+    expect(await revision()).toBe(2);
+
+    // Undone: the item leaves the category, then the category's creation is reverted.
+    const actions = (await api('GET', '/api/v1/ai-actions', tenant.tokens.account, undefined, { limit: '100' })).body.data as Array<Record<string, any>>;
+    const onItem = actions.filter((a) => a.actionable_id === item.id && a.action_type === 'auto_categorise');
+    const made = actions.find((a) => a.actionable_type === 'Category')!;
+    for (const action of onItem) expect((await api('POST', `/api/v1/ai-actions/${action.id}/revert`, tenant.tokens.account)).status).toBe(200);
+    expect((await api('POST', `/api/v1/ai-actions/${made.id}/revert`, tenant.tokens.account)).status).toBe(200);
+    expect(await banner(tenant)).toEqual([]);
+    expect(await revision()).toBe(3);
   });
 
   it('takes another slug when the standard one belongs to a category of another meaning', async () => {

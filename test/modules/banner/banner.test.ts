@@ -292,6 +292,25 @@ describe('the revision', () => {
     expect(await configRevision()).toBe(4);
     expect(embedded((await script(fresh.account.id)).body).revision).toBe(4);
   });
+
+  it('follows what the banner shows: publishing or unpublishing raises it, an unpublished category does not', async () => {
+    const fresh = await createTenant(t.services, 'Published');
+    const token = fresh.tokens.account;
+    const revision = async () => (await call(t.app, 'GET', `/api/v1/accounts/${fresh.account.id}`, { token })).body.revision;
+    const hidden = await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name: 'Experiments', published: false } } });
+    expect(hidden.status).toBe(201);
+    expect(await revision()).toBe(1);
+    const path = `/api/v1/categories/${hidden.body.data.id}`;
+    await call(t.app, 'PUT', path, { token, body: { category: { published: true } } });
+    expect(await revision()).toBe(2);
+    expect((await call(t.app, 'GET', `/widget/${fresh.account.id}/config.json`)).body.data.revision).toBe(2);
+    await call(t.app, 'PUT', path, { token, body: { category: { published: true, name: 'Trials' } } });
+    expect(await revision()).toBe(2);
+    await call(t.app, 'PUT', path, { token, body: { category: { published: false } } });
+    expect(await revision()).toBe(3);
+    expect((await call(t.app, 'DELETE', path, { token })).status).toBe(200);
+    expect(await revision()).toBe(3);
+  });
 });
 
 describe('the GPC signal of a widget consent', () => {
