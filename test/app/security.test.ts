@@ -117,6 +117,10 @@ const TABLE: Record<string, Entry> = {
     rule: 'account', admin: true,
     path: (t) => `/api/v1/ai-actions/${t.records.aiAction}/revert`, foreign: (o) => `/api/v1/ai-actions/${o.records.aiAction}/revert`,
   },
+  'POST /api/v1/ai-actions/:id/accept': {
+    rule: 'account', admin: true,
+    path: (t) => `/api/v1/ai-actions/${t.records.aiAction}/accept`, foreign: (o) => `/api/v1/ai-actions/${o.records.aiAction}/accept`,
+  },
   'POST /api/v1/ai-actions/:id/reject': {
     rule: 'account', admin: true,
     path: (t) => `/api/v1/ai-actions/${t.records.aiAction}/reject`, foreign: (o) => `/api/v1/ai-actions/${o.records.aiAction}/reject`,

@@ -21,7 +21,9 @@ const env: Record<string, string> = ENGINE === 'postgres'
   ? { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema }
   // A data directory holding a copy of the migrated template (embedded-template.ts).
   : { DATABASE_URL: '', DATA_DIR: freshDataDir() };
-Object.assign(env, { SCAN_ALLOW_PRIVATE_NETWORKS: 'true', SCAN_LEASE_S: '3', RATE_LIMIT_MAX: '100000' });
+// A short lease, so that the restarted server takes the scan back soon; not so short that a busy
+// machine's stall (a heartbeat every third of it) lets the restarted server's own lease run out.
+Object.assign(env, { SCAN_ALLOW_PRIVATE_NETWORKS: 'true', SCAN_LEASE_S: '8', RATE_LIMIT_MAX: '100000' });
 
 const database = () => createDb(loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' }));
 let site: ScanSite | undefined;
