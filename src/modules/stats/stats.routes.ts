@@ -12,10 +12,20 @@ const security = [{ bearer: [] }];
 /** Ten years of days at most in one answer. */
 const MAX_DAYS = 3_660;
 
-/** The range asked for, or the last 30 days; 400 when it is backwards or too long. */
+/**
+ * The days asked about lie within these (the period before a range, compared with it, too): days
+ * are compared as `YYYY-MM-DD` text, which a year past 9999 or before 1 would break.
+ */
+const FIRST_DAY = '1970-01-01';
+const LAST_DAY = '2999-12-31';
+
+/** The range asked for, or the last 30 days; 400 when it is backwards, too long or out of bounds. */
 function rangeOf(query: StatsQuery): { from: string; to: string; interval: Interval } {
   const to = query.to ?? new Date().toISOString().slice(0, 10);
   const from = query.from ?? addDays(to, -29);
+  for (const [name, day] of [['from', from], ['to', to]] as const) {
+    if (day < FIRST_DAY || day > LAST_DAY) throw new BadRequestError(`${name} must be a day from ${FIRST_DAY} to ${LAST_DAY}`);
+  }
   if (from > to) throw new BadRequestError('from must not be after to');
   if (daysBetween(from, to) > MAX_DAYS) throw new BadRequestError(`from and to must be at most ${MAX_DAYS} days apart`);
   return { from, to, interval: query.interval ?? 'day' };

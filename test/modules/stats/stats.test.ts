@@ -178,6 +178,17 @@ describe('GET /stats', () => {
     expect(await stats({ from: '2026-03-01', to: '2026-02-01' })).toMatchObject({ status: 400, body: { errors: [{ code: 400, message: 'from must not be after to' }] } });
     expect(await stats({ from: '2010-01-01', to: '2026-02-01' })).toMatchObject({ status: 400, body: { errors: [{ code: 400, message: 'from and to must be at most 3660 days apart' }] } });
     expect((await stats({ interval: 'year' })).status).toBe(400);
+    // Days past year 9999 or before year 1 would never end a loop, or fail in the database.
+    for (const [query, message] of [
+      [{ from: '9999-12-31', to: '9999-12-31', interval: 'month' }, 'from must be a day from 1970-01-01 to 2999-12-31'],
+      [{ from: '2999-12-01', to: '3000-01-01' }, 'to must be a day from 1970-01-01 to 2999-12-31'],
+      [{ from: '0001-01-01', to: '0001-01-02' }, 'from must be a day from 1970-01-01 to 2999-12-31'],
+    ] as const) {
+      expect(await stats(query)).toMatchObject({ status: 400, body: { errors: [{ code: 400, message }] } });
+      const group = await call(t.app, 'GET', `/api/v1/groups/${tenant.group.id}/stats`, { token: tenant.tokens.partner, query });
+      expect(group).toMatchObject({ status: 400, body: { errors: [{ code: 400, message }] } });
+    }
+    expect((await stats({ from: '2999-12-01', to: '2999-12-31', interval: 'week' })).status).toBe(200);
     const stranger = await createTenant(t.services, 'Stranger');
     const res = await stats({ from: '2026-01-01', to: '2026-03-31', interval: 'month' }, stranger.tokens.account);
     expect(res.body.totals).toMatchObject({ consents: 0, pageviews: 0, unique_visitors: 0, categories: [] });
