@@ -60,6 +60,8 @@ const SKIPPED_EXTENSIONS = /\.(pdf|zip|gz|tgz|rar|7z|exe|dmg|iso|jpe?g|png|gif|w
 /** How long the network must stay quiet for a page to count as settled, and the most we wait. */
 const QUIET_MS = 200;
 const SETTLE_MAX_MS = 5_000;
+/** Where a Consentry banner records a visitor's choice (`POST /widget/{account_id}/consents`). */
+const CONSENT_POST = /\/widget\/[^/?#]+\/consents(?:[?#]|$)/;
 
 /**
  * `expires` (seconds since the epoch, -1 for session cookies) as a duration people read, in the
@@ -158,6 +160,9 @@ class Crawl {
     context.on('requestfinished', () => this.activity(-1));
     context.on('requestfailed', () => this.activity(-1));
     context.on('response', (response) => void this.noteSetCookies(response.url(), () => response.headersArray()));
+    // The scanner is not a visitor: the choice it makes in the site's banner is never recorded as a
+    // consent (nor counted as a visit). The banner goes on without its receipt when the POST fails.
+    await context.route(CONSENT_POST, (route) => (route.request().method() === 'POST' ? route.abort() : route.fallback()));
     const page = context.pages()[0] ?? (await context.newPage());
 
     const start = pageUrl(options.startingUrl)!;

@@ -59,8 +59,10 @@ describeBrowser(`a scan of a site that runs the banner (${ENGINE})`, () => {
     expect(scan.report.consent_banner).toBe(true);
     const found = Object.fromEntries(scan.report.storage_items.map((item: { name: string; set_before_consent: boolean }) => [item.name, item.set_before_consent]));
     expect(found).toMatchObject({ shop_session: true, measured: false });
-    // The banner's own choice cookie appears once the visitor has chosen, and the choice was recorded.
+    // The scanner is not a visitor: its "Accept all" is neither a consent nor a visit.
     const consents = await call(t.app, 'GET', '/api/v1/consents', { token });
-    expect(consents.body.data.map((c: { user_preferences: { accept_type: string } }) => c.user_preferences.accept_type)).toContain('all');
+    expect(consents.body.pagination.count).toBe(0);
+    const stats = await call(t.app, 'GET', '/api/v1/stats', { token });
+    expect(stats.body.totals).toMatchObject({ consents: 0, unique_visitors: 0 });
   });
 });
