@@ -60,6 +60,10 @@ const SKIPPED_EXTENSIONS = /\.(pdf|zip|gz|tgz|rar|7z|exe|dmg|iso|jpe?g|png|gif|w
 /** How long the network must stay quiet for a page to count as settled, and the most we wait. */
 const QUIET_MS = 200;
 const SETTLE_MAX_MS = 5_000;
+/** The longest name a storage item takes. */
+const MAX_NAME = 255;
+/** Items one scan keeps: a page that writes thousands of keys does not fill the account. */
+const MAX_ITEMS = 1_000;
 /** Where a Consentry banner records a visitor's choice (`POST /widget/{account_id}/consents`). */
 const CONSENT_POST = /\/widget\/[^/?#]+\/consents(?:[?#]|$)/;
 
@@ -326,12 +330,15 @@ class Crawl {
   }
 
   private found(item: Omit<FoundItem, 'set_before_consent' | 'first_seen_url' | 'set_by'>, url: string) {
+    // A name no storage item can have (the API takes 255 characters) is not kept.
+    if (item.name.length > MAX_NAME) return;
     const key = keyOf(item.storage_type, item.name, item.domain);
     const known = this.items.get(key);
     if (known) {
       Object.assign(known, item, { domain: known.domain });
       return;
     }
+    if (this.items.size >= MAX_ITEMS) return;
     this.items.set(key, { ...item, first_seen_url: url, set_before_consent: this.pass === 'before_consent', set_by: null });
   }
 

@@ -25,10 +25,14 @@ describeBrowser(`a scan of a site that runs the banner (${ENGINE})`, () => {
     for (const [name, required] of [['Necessary', true], ['Analytics', false]] as const) {
       expect((await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name, required } } })).status).toBe(201);
     }
-    site = createServer((_request, response) => {
+    site = createServer((request, response) => {
       response.setHeader('content-type', 'text/html; charset=utf-8');
       response.setHeader('set-cookie', 'shop_session=1; Path=/; SameSite=Lax');
-      response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+      // A hostile page: a key longer than any storage item's name, and more keys than a scan keeps.
+      const noisy = request.url === '/noisy'
+        ? `<script>localStorage.setItem('q'.repeat(3000), 'y'); for (let i = 0; i < 1500; i++) localStorage.setItem('k' + i, '1');</script>`
+        : '';
+      response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>${noisy}
 <script src="${service}/widget/${tenant.account.id}.js"></script>
 <script type="text/plain" data-category="analytics">document.cookie = 'measured=1; path=/; max-age=86400';</script>
 </head><body><h1>Shop</h1></body></html>`);
@@ -43,18 +47,22 @@ describeBrowser(`a scan of a site that runs the banner (${ENGINE})`, () => {
     site?.close();
   });
 
-  it('clicks "Accept all" in the real banner and finds what consent unlocks', async () => {
+  async function scanned(url: string) {
     const token = tenant.tokens.account;
-    const created = await call(t.app, 'POST', '/api/v1/scans', { token, body: { scan: { starting_url: siteUrl, max_pages: 1 } } });
+    const created = await call(t.app, 'POST', '/api/v1/scans', { token, body: { scan: { starting_url: url, max_pages: 1 } } });
     expect(created.status).toBe(201);
     const deadline = Date.now() + 90_000;
-    let scan;
     for (;;) {
-      scan = (await call(t.app, 'GET', `/api/v1/scans/${created.body.data.id}`, { token })).body.data;
-      if (!['queued', 'in_progress'].includes(scan.status)) break;
+      const scan = (await call(t.app, 'GET', `/api/v1/scans/${created.body.data.id}`, { token })).body.data;
+      if (!['queued', 'in_progress'].includes(scan.status)) return scan;
       if (Date.now() > deadline) throw new Error(`scan still ${scan.status}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+  }
+
+  it('clicks "Accept all" in the real banner and finds what consent unlocks', async () => {
+    const token = tenant.tokens.account;
+    const scan = await scanned(siteUrl);
     expect(scan.status).toBe('completed');
     expect(scan.report.consent_banner).toBe(true);
     const found = Object.fromEntries(scan.report.storage_items.map((item: { name: string; set_before_consent: boolean }) => [item.name, item.set_before_consent]));
@@ -64,5 +72,16 @@ describeBrowser(`a scan of a site that runs the banner (${ENGINE})`, () => {
     expect(consents.body.pagination.count).toBe(0);
     const stats = await call(t.app, 'GET', '/api/v1/stats', { token });
     expect(stats.body.totals).toMatchObject({ consents: 0, unique_visitors: 0 });
+  });
+
+  it('keeps no name longer than a storage item takes, and at most 1,000 items of a page that writes more', async () => {
+    const count = async () => Number((await t.services.db.selectFrom('storage_items').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', tenant.account.id).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    const scan = await scanned(`${siteUrl}noisy`);
+    expect(scan.status).toBe('completed');
+    expect(scan.storage_items_found).toBe(1000);
+    expect(scan.report.storage_items.every((item: { name: string }) => item.name.length <= 255)).toBe(true);
+    expect(await count() - before).toBeLessThanOrEqual(1000);
   });
 });

@@ -168,7 +168,8 @@ export class ScanRunner {
       if (controller.signal.reason === 'closing') {
         await releaseScan(db, scan.id, instanceId);
       } else if (controller.signal.reason !== 'cancelled') {
-        const message = err instanceof CrawlError ? err.message : `The scan stopped: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
+        // The words of an unexpected error (a database's, a browser's) stay in the log.
+        const message = err instanceof CrawlError ? err.message : 'The scan stopped on an unexpected error; it is in the server log';
         if (!(err instanceof CrawlError)) this.log.error({ err, scanId: scan.id }, 'scan failed');
         await finishScan(db, scan.id, instanceId, { status: 'failed', error: message.slice(0, 1000) });
       }
