@@ -35,6 +35,7 @@ export async function listAiActions(db: Executor, accountId: string, filters: Ai
   if (filters.action_type) scoped = scoped.where('action_type', '=', filters.action_type);
   if (filters.actionable_type) scoped = scoped.where('actionable_type', '=', filters.actionable_type);
   if (filters.actionable_id) scoped = scoped.where('actionable_id', '=', filters.actionable_id);
+  if (filters.status) scoped = scoped.where('status', '=', filters.status);
   return listPage(scoped, (q) => q.selectAll().orderBy(sort.sort, sort.order).orderBy('id', sort.order), window);
 }
 
@@ -60,6 +61,20 @@ export async function markApplied(
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** Whether the item has a category suggestion waiting for a person: the AI does not suggest it twice. */
+export async function hasOpenSuggestion(db: Executor, accountId: string, itemId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('ai_actions')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('actionable_id', '=', itemId)
+    .where('action_type', '=', 'auto_categorise')
+    .where('status', '=', 'suggested')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Fields of the item whose AI change a person has reverted or rejected: the AI never puts them back. */

@@ -7,6 +7,8 @@ import { reasonOf } from './ai-action-reason.ts';
 export const ACTION_TYPES = ['autofill', 'auto_categorise', 'auto_approve', 'translate'] as const;
 export const ACTIONABLE_TYPES = ['Category', 'StorageItem'] as const;
 
+const STATUSES = ['applied', 'suggested', 'reverted', 'rejected'] as const;
+
 export const AiActionSchema = Type.Object({
   id: Type.String(),
   action_type: StringEnum(ACTION_TYPES),
@@ -19,7 +21,7 @@ export const AiActionSchema = Type.Object({
   confidence: Type.Number({ minimum: 0, maximum: 1 }),
   source: Type.String({ description: 'The knowledge the decision rests on' }),
   reason: Type.String({ description: 'Why, in one sentence for a person, read from the source' }),
-  status: StringEnum(['applied', 'suggested', 'reverted', 'rejected'] as const, {
+  status: StringEnum(STATUSES, {
     description: 'suggested: waits for a person, who accepts it (then applied) or rejects it',
   }),
   created_at: Timestamp,
@@ -30,8 +32,9 @@ export const AiActionListQuery = offsetQuery(['created_at'] as const, {
   action_type: Type.Optional(StringEnum(ACTION_TYPES)),
   actionable_type: Type.Optional(StringEnum(ACTIONABLE_TYPES)),
   actionable_id: Type.Optional(Type.String({ format: 'uuid' })),
+  status: Type.Optional(StringEnum(STATUSES, { description: 'suggested: the suggestions waiting for a person' })),
 });
-export type AiActionFilters = Pick<Static<typeof AiActionListQuery>, 'action_type' | 'actionable_type' | 'actionable_id'>;
+export type AiActionFilters = Pick<Static<typeof AiActionListQuery>, 'action_type' | 'actionable_type' | 'actionable_id' | 'status'>;
 
 export function toAiAction(row: AiActionRow): AiAction {
   return {

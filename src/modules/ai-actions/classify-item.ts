@@ -4,7 +4,7 @@ import type { ApprovedByType, Database, StorageItemRow, StorageItemStatus } from
 import { accountLanguageAndDomain, findAiFeatures } from '../accounts/accounts.service.ts';
 import { categoryForStandard } from '../categories/categories.service.ts';
 import { findStorageItem, writeItemChanges } from '../storage-items/storage-items.service.ts';
-import { insertAiAction, revertedFields, type NewAiAction } from './ai-actions.repository.ts';
+import { hasOpenSuggestion, insertAiAction, revertedFields, type NewAiAction } from './ai-actions.repository.ts';
 import type { Classification, Classifier, Finding } from '../../ai/classifier/classifier.ts';
 import type { TextProvider } from '../../ai/providers.ts';
 
@@ -84,7 +84,7 @@ async function apply(trx: Executor, itemId: string, accountId: string, found: Cl
       changes.category_id = category.id;
       categorised = found.category;
       log({ action_type: 'auto_categorise', ...withStatus({ category_id: category.id }, { category_id: null }), confidence: found.category.confidence, source: found.category.source });
-    } else if (found.guess) {
+    } else if (found.guess && !(await hasOpenSuggestion(trx, accountId, itemId))) {
       log({
         action_type: 'auto_categorise', status: 'suggested', suggested_params: { category: found.guess.value }, previous_params: {},
         confidence: found.guess.confidence, source: `${found.guess.source}; declined: not confident enough to decide`,

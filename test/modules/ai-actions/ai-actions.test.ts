@@ -50,6 +50,11 @@ describe('AI actions', () => {
     expect(byType.body.data).toEqual([]);
     const bad = await call(t.app, 'GET', '/api/v1/ai-actions', { token: tenant.tokens.member, query: { action_type: 'guess' } });
     expect(bad.status).toBe(400);
+    const applied = await call(t.app, 'GET', '/api/v1/ai-actions', { token: tenant.tokens.member, query: { actionable_id: id, status: 'applied' } });
+    expect(applied.body.data.map((a: { id: string }) => a.id)).toEqual([action.id]);
+    const waiting = await call(t.app, 'GET', '/api/v1/ai-actions', { token: tenant.tokens.member, query: { actionable_id: id, status: 'suggested' } });
+    expect(waiting.body).toMatchObject({ pagination: { count: 0 }, data: [] });
+    expect((await call(t.app, 'GET', '/api/v1/ai-actions', { token: tenant.tokens.member, query: { status: 'pending' } })).status).toBe(400);
     const one = await call(t.app, 'GET', `/api/v1/ai-actions/${action.id}`, { token: tenant.tokens.account });
     expect(one.body.data.id).toBe(action.id);
     const foreign = await call(t.app, 'GET', `/api/v1/ai-actions/${action.id}`, { token: other.tokens.account });

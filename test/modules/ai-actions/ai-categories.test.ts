@@ -156,4 +156,18 @@ describe('POST /api/v1/storage-items/classify', () => {
     // Nothing left to do: nothing is taken again.
     expect((await api('POST', '/api/v1/storage-items/classify', tenant.tokens.account)).body).toEqual({ data: { processing: 0 } });
   });
+
+  it('suggests a category for an item once, however often it is asked', async () => {
+    const tenant = await accountWith({ auto_categorise: true });
+    const item = await settled(tenant, (await create(tenant, { name: 'zq_basket_ping' })).id);
+    expect(item).toMatchObject({ status: 'draft', category_id: null });
+    const suggestions = async () => (await api('GET', '/api/v1/ai-actions', tenant.tokens.account, undefined, { actionable_id: item.id })).body.data
+      .filter((a: { status: string }) => a.status === 'suggested');
+    expect(await suggestions()).toHaveLength(1);
+    for (let i = 0; i < 2; i++) {
+      expect((await api('POST', '/api/v1/storage-items/classify', tenant.tokens.account)).body).toEqual({ data: { processing: 1 } });
+      await settled(tenant, item.id);
+    }
+    expect(await suggestions()).toHaveLength(1);
+  });
 });

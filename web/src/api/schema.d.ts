@@ -8833,6 +8833,8 @@ export interface operations {
                 action_type?: "autofill" | "auto_categorise" | "auto_approve" | "translate";
                 actionable_type?: "Category" | "StorageItem";
                 actionable_id?: string;
+                /** @description suggested: the suggestions waiting for a person */
+                status?: "applied" | "suggested" | "reverted" | "rejected";
                 /** @description The account to act on, for a user token of several accounts; ignored for an account token */
                 account_id?: string;
             };
