@@ -11,8 +11,12 @@ export function humanize(field: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/**
+ * The field an error is about: the last segment of its path that is a field name. Indexes and the
+ * client's own keys (of a map such as `accepted_services`) are skipped: a message never repeats them.
+ */
 function lastSegment(path: string): string {
-  const parts = path.split('/').filter((part) => part !== '' && !/^\d+$/.test(part));
+  const parts = path.split('/').filter((part) => /^[a-z][a-z0-9_]*$/.test(part));
   return parts.at(-1) ?? '';
 }
 
@@ -63,7 +67,8 @@ export function bodyMessages(errors: SchemaError[]): string[] {
     const key = error.keyword === 'required' ? `${error.instancePath}/${String((error.params as Record<string, unknown>).missingProperty)}` : error.instancePath;
     if (!chosen.has(key)) chosen.set(key, bodyMessage(error));
   }
-  return [...chosen.values()];
+  // Two items of one list that fail alike say so once.
+  return [...new Set(chosen.values())];
 }
 
 /** One 400 sentence for a query parameter, naming it: `limit must be between 1 and 100`. */

@@ -24,7 +24,8 @@ export function visitorContext(request: FastifyRequest): VisitorContext {
   };
 }
 
-const unique = (ids: string[] | undefined) => [...new Set(ids ?? [])];
+/** Ids once each, in lower case: ids in capitals name the same categories, as everywhere in the API. */
+const unique = (ids: string[] | undefined) => [...new Set((ids ?? []).map((id) => id.toLowerCase()))];
 
 /** Only a page's address: `javascript:`, `data:` and the like are not where a banner was shown. */
 function isWebUrl(url: string): boolean {

@@ -47,6 +47,21 @@ describe.each([['the API', viaApi], ['the widget', viaWidget]] as const)('a cons
     expect(fine.status).toBe(201);
   });
 
+  it('takes category ids in capitals as the same ids', async () => {
+    const res = await send({ session_id: 'capitals', user_preferences: { accept_type: 'custom', accepted_categories: [necessary.id.toUpperCase(), analytics.id], rejected_categories: [marketing.id.toUpperCase()] } });
+    expect(res.status).toBe(201);
+    const row = await t.services.db.selectFrom('consent_records').select(['accepted_categories', 'rejected_categories']).where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
+    expect([...row.accepted_categories!].sort()).toEqual([necessary.id, analytics.id].sort());
+    expect(row.rejected_categories).toEqual([marketing.id]);
+  });
+
+  it('names the field, not a key of the client\'s, and a problem of several items once', async () => {
+    const hostile = await send({ session_id: 's', user_preferences: { accept_type: 'custom', accepted_services: { '<img src=x onerror=alert(1)>': 'c' } } });
+    expect(hostile).toMatchObject(invalid('Accepted services is invalid'));
+    const twice = await send({ session_id: 's', user_preferences: { accept_type: 'custom', accepted_categories: [1, {}] } });
+    expect(twice).toMatchObject(invalid('Accepted categories is invalid'));
+  });
+
   it('refuses all with a rejected category', async () => {
     const res = await send({ session_id: 's', user_preferences: { accept_type: 'all', accepted_categories: [necessary.id], rejected_categories: [marketing.id] } });
     expect(res).toMatchObject(invalid('Rejected categories must be empty when accept_type is all'));
