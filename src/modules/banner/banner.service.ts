@@ -1,6 +1,6 @@
 import { BUILT_IN_LANGUAGES, TEXT_KEYS, TRANSLATIONS, type Texts } from '../../../banner/src/translations.ts';
 import type { Executor } from '../../db/kysely.ts';
-import { found } from '../../http/app-errors.ts';
+import { found, ValidationError } from '../../http/app-errors.ts';
 import { Problems } from '../../http/validation.ts';
 import { findBanner, incrementRevision, saveBanner, type BannerRow } from './banner.repository.ts';
 import type { BannerChanges, BannerSettings } from './banner.schema.ts';
@@ -71,10 +71,13 @@ function checkChanges(changes: BannerChanges): void {
     if (!isWebUrl(changes.privacy_policy_url)) problems.add('privacy_policy_url', 'is invalid');
   }
   for (const code of Object.keys(changes.translations ?? {})) {
-    if (!knownLanguage(code)) problems.add('translations', `has an unknown language code: ${code.slice(0, 10)}`);
+    if (!knownLanguage(code)) problems.add('translations', `has an unknown language code: ${code.length > 35 ? `${code.slice(0, 35)}…` : code}`);
   }
   problems.throwIfAny();
 }
+
+/** Languages an account may word its banner in: every visitor downloads all of them with the script. */
+const MAX_LANGUAGES = 30;
 
 /** What the account set, with the changes merged in: a theme colour or a language's text at a time. */
 function merged(row: BannerRow, changes: BannerChanges): Record<string, unknown> {
@@ -86,9 +89,13 @@ function merged(row: BannerRow, changes: BannerChanges): Record<string, unknown>
   if (translations) {
     const texts: StoredTexts = { ...(stored.translations as StoredTexts) };
     for (const [code, given] of Object.entries(translations)) {
-      const merged = Object.entries({ ...texts[code], ...given }).filter(([, text]) => text !== null);
+      // An empty text is no text: the built-in words show, as for null.
+      const merged = Object.entries({ ...texts[code], ...given }).filter(([, text]) => text !== null && text.trim() !== '');
       if (given === null || merged.length === 0) delete texts[code];
       else texts[code] = Object.fromEntries(merged);
+    }
+    if (Object.keys(texts).length > MAX_LANGUAGES) {
+      throw new ValidationError(`Translations has too many languages (maximum is ${MAX_LANGUAGES})`);
     }
     stored.translations = texts;
   }

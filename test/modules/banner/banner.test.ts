@@ -195,6 +195,11 @@ describe('the banner settings', () => {
     expect(res.body.data.translations.it).toEqual({ accept_all: 'Accetta' });
     res = await api('PATCH', '/api/v1/banner', { banner: { translations: { it: { title: null, accept_all: null } } } }, token);
     expect(res.body.data.translations.it).toBeUndefined();
+    // An empty text is no text either.
+    res = await api('PATCH', '/api/v1/banner', { banner: { translations: { it: { title: '  ', accept_all: 'Accetta' } } } }, token);
+    expect(res.body.data.translations.it).toEqual({ accept_all: 'Accetta' });
+    res = await api('PATCH', '/api/v1/banner', { banner: { translations: { it: { accept_all: '' } } } }, token);
+    expect(res.body.data.translations.it).toBeUndefined();
     const { data } = (await call(t.app, 'GET', `/widget/${other.account.id}/config.json`)).body;
     expect(data.texts.it.accept_all).not.toBe('Accetta');
   });
@@ -254,6 +259,8 @@ describe('the banner settings', () => {
       [{ translations: { 'de-ch': { title: 'Hi' } } }, 'Translations has an unknown language code: de-ch'],
       [{ translations: { 'xx-CH': { title: 'Hi' } } }, 'Translations has an unknown language code: xx-CH'],
       [{ translations: { 'de-': { title: 'Hi' } } }, 'Translations has an unknown language code: de-'],
+      [{ translations: { 'de-CH-1996-1996-1996-1996-1996-1996-1996': { title: 'Hi' } } }, 'Translations has an unknown language code: de-CH-1996-1996-1996-1996-1996-1996…'],
+      [{ translations: Object.fromEntries(['ar', 'bg', 'cs', 'da', 'el', 'et', 'fi', 'ga', 'hr', 'hu', 'is', 'ja', 'ko', 'lt', 'lv', 'mt', 'nb', 'pl', 'pt', 'ro', 'ru', 'sk', 'sl', 'sv', 'tr', 'uk', 'vi', 'zh', 'he', 'hi', 'id'].map((code) => [code, { title: 'x' }])) }, 'Translations has too many languages (maximum is 30)'],
       [{ translations: { en: { title: 'x'.repeat(2001) } } }, 'Title is too long (maximum is 2000 characters)'],
     ];
     for (const [banner, message] of cases) {
