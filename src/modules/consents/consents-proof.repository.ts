@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { LIVE_VISITORS } from '../accounts/accounts.schema.ts';
 import type { Executor } from '../../db/kysely.ts';
 import type { ConsentRow } from '../../db/schema.ts';
 import { listPage } from '../../db/list-page.ts';
@@ -145,6 +146,17 @@ export async function eraseSubject(db: Executor, accountId: string, field: 'user
       delete from account_recent_visitors where account_id = ${accountId} and session_id in (select session_id from target)
     )
     select count(*)::int as erased from erased`.execute(db);
+  // The sessions kept for the onboarding status are only the latest few: put back, from the
+  // account's most recent consents, the visitors the erased ones displaced, so that erasing one
+  // visitor does not take a live account's other visitors out of the count.
+  await sql`insert into account_recent_visitors (account_id, session_id, last_seen_at)
+    select ${accountId}::uuid, session_id, max(created_at) from (
+      select session_id, created_at from consents
+      where account_id = ${accountId} and erased_at is null and created_at > now() - interval '30 days'
+      order by created_at desc limit ${LIVE_VISITORS * 20}
+    ) recent
+    group by session_id order by max(created_at) desc limit ${LIVE_VISITORS}
+    on conflict (account_id, session_id) do nothing`.execute(db);
   return result.rows[0].erased;
 }
 

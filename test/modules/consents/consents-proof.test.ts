@@ -400,6 +400,20 @@ describe('POST /consents/erase', () => {
     expect((await list('', other.tokens.account)).body.data).toHaveLength(1);
   });
 
+  it('keeps a live account live when one of its visitors is erased', async () => {
+    const tenant = await createTenant(t.services, 'EraseLive');
+    await record(tenant, Array.from({ length: 11 }, (_, i) => `live-${String(i).padStart(2, '0')}`));
+    await t.services.visits.flush();
+    const status = async () => (await call(t.app, 'GET', `/api/v1/accounts/${tenant.account.id}`, { token: tenant.tokens.admin })).body.onboarding_status;
+    expect(await status()).toBe('live');
+    const erased = await call(t.app, 'POST', '/api/v1/consents/erase', { token: tenant.tokens.admin, body: { session_id: 'live-00' } });
+    expect(erased.body.data.consents).toBe(1);
+    // Ten other visitors remain in the last 30 days.
+    expect(await status()).toBe('live');
+    const kept = await t.services.db.selectFrom('account_recent_visitors').select('session_id').where('account_id', '=', tenant.account.id).execute();
+    expect(kept.map((row) => row.session_id)).not.toContain('live-00');
+  });
+
   it('erases only in the caller\'s account', async () => {
     const tenant = await createTenant(t.services, 'EraseMine');
     const other = await createTenant(t.services, 'EraseTheirs');
