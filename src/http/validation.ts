@@ -76,6 +76,7 @@ export function queryMessage(error: SchemaError): string {
   const params = error.params as Record<string, unknown>;
   const name = lastSegment(error.instancePath) || String(params.missingProperty ?? 'query');
   const schema = error.parentSchema ?? {};
+  if (error.keyword === 'required') return `${name} is required`;
   if (error.keyword === 'enum' || error.keyword === 'anyOf' || error.keyword === 'const') {
     return `${name} is not one of the allowed values`;
   }

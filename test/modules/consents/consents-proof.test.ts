@@ -242,7 +242,9 @@ describe('the visitor\'s receipt', () => {
     const notFound = { errors: [{ code: 404, message: 'Record not found' }] };
     expect(await call(t.app, 'GET', url, { query: { session_id: 'someone-else' } })).toMatchObject({ status: 404, body: notFound });
     expect(await call(t.app, 'GET', `/widget/${other.account.id}/consents/${id}`, { query: { session_id: 'visitor-1' } })).toMatchObject({ status: 404, body: notFound });
-    expect((await call(t.app, 'GET', url)).status).toBe(400);
+    const unnamed = await call(t.app, 'GET', url);
+    expect(unnamed.status).toBe(400);
+    expect(JSON.stringify(unnamed.body)).toContain('session_id is required');
     expect((await call(t.app, 'GET', url, { query: { session_id: 'visitor-1' }, headers: { origin: 'https://evil.example' } })).status).toBe(403);
   });
 });
