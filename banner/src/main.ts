@@ -335,3 +335,10 @@ window.Consentry = {
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
 else start();
+
+// The page view, for the account's statistics: nothing names the visitor, nothing is stored for it.
+try {
+  navigator.sendBeacon(`${serviceBase}/widget/${config.account.id}/views`);
+} catch {
+  // a browser without beacons counts no page view
+}

@@ -64,8 +64,8 @@ const SETTLE_MAX_MS = 5_000;
 const MAX_NAME = 255;
 /** Items one scan keeps: a page that writes thousands of keys does not fill the account. */
 const MAX_ITEMS = 1_000;
-/** Where a Consentry banner records a visitor's choice (`POST /widget/{account_id}/consents`). */
-const CONSENT_POST = /\/widget\/[^/?#]+\/consents(?:[?#]|$)/;
+/** Where a Consentry banner counts a page view and records a visitor's choice (`POST /widget/{account_id}/views`, `…/consents`). */
+const BANNER_POSTS = /\/widget\/[^/?#]+\/(?:views|consents)(?:[?#]|$)/;
 
 /**
  * `expires` (seconds since the epoch, -1 for session cookies) as a duration people read, in the
@@ -164,9 +164,9 @@ class Crawl {
     context.on('requestfinished', () => this.activity(-1));
     context.on('requestfailed', () => this.activity(-1));
     context.on('response', (response) => void this.noteSetCookies(response.url(), () => response.headersArray()));
-    // The scanner is not a visitor: the choice it makes in the site's banner is never recorded as a
-    // consent (nor counted as a visit). The banner goes on without its receipt when the POST fails.
-    await context.route(CONSENT_POST, (route) => (route.request().method() === 'POST' ? route.abort() : route.fallback()));
+    // The scanner is not a visitor: its page loads are not counted as page views, nor its choice in
+    // the site's banner recorded as a consent. The banner goes on without its receipt when a POST fails.
+    await context.route(BANNER_POSTS, (route) => (route.request().method() === 'POST' ? route.abort() : route.fallback()));
     const page = context.pages()[0] ?? (await context.newPage());
 
     const start = pageUrl(options.startingUrl)!;

@@ -196,6 +196,7 @@ const TABLE: Record<string, Entry> = {
   'GET /widget/:account_id.js': { rule: 'public', path: (t) => `/widget/${t.account.id}.js` },
   'GET /widget/:account_id/config.json': { rule: 'public', path: (t) => `/widget/${t.account.id}/config.json` },
   'POST /widget/:account_id/consents': { rule: 'public', path: (t) => `/widget/${t.account.id}/consents`, body: consent },
+  'POST /widget/:account_id/views': { rule: 'public', path: (t) => `/widget/${t.account.id}/views` },
   'DELETE /api/v1/accounts/:id': {
     rule: 'any',
     path: (t) => `/api/v1/accounts/${t.account.id}`, foreign: (o) => `/api/v1/accounts/${o.account.id}`,

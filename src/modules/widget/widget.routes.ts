@@ -9,7 +9,7 @@ import { visitorContext } from '../consents/consents.service.ts';
 import { bannerScriptHandler } from './banner-script.routes.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
 import type { WidgetAccount } from './widget.repository.ts';
-import { bannerConfig, recordVisitorConsent, visitorReceipt } from './widget.service.ts';
+import { bannerConfig, countPageview, recordVisitorConsent, visitorReceipt } from './widget.service.ts';
 import { RecordedConsent, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
 
 declare module 'fastify' {
@@ -102,6 +102,20 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     const config = await bannerConfig(services, usableAccount(request), request.query.session_id);
     reply.header('cache-control', 'no-store');
     return { data: config };
+  });
+
+  app.post('/widget/:account_id/views', {
+    config: { auth: 'public', throttle: 'widget' },
+    bodyLimit: WIDGET_BODY_LIMIT,
+    schema: {
+      operationId: 'widgetPageview', tags,
+      summary: 'Count a page the banner was loaded on (the banner sends it, without naming the visitor)',
+      params: WidgetParams,
+      response: { 204: { description: 'Counted', type: 'null' }, ...errors },
+    },
+  }, async (request, reply) => {
+    countPageview(services, usableAccount(request));
+    return reply.code(204).send(null);
   });
 
   app.post('/widget/:account_id/consents', {

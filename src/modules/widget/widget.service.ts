@@ -20,6 +20,11 @@ export async function bannerConfig(services: Services, account: WidgetAccount, s
   return banner.config;
 }
 
+/** A page the banner was loaded on: a pageview (in memory, written in batches), with no visitor named. */
+export function countPageview(services: Services, account: WidgetAccount): void {
+  services.visits.count(account.id);
+}
+
 /** A visitor's choice from the banner, committed before the answer. */
 export async function recordVisitorConsent(services: Services, account: WidgetAccount, input: WidgetConsentInput, visitor: VisitorContext) {
   // The page reports navigator.globalPrivacyControl: browsers may set it without sending Sec-GPC.

@@ -287,6 +287,24 @@ describeBrowser('the banner on a website', () => {
     await context.close();
   });
 
+  it('counts each page it is loaded on as a page view, naming no visitor', async () => {
+    const pageviews = async () => {
+      await t.services.visits.flush();
+      const rows = await t.services.db.selectFrom('account_daily_stats').select('pageviews').where('account_id', '=', tenant.account.id).execute();
+      return rows.reduce((sum, row) => sum + row.pageviews, 0);
+    };
+    const before = await pageviews();
+    const { context, page } = await visit();
+    const beacon = page.waitForRequest((request) => request.url().endsWith(`/widget/${tenant.account.id}/views`));
+    await page.reload();
+    const sent = await beacon;
+    expect(sent.method()).toBe('POST');
+    expect(sent.postData() ?? '').toBe('');
+    await context.close();
+    // Two page loads: the first visit and its reload.
+    await expect.poll(pageviews).toBe(before + 2);
+  });
+
   it('speaks the page\'s language', async () => {
     const { context, page } = await visit({ lang: 'de-AT' });
     await page.getByRole('button', { name: 'Alle akzeptieren', exact: true }).waitFor();

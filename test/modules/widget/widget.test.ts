@@ -138,4 +138,20 @@ describe('visits', () => {
     const account = await call(t.app, 'GET', `/api/v1/accounts/${fresh.account.id}`, { token: fresh.tokens.admin });
     expect(account.body.onboarding_status).toBe('code_installed');
   });
+
+  it('counts the banner\'s page views (POST /views): a pageview, no visitor, only from the account\'s pages', async () => {
+    const fresh = await createTenant(t.services, 'Viewed');
+    const view = (headers: Record<string, string> = {}) => call(t.app, 'POST', `/widget/${fresh.account.id}/views`, { headers });
+    const own = { origin: `https://${fresh.account.domain}` };
+    const first = await view(own);
+    expect(first.status).toBe(204);
+    expect(first.headers['access-control-allow-origin']).toBe(own.origin);
+    expect((await view(own)).status).toBe(204);
+    expect(await view({ origin: 'https://elsewhere.example' })).toMatchObject({ status: 403 });
+    expect((await call(t.app, 'POST', `/widget/${newId()}/views`)).status).toBe(404);
+    await t.services.visits.flush();
+    const stats = await t.services.db.selectFrom('account_daily_stats').selectAll().where('account_id', '=', fresh.account.id).execute();
+    expect(stats).toHaveLength(1);
+    expect(stats[0]).toMatchObject({ pageviews: 2, visitors: 0 });
+  });
 });

@@ -790,6 +790,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/{account_id}/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Count a page the banner was loaded on (the banner sends it, without naming the visitor) */
+        post: operations["widgetPageview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{account_id}/consents": {
         parameters: {
             query?: never;
@@ -11226,6 +11243,138 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    widgetPageview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Authentication, authorization, pagination, not-found and other errors */
             400: {
