@@ -7,7 +7,7 @@ import { after, type MaybePromise } from '../lib/maybe-promise.ts';
 import { TtlMap } from '../lib/ttl-map.ts';
 
 /** The password routes each have their own per-IP budget, so that one onboarding does not exhaust another's. */
-export type ThrottleName = 'login' | 'signup' | 'password' | 'reset' | 'accept' | 'widget';
+export type ThrottleName = 'login' | 'signup' | 'password' | 'reset' | 'accept' | 'widget' | 'views';
 export type LimiterName = 'general' | 'owner' | 'loginEmail' | ThrottleName;
 
 /** One request counted against a key's window. */
@@ -118,6 +118,9 @@ export function createLimiters(config: Config, redis?: RedisClients): Limiters {
     // Per email address, whatever the IP: a slow guess at one password from many addresses.
     loginEmail: limiter('loginEmail', config.loginEmailRateLimitPerHour, 3600, config, redis),
     widget: limiter('widget', config.widgetRateLimitPerMin, 60, config, redis),
+    // The banner's page-view beacons, one per page: a budget of their own, so that many page views
+    // from one address (a carrier's NAT) never use up what its visitors' consents need.
+    views: limiter('views', config.widgetRateLimitPerMin, 60, config, redis),
   };
 }
 

@@ -105,7 +105,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
   });
 
   app.post('/widget/:account_id/views', {
-    config: { auth: 'public', throttle: 'widget' },
+    config: { auth: 'public', throttle: 'views' },
     bodyLimit: WIDGET_BODY_LIMIT,
     schema: {
       operationId: 'widgetPageview', tags,

@@ -121,6 +121,24 @@ describe('POST /widget/{account_id}/consents', () => {
       await limited.close();
     }
   });
+
+  it('counts page-view beacons against a budget of their own: page views never crowd out a consent', async () => {
+    const limited = await startApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '3' } });
+    try {
+      const other = await createTenant(limited.services, 'Beacons');
+      const from = { remoteAddress: '198.51.100.5' };
+      const view = () => limited.app.inject({ method: 'POST', url: `/widget/${other.account.id}/views`, ...from });
+      for (let i = 0; i < 3; i++) expect((await view()).statusCode).toBe(204);
+      expect((await view()).statusCode).toBe(429);
+      const consent = await limited.app.inject({
+        method: 'POST', url: `/widget/${other.account.id}/consents`, ...from,
+        payload: { consent: { session_id: 'after-beacons', user_preferences: { accept_type: 'all' } } },
+      });
+      expect(consent.statusCode).toBe(201);
+    } finally {
+      await limited.close();
+    }
+  });
 });
 
 describe('visits', () => {
