@@ -83,6 +83,8 @@ function newSessionId(): string {
 const previous = storedCookie();
 let sessionId = previous?.data?.session_id || newSessionId();
 let consentId: string | null = previous?.data?.consent_id ?? null;
+/** This page is counted as a view: by a consent recorded on it, or by the beacon when it was left. */
+let viewCounted = false;
 
 // Consent Mode first: before any tag on the page can read it.
 pushDefault();
@@ -168,6 +170,7 @@ function notify(): void {
 function onChoice(): void {
   keepData();
   record();
+  viewCounted = true;
   notify();
 }
 
@@ -336,9 +339,24 @@ window.Consentry = {
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
 else start();
 
-// The page view, for the account's statistics: nothing names the visitor, nothing is stored for it.
-try {
-  navigator.sendBeacon(`${serviceBase}/widget/${config.account.id}/views`);
-} catch {
-  // a browser without beacons counts no page view
+/**
+ * The page view, for the account's statistics: counted once per page, when the page is left, by an
+ * empty beacon that names no visitor — unless a choice was recorded on it, which counts the page
+ * itself. (A page restored from the back-forward cache is a new view.)
+ */
+function countView(): void {
+  if (viewCounted) return;
+  viewCounted = true;
+  try {
+    navigator.sendBeacon(`${serviceBase}/widget/${config.account.id}/views`);
+  } catch {
+    // a browser without beacons counts no page view
+  }
 }
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') countView();
+});
+window.addEventListener('pagehide', countView);
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted) viewCounted = false;
+});
