@@ -94,6 +94,8 @@ export async function acceptAction(db: Kysely<Database>, accountId: string, id: 
     const item = await findStorageItem(trx, accountId, action.actionable_id, true);
     if (!item) throw new ValidationError('The record this action changed no longer exists');
     if (item.status === 'processing') throw new ValidationError('The AI is working on this item; retry in a moment');
+    // A category a person chose since the suggestion stays: the suggestion is out of date.
+    if (item.category_id !== null) throw new ValidationError('The item has a category already; reject the suggestion or change the item');
 
     const { category, created } = await categoryForStandard(trx, accountId, standard, true);
     if (created) {

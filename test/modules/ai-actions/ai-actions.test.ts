@@ -201,6 +201,13 @@ describe('accepting a suggestion', () => {
     const gone = await suggestion(owner, 'analytics');
     await t.services.db.deleteFrom('storage_items').where('id', '=', gone.id).execute();
     expect(await gone.accept()).toMatchObject({ status: 422, body: { errors: [{ error: 'The record this action changed no longer exists' }] } });
+    const decided = await suggestion(owner, 'marketing');
+    const chosen = await insertCategory(t.services, owner.account.id, { name: 'Chosen by hand' });
+    await t.services.db.updateTable('storage_items').set({ category_id: chosen.id }).where('id', '=', decided.id).execute();
+    expect(await decided.accept()).toMatchObject({ status: 422, body: { errors: [{ error: 'The item has a category already; reject the suggestion or change the item' }] } });
+    expect((await item(decided.id)).category_id).toBe(chosen.id);
+    await t.services.db.updateTable('storage_items').set({ category_id: null }).where('id', '=', decided.id).execute();
+    await t.services.db.deleteFrom('categories').where('id', '=', chosen.id).execute();
     const rejected = await suggestion(owner, 'analytics');
     await call(t.app, 'POST', `/api/v1/ai-actions/${rejected.action.id}/reject`, { token: owner.tokens.admin });
     expect(await rejected.accept()).toMatchObject({ status: 422, body: { errors: [{ error: 'Action was rejected, not suggested' }] } });

@@ -130,7 +130,7 @@ export function AiPage({ accountId }: { accountId: string }) {
                     <td>{STATE_LABELS[action.status]}</td>
                     <td>{formatDate(action.created_at)}</td>
                     <td class="row-actions">
-                      {action.status === 'suggested' && action.action_type === 'auto_categorise' && item &&
+                      {action.status === 'suggested' && action.action_type === 'auto_categorise' && item && item.category_id === null &&
                         <button type="button" onClick={accept(action)} aria-label={`Accept the suggestion for ${name}`}>Accept</button>}
                       {action.status === 'suggested' &&
                         <button type="button" class="danger" onClick={reject(action)} aria-label={`Reject the suggestion for ${name}`}>Reject</button>}
