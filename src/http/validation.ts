@@ -11,13 +11,19 @@ export function humanize(field: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/**
- * The field an error is about: the last segment of its path that is a field name. Indexes and the
- * client's own keys (of a map such as `accepted_services`) are skipped: a message never repeats them.
- */
 function lastSegment(path: string): string {
-  const parts = path.split('/').filter((part) => /^[a-z][a-z0-9_]*$/.test(part));
+  const parts = path.split('/').filter((part) => part !== '' && !/^\d+$/.test(part));
   return parts.at(-1) ?? '';
+}
+
+/**
+ * The field an error is about, named by the schema (its last `properties/<name>`), not by the data:
+ * the client's own keys (of a map such as `accepted_services` or `translations`) are never repeated
+ * in a message. The data's path is the fallback for a schema that names none.
+ */
+function fieldOf(error: SchemaError): string {
+  const named = [...(error.schemaPath ?? '').matchAll(/\/properties\/([^/]+)/g)].at(-1)?.[1];
+  return named ?? lastSegment(error.instancePath);
 }
 
 /** One 422 sentence for a body field that failed its schema. */
@@ -26,7 +32,7 @@ export function bodyMessage(error: SchemaError): string {
   if (error.keyword === 'required') {
     return `${humanize(String(params.missingProperty))} can't be blank`;
   }
-  const field = lastSegment(error.instancePath);
+  const field = fieldOf(error);
   if (field === '') return 'Body must be a JSON object';
   const name = humanize(field);
   switch (error.keyword) {
@@ -74,7 +80,7 @@ export function bodyMessages(errors: SchemaError[]): string[] {
 /** One 400 sentence for a query parameter, naming it: `limit must be between 1 and 100`. */
 export function queryMessage(error: SchemaError): string {
   const params = error.params as Record<string, unknown>;
-  const name = lastSegment(error.instancePath) || String(params.missingProperty ?? 'query');
+  const name = fieldOf(error) || String(params.missingProperty ?? 'query');
   const schema = error.parentSchema ?? {};
   if (error.keyword === 'required') return `${name} is required`;
   if (error.keyword === 'enum' || error.keyword === 'anyOf' || error.keyword === 'const') {

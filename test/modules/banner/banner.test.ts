@@ -262,6 +262,7 @@ describe('the banner settings', () => {
       [{ translations: { 'de-CH-1996-1996-1996-1996-1996-1996-1996': { title: 'Hi' } } }, 'Translations has an unknown language code: de-CH-1996-1996-1996-1996-1996-1996…'],
       [{ translations: Object.fromEntries(['ar', 'bg', 'cs', 'da', 'el', 'et', 'fi', 'ga', 'hr', 'hu', 'is', 'ja', 'ko', 'lt', 'lv', 'mt', 'nb', 'pl', 'pt', 'ro', 'ru', 'sk', 'sl', 'sv', 'tr', 'uk', 'vi', 'zh', 'he', 'hi', 'id'].map((code) => [code, { title: 'x' }])) }, 'Translations has too many languages (maximum is 30)'],
       [{ translations: { en: { title: 'x'.repeat(2001) } } }, 'Title is too long (maximum is 2000 characters)'],
+      [{ translations: { de: 5 } }, 'Translations is invalid'],
     ];
     for (const [banner, message] of cases) {
       const res = await api('PATCH', '/api/v1/banner', { banner }, other.tokens.admin);

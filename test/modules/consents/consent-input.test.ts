@@ -58,6 +58,8 @@ describe.each([['the API', viaApi], ['the widget', viaWidget]] as const)('a cons
   it('names the field, not a key of the client\'s, and a problem of several items once', async () => {
     const hostile = await send({ session_id: 's', user_preferences: { accept_type: 'custom', accepted_services: { '<img src=x onerror=alert(1)>': 'c' } } });
     expect(hostile).toMatchObject(invalid('Accepted services is invalid'));
+    const plain = await send({ session_id: 's', user_preferences: { accept_type: 'custom', accepted_services: { you_were_hacked: 5 } } });
+    expect(plain).toMatchObject(invalid('Accepted services is invalid'));
     const twice = await send({ session_id: 's', user_preferences: { accept_type: 'custom', accepted_categories: [1, {}] } });
     expect(twice).toMatchObject(invalid('Accepted categories is invalid'));
   });
