@@ -135,7 +135,7 @@ export async function listCheckpoints(db: Executor, accountId: string, from: str
  */
 export async function eraseSubject(db: Executor, accountId: string, field: 'user_id' | 'session_id', value: string): Promise<number> {
   const subject = field === 'session_id' ? ofSession(accountId, value) : sql`user_id = ${value}`;
-  const result = await sql<{ erased: number }>`with target as (
+  const result = await sql<{ erased: number; sessions: string[] }>`with target as (
       select id, session_id from consents where account_id = ${accountId} and ${subject} and erased_at is null for update
     ), erased as (
       update consents c set session_id = '', user_id = null, ip_address = null, user_agent = null, url = null,
@@ -145,19 +145,22 @@ export async function eraseSubject(db: Executor, accountId: string, field: 'user
     ), forgotten as (
       delete from account_recent_visitors where account_id = ${accountId} and session_id in (select session_id from target)
     )
-    select count(*)::int as erased from erased`.execute(db);
+    select (select count(*)::int from erased) as erased, coalesce((select array_agg(distinct session_id) from target), '{}') as sessions`.execute(db);
+  const { erased, sessions } = result.rows[0];
   // The sessions kept for the onboarding status are only the latest few: put back, from the
-  // account's most recent consents, the visitors the erased ones displaced, so that erasing one
-  // visitor does not take a live account's other visitors out of the count.
+  // account's most recent consents, the visitors the erased ones displaced (never an erased
+  // session, though another of its consents stays), so that erasing one visitor does not take a
+  // live account's other visitors out of the count.
   await sql`insert into account_recent_visitors (account_id, session_id, last_seen_at)
     select ${accountId}::uuid, session_id, max(created_at) from (
       select session_id, created_at from consents
       where account_id = ${accountId} and erased_at is null and created_at > now() - interval '30 days'
+        and session_id <> all(${sessions}::text[])
       order by created_at desc limit ${LIVE_VISITORS * 20}
     ) recent
     group by session_id order by max(created_at) desc limit ${LIVE_VISITORS}
     on conflict (account_id, session_id) do nothing`.execute(db);
-  return result.rows[0].erased;
+  return erased;
 }
 
 export async function insertErasure(

@@ -22,7 +22,8 @@ const LAST_DAY = '2999-12-31';
 /** The range asked for, or the last 30 days; 400 when it is backwards, too long or out of bounds. */
 function rangeOf(query: StatsQuery): { from: string; to: string; interval: Interval } {
   const to = query.to ?? new Date().toISOString().slice(0, 10);
-  const from = query.from ?? addDays(to, -29);
+  // The default start never falls before the first day: only a day the client sent is blamed.
+  const from = query.from ?? [addDays(to, -29), FIRST_DAY].sort().at(-1)!;
   for (const [name, day] of [['from', from], ['to', to]] as const) {
     if (day < FIRST_DAY || day > LAST_DAY) throw new BadRequestError(`${name} must be a day from ${FIRST_DAY} to ${LAST_DAY}`);
   }

@@ -412,8 +412,15 @@ describe('POST /consents/erase', () => {
     expect(erased.body.data.consents).toBe(1);
     // Ten other visitors remain in the last 30 days.
     expect(await status()).toBe('live');
-    const kept = await t.services.db.selectFrom('account_recent_visitors').select('session_id').where('account_id', '=', tenant.account.id).execute();
-    expect(kept.map((row) => row.session_id)).not.toContain('live-00');
+    const kept = async () => (await t.services.db.selectFrom('account_recent_visitors').select('session_id').where('account_id', '=', tenant.account.id).execute())
+      .map((row) => row.session_id);
+    expect(await kept()).not.toContain('live-00');
+    // Erased by user id: the session stays out, though another of its consents had no user id.
+    await record(tenant, ['live-01'], 'user-77');
+    await t.services.visits.flush();
+    const byUser = await call(t.app, 'POST', '/api/v1/consents/erase', { token: tenant.tokens.admin, body: { user_id: 'user-77' } });
+    expect(byUser.body.data.consents).toBe(1);
+    expect(await kept()).not.toContain('live-01');
   });
 
   it('erases only in the caller\'s account', async () => {

@@ -189,6 +189,7 @@ describe('GET /stats', () => {
       expect(group).toMatchObject({ status: 400, body: { errors: [{ code: 400, message }] } });
     }
     expect((await stats({ from: '2999-12-01', to: '2999-12-31', interval: 'week' })).status).toBe(200);
+    expect((await stats({ to: '1970-01-05' })).body).toMatchObject({ from: '1970-01-01', to: '1970-01-05' });
     const stranger = await createTenant(t.services, 'Stranger');
     const res = await stats({ from: '2026-01-01', to: '2026-03-31', interval: 'month' }, stranger.tokens.account);
     expect(res.body.totals).toMatchObject({ consents: 0, pageviews: 0, unique_visitors: 0, categories: [] });
