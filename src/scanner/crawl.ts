@@ -66,6 +66,12 @@ const MAX_NAME = 255;
 const MAX_ITEMS = 1_000;
 /** Where a Consentry banner counts a page view and records a visitor's choice (`POST /widget/{account_id}/views`, `…/consents`). */
 const BANNER_POSTS = /\/widget\/[^/?#]+\/(?:views|consents)(?:[?#]|$)/;
+/** Run in every page of the scanner's browser: the banner's page-view beacon is answered, never sent. */
+const NO_VIEW_BEACON = `(() => {
+  const send = navigator.sendBeacon && navigator.sendBeacon.bind(navigator);
+  if (!send) return;
+  navigator.sendBeacon = (url, data) => (${BANNER_POSTS}.test(String(url)) ? true : send(url, data));
+})();`;
 
 /**
  * `expires` (seconds since the epoch, -1 for session cookies) as a duration people read, in the
@@ -167,6 +173,8 @@ class Crawl {
     // The scanner is not a visitor: its page loads are not counted as page views, nor its choice in
     // the site's banner recorded as a consent. The banner goes on without its receipt when a POST fails.
     await context.route(BANNER_POSTS, (route) => (route.request().method() === 'POST' ? route.abort() : route.fallback()));
+    // The page-view beacon leaves as the page does, where no route sees it: it is not sent at all.
+    await context.addInitScript({ content: NO_VIEW_BEACON });
     const page = context.pages()[0] ?? (await context.newPage());
 
     const start = pageUrl(options.startingUrl)!;
