@@ -24,7 +24,7 @@ function rangeOf(query: StatsQuery): { from: string; to: string; interval: Inter
   const to = query.to ?? new Date().toISOString().slice(0, 10);
   // The default start never falls before the first day: only a day the client sent is blamed.
   const from = query.from ?? [addDays(to, -29), FIRST_DAY].sort().at(-1)!;
-  for (const [name, day] of [['from', from], ['to', to]] as const) {
+  for (const [name, day] of [['to', to], ['from', from]] as const) {
     if (day < FIRST_DAY || day > LAST_DAY) throw new BadRequestError(`${name} must be a day from ${FIRST_DAY} to ${LAST_DAY}`);
   }
   if (from > to) throw new BadRequestError('from must not be after to');

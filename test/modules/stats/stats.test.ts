@@ -180,9 +180,12 @@ describe('GET /stats', () => {
     expect((await stats({ interval: 'year' })).status).toBe(400);
     // Days past year 9999 or before year 1 would never end a loop, or fail in the database.
     for (const [query, message] of [
-      [{ from: '9999-12-31', to: '9999-12-31', interval: 'month' }, 'from must be a day from 1970-01-01 to 2999-12-31'],
+      [{ from: '9999-12-31', to: '9999-12-31', interval: 'month' }, 'to must be a day from 1970-01-01 to 2999-12-31'],
+      [{ to: '9999-12-31' }, 'to must be a day from 1970-01-01 to 2999-12-31'],
+      [{ from: '9999-12-01', to: '2026-01-01' }, 'from must be a day from 1970-01-01 to 2999-12-31'],
       [{ from: '2999-12-01', to: '3000-01-01' }, 'to must be a day from 1970-01-01 to 2999-12-31'],
-      [{ from: '0001-01-01', to: '0001-01-02' }, 'from must be a day from 1970-01-01 to 2999-12-31'],
+      [{ from: '0001-01-01', to: '1970-01-02' }, 'from must be a day from 1970-01-01 to 2999-12-31'],
+      [{ from: '0001-01-01', to: '0001-01-02' }, 'to must be a day from 1970-01-01 to 2999-12-31'],
     ] as const) {
       expect(await stats(query)).toMatchObject({ status: 400, body: { errors: [{ code: 400, message }] } });
       const group = await call(t.app, 'GET', `/api/v1/groups/${tenant.group.id}/stats`, { token: tenant.tokens.partner, query });
