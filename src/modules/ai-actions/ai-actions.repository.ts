@@ -1,6 +1,6 @@
 import { newId } from '../../db/ids.ts';
 import { toJson, type Executor } from '../../db/kysely.ts';
-import type { AiActionRow, AiActionsTable } from '../../db/schema.ts';
+import type { AiActionRow, AiActionsTable, CategoryRow } from '../../db/schema.ts';
 import { listPage } from '../../db/list-page.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import type { AiActionFilters } from './ai-actions.schema.ts';
@@ -15,6 +15,15 @@ export interface NewAiAction {
   confidence: number;
   source: string;
   status?: 'applied' | 'suggested';
+}
+
+/** The action that records a category made from the standard ones: undoing it removes the category. */
+export function categoryCreated(accountId: string, category: CategoryRow, confidence: number, source: string): NewAiAction {
+  const { name, slug, description, required, published } = category;
+  return {
+    account_id: accountId, action_type: 'auto_categorise', actionable_type: 'Category', actionable_id: category.id,
+    suggested_params: { name, slug, description, required, published }, previous_params: {}, confidence, source,
+  };
 }
 
 export async function insertAiAction(db: Executor, action: NewAiAction): Promise<AiActionRow> {

@@ -4,7 +4,7 @@ import type { ApprovedByType, Database, StorageItemRow, StorageItemStatus } from
 import { accountLanguageAndDomain, findAiFeatures } from '../accounts/accounts.service.ts';
 import { categoryForStandard } from '../categories/categories.service.ts';
 import { findStorageItem, writeItemChanges } from '../storage-items/storage-items.service.ts';
-import { hasOpenSuggestion, insertAiAction, revertedFields, type NewAiAction } from './ai-actions.repository.ts';
+import { categoryCreated, hasOpenSuggestion, insertAiAction, revertedFields, type NewAiAction } from './ai-actions.repository.ts';
 import type { Classification, Classifier, Finding } from '../../ai/classifier/classifier.ts';
 import type { TextProvider } from '../../ai/providers.ts';
 
@@ -74,13 +74,7 @@ async function apply(trx: Executor, itemId: string, accountId: string, found: Cl
   if (features.auto_categorise && item.category_id === null && !reverted.has('category_id')) {
     if (found.category) {
       const { category, created } = await categoryForStandard(trx, accountId, found.category.value, features.auto_approve);
-      if (created) {
-        actions.push({
-          account_id: accountId, action_type: 'auto_categorise', actionable_type: 'Category', actionable_id: category.id,
-          suggested_params: { name: category.name, slug: category.slug, description: category.description, required: category.required, published: category.published },
-          previous_params: {}, confidence: found.category.confidence, source: `standard categories, for "${item.name}"`,
-        });
-      }
+      if (created) actions.push(categoryCreated(accountId, category, found.category.confidence, `standard categories, for "${item.name}"`));
       changes.category_id = category.id;
       categorised = found.category;
       log({ action_type: 'auto_categorise', ...withStatus({ category_id: category.id }, { category_id: null }), confidence: found.category.confidence, source: found.category.source });

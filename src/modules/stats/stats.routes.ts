@@ -23,7 +23,8 @@ const LAST_DAY = '2999-12-31';
 function rangeOf(query: StatsQuery): { from: string; to: string; interval: Interval } {
   const to = query.to ?? new Date().toISOString().slice(0, 10);
   // The default start never falls before the first day: only a day the client sent is blamed.
-  const from = query.from ?? [addDays(to, -29), FIRST_DAY].sort().at(-1)!;
+  const start = addDays(to, -29);
+  const from = query.from ?? (start < FIRST_DAY ? FIRST_DAY : start);
   for (const [name, day] of [['to', to], ['from', from]] as const) {
     if (day < FIRST_DAY || day > LAST_DAY) throw new BadRequestError(`${name} must be a day from ${FIRST_DAY} to ${LAST_DAY}`);
   }
