@@ -117,18 +117,27 @@ describe('POST /users', () => {
     expect(res.body.errors).toContainEqual({ error: 'Email is invalid' });
   });
 
-  for (const [what, env] of [['by default (SIGNUP_ENABLED unset)', {}], ['when SIGNUP_ENABLED=false', { SIGNUP_ENABLED: 'false' }]] as const) {
-    it(`is off ${what}`, async () => {
-      const closed = await startApp({ env });
-      try {
-        const res = await call(closed.app, 'POST', '/api/v1/users', { body: { user: { name: 'A', email: 'a@example.test', password: 'long enough' } } });
-        expect(res).toMatchObject({ status: 403, body: { errors: [{ code: 403, message: 'Sign-up is disabled on this server' }] } });
-        expect(await closed.services.db.selectFrom('users').select('id').where('email', '=', 'a@example.test').execute()).toEqual([]);
-      } finally {
-        await closed.close();
-      }
-    });
-  }
+  it('is on by default (SIGNUP_ENABLED unset), as the contract says', async () => {
+    const open = await startApp({ env: {} });
+    try {
+      const res = await call(open.app, 'POST', '/api/v1/users', { body: { user: { name: 'A', email: 'a@example.test', password: 'long enough' } } });
+      expect(res.status).toBe(201);
+      expect(res.body.token).toMatch(/^csu_/);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it('is off when SIGNUP_ENABLED=false', async () => {
+    const closed = await startApp({ env: { SIGNUP_ENABLED: 'false' } });
+    try {
+      const res = await call(closed.app, 'POST', '/api/v1/users', { body: { user: { name: 'A', email: 'a@example.test', password: 'long enough' } } });
+      expect(res).toMatchObject({ status: 403, body: { errors: [{ code: 403, message: 'Sign-up is disabled on this server' }] } });
+      expect(await closed.services.db.selectFrom('users').select('id').where('email', '=', 'a@example.test').execute()).toEqual([]);
+    } finally {
+      await closed.close();
+    }
+  });
 });
 
 describe('GET /me', () => {
