@@ -31,6 +31,7 @@ export const accountsRoutes: RoutesPlugin = async (app, { services }) => {
   }, async (request) => {
     const window = pageWindow(request.query);
     const { onboarding_status, group_id } = request.query;
+    await services.visits.written();
     const { rows, count } = await listAccounts(db, principalOf(request), { onboarding_status, group_id }, window);
     return { pagination: paginate(request, window, count), data: rows.map(toAccount) };
   });
@@ -52,7 +53,10 @@ export const accountsRoutes: RoutesPlugin = async (app, { services }) => {
       params: IdParams,
       response: withErrors({ 200: AccountSchema }, { 404: true }),
     },
-  }, async (request) => toAccount(await reachableAccount(db, principalOf(request), request.params.id)));
+  }, async (request) => {
+    await services.visits.written();
+    return toAccount(await reachableAccount(db, principalOf(request), request.params.id));
+  });
 
   const update = async (request: FastifyRequest<{ Params: { id: string }; Body: { account: AccountFields } }>) =>
     toAccount(await changeAccount(services, principalOf(request), request.params.id, request.body.account));

@@ -51,5 +51,9 @@ export const authRoutes: RoutesPlugin = async (app, { services }) => {
       summary: 'Who the token belongs to',
       response: withErrors({ 200: MeResponse }),
     },
-  }, async (request) => ({ data: await whoAmI(db, principalOf(request)) }));
+  }, async (request) => {
+    // An account token's account comes with its onboarding status: the visits counted so far first.
+    if (principalOf(request).accountId) await services.visits.written();
+    return { data: await whoAmI(db, principalOf(request)) };
+  });
 };

@@ -80,6 +80,15 @@ export class VisitCounter {
     }
   }
 
+  /**
+   * Resolves once what was counted so far is written: a flush when anything is held, else the one
+   * under way. Reads of the onboarding status wait for it, so a client that just recorded its
+   * tenth visitor reads `live` without waiting for the next timed flush.
+   */
+  written(): Promise<void> {
+    return this.days.size > 0 ? this.flush() : this.flushing;
+  }
+
   /** Writes what was counted so far; flushes run one after the other. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(() => this.write());

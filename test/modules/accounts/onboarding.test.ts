@@ -155,3 +155,30 @@ describe('the visitors behind the status, counted by the server', () => {
     expect(await status(tenant)).toBe('live');
   });
 });
+
+describe('the status as a client of the API sees it', () => {
+  it('walks to live through the API alone, each step answered at once', async () => {
+    const tenant = await createTenant(t.services, 'Through the API');
+    const status = async (who: 'partner' | 'account' = 'partner') =>
+      (await call(t.app, 'GET', `/api/v1/accounts/${tenant.account.id}`, { token: tenant.tokens[who] })).body.onboarding_status;
+    const listed = async () => (await call(t.app, 'GET', '/api/v1/accounts', { token: tenant.tokens.partner, query: { onboarding_status: 'live' } }))
+      .body.data.map((account: { id: string }) => account.id);
+    expect(await status()).toBe('account_created');
+    const category = await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name: 'Analytics' } } });
+    expect(category.status).toBe(201);
+    expect(await status()).toBe('vendors_setup');
+    const consent = (session: string) => call(t.app, 'POST', '/api/v1/consents', {
+      token: tenant.tokens.account,
+      body: { consent: { session_id: session, user_preferences: { accept_type: 'custom', accepted_categories: [category.body.data.id], rejected_categories: [] } } },
+    });
+    const first = await consent('visitor-0');
+    expect([first.status, first.body]).toEqual([201, expect.anything()]);
+    expect(await status()).toBe('code_installed');
+    for (let n = 1; n < 9; n++) expect((await consent(`visitor-${n}`)).status).toBe(201);
+    expect((await consent('visitor-0')).status).toBe(201);
+    expect(await status()).toBe('code_installed');
+    expect((await consent('visitor-9')).status).toBe(201);
+    // No waiting for the visit counter's next flush: the tenth visitor shows on the next read.
+    expect([await status(), await status('account'), await listed()]).toEqual(['live', 'live', [tenant.account.id]]);
+  });
+});
