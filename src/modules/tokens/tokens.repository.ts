@@ -28,12 +28,16 @@ function ownedBy(owner: TokenOwner) {
         : eb('id', '=', owner.tokenId);
 }
 
+/** A token without an expiry, or whose expiry is still ahead. */
+const unexpired = (eb: ExpressionBuilder<Database, 'api_tokens'>) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())]);
+
+/** The owner's live tokens: neither revoked nor expired. */
 export async function listTokens(
   db: Executor,
   owner: TokenOwner,
   page: { limit: number; offset: number; order: 'asc' | 'desc' },
 ): Promise<{ rows: ApiTokenRow[]; count: number }> {
-  const base = db.selectFrom('api_tokens').where(ownedBy(owner)).where('revoked_at', 'is', null);
+  const base = db.selectFrom('api_tokens').where(ownedBy(owner)).where('revoked_at', 'is', null).where(unexpired);
   return listPage(base, (q) => q.selectAll().orderBy('created_at', page.order).orderBy('id', page.order), page);
 }
 
@@ -89,7 +93,7 @@ export async function countLiveNamedTokens(db: Executor, owner: { partnerId: str
     .where(owner.userId ? 'user_id' : 'partner_id', '=', (owner.userId ?? owner.partnerId)!)
     .where('kind', '=', 'api')
     .where('revoked_at', 'is', null)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())]))
+    .where(unexpired)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }

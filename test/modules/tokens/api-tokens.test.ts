@@ -63,6 +63,9 @@ describe('POST /api-tokens', () => {
     expect(await call(t.app, 'GET', '/api/v1/me', { token: res.body.token })).toMatchObject({
       status: 401, body: { errors: [{ code: 401, message: 'Missing, invalid or expired API token' }] },
     });
+    // Gone from the caller's list of live tokens too.
+    const list = await call(t.app, 'GET', '/api/v1/api-tokens', { token: tenant.tokens.admin, query: { limit: '100' } });
+    expect(list.body.data.map((row: { id: string }) => row.id)).not.toContain(res.body.data.id);
   });
 });
 
