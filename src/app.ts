@@ -75,6 +75,21 @@ function trackRoutes(app: FastifyInstance) {
  */
 const REQUEST_ID = /^[A-Za-z0-9._:=;/+-]{1,128}$/;
 
+/** The dashboard's pages whose last path segment is a secret (an invitation's, a password reset's). */
+const SECRET_PAGE = /^(\/(?:invitations|reset-password)\/)[^/]+/;
+
+/**
+ * A request's URL as the log shows it: a secret in the path masked, and of the query only the
+ * parameter names (a query may carry a token, a visitor's session id or an email address).
+ */
+export function loggedUrl(url: string): string {
+  const [path, query] = url.split('?', 2);
+  const masked = path.replace(SECRET_PAGE, '$1********');
+  if (query === undefined) return masked;
+  const names = [...new Set([...new URLSearchParams(query).keys()])];
+  return names.length > 0 ? `${masked}?${names.join('&')}` : masked;
+}
+
 export interface AppOptions {
   /** Where the JSON log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
@@ -112,7 +127,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // than the requests themselves. Failures are logged where they are handled.
   if (config.logLevel === 'debug' || config.logLevel === 'trace') {
     app.addHook('onResponse', async (request, reply) => {
-      request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+      request.log.debug({ method: request.method, url: loggedUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     });
   }
   registerProxyWarning(app, config.trustProxy);
