@@ -48,7 +48,8 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
   app.addHook('onRequest', (request, reply, done) =>
     settle(() => after(accounts.get(accountIdIn(request.url)), (account) => attachAccount(request, reply, account)), done));
   // The preflight of the banner's calls, for the account's own domains, answered before any body is
-  // read; to any other Origin, as to an OPTIONS that asks for no method, there is no such route.
+  // read; any other Origin is refused as its request would be (403); an OPTIONS that asks for no
+  // method, or names no account, finds no such route.
   const preflight = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.widgetOriginAllowed || request.headers['access-control-request-method'] === undefined) return;
     reply.code(204)
@@ -58,7 +59,12 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
       .send();
   };
   app.options('/widget/*', { config: { auth: 'public', throttle: 'widget' }, schema: { hide: true }, preParsing: preflight },
-    async (_request, reply) => reply.callNotFound());
+    async (request, reply) => {
+      if (request.widgetAccount && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined) {
+        throw new ForbiddenError('Origin is not allowed for this account');
+      }
+      return reply.callNotFound();
+    });
   // navigator.sendBeacon posts text/plain: accept JSON sent that way (it spares the preflight).
   app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: WIDGET_BODY_LIMIT }, jsonBodyParser(app));
 

@@ -80,10 +80,16 @@ describe('POST /widget/{account_id}/consents', () => {
     expect(ok.headers['access-control-allow-headers']).toBe('Content-Type');
     expect(ok.headers['access-control-max-age']).toBe('600');
     expect(ok.headers.vary).toBe('Origin');
+    // Another origin is refused as its request would be; an unknown account is not found.
     const refused = await preflight('https://evil.example');
-    expect(refused.statusCode).toBe(404);
-    expect(refused.json()).toEqual({ errors: [{ code: 404, message: expect.any(String) }] });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ errors: [{ code: 403, message: 'Origin is not allowed for this account' }] });
     expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+    const unknown = await t.app.inject({
+      method: 'OPTIONS', url: '/widget/01900000-0000-7000-8000-000000000000/consents',
+      headers: { origin, 'access-control-request-method': 'POST' },
+    });
+    expect(unknown.statusCode).toBe(404);
     // An OPTIONS that asks for no method is no preflight; nor is one to the API.
     const bare = await t.app.inject({ method: 'OPTIONS', url: `/widget/${tenant.account.id}/consents`, headers: { origin } });
     expect(bare.statusCode).toBe(404);
