@@ -53,12 +53,12 @@ export function pageWindow(query: { page?: number; per_page?: number }): Window 
 }
 
 /**
- * The page a window starts: `floor(offset/limit)+1` when the offset is a whole number of pages. Past
- * an offset that is not, the windows before it are counted (a partial one included), so that `prev`
- * is always `page - 1` and `next` is `page + 1`: `offset=1&limit=3` is page 2, after page 1 (offset 0).
+ * The page a window starts on, `floor(offset/limit)+1`, as the API contract defines it. Past an
+ * offset that is not a whole number of pages, the links carry their offsets and the numbers name the
+ * pages those windows start on: `offset=1&limit=3` is page 1, and so is its previous window (offset 0).
  */
 function pageOf(offset: number, limit: number): number {
-  return Math.ceil(offset / limit) + 1;
+  return Math.floor(offset / limit) + 1;
 }
 
 /**

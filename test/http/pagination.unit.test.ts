@@ -34,18 +34,20 @@ describe('pagination maths', () => {
 
   it('carries an offset that is not a whole number of pages, so pages never overlap', () => {
     const odd = paginate(request('/api/v1/consents?offset=5&limit=10'), { limit: 10, offset: 5 }, 40);
-    expect(odd.next_url).toBe('/api/v1/consents?page=3&offset=15&limit=10');
+    expect(odd.next_url).toBe('/api/v1/consents?page=2&offset=15&limit=10');
     expect(odd.prev_url).toBe('/api/v1/consents?page=1&offset=0&limit=10');
-    expect(odd).toMatchObject({ page: 2, prev: 1, next: 3 });
+    expect(odd).toMatchObject({ page: 1, prev: 1, next: 2 });
   });
 
-  it('numbers the pages around an offset that is not a whole number of pages: prev is page - 1, next page + 1', () => {
+  it('numbers a page floor(offset/limit)+1, as the contract says, and its links the pages their windows start on', () => {
     const one = paginate(request('/api/v1/categories?offset=1&limit=3'), { limit: 3, offset: 1 }, 10);
-    expect(one).toMatchObject({ page: 2, prev: 1, next: 3 });
+    expect(one).toMatchObject({ page: 1, prev: 1, next: 2 });
     expect(one.prev_url).toBe('/api/v1/categories?page=1&offset=0&limit=3');
-    expect(one.next_url).toBe('/api/v1/categories?page=3&offset=4&limit=3');
+    expect(one.next_url).toBe('/api/v1/categories?page=2&offset=4&limit=3');
     const seven = paginate(request('/api/v1/categories?offset=7&limit=3'), { limit: 3, offset: 7 }, 8);
-    expect(seven).toMatchObject({ page: 4, prev: 3, next: null });
+    expect(seven).toMatchObject({ page: 3, prev: 2, next: null });
+    const twentyFive = paginate(request('/api/v1/consents?offset=25&limit=10'), { limit: 10, offset: 25 }, 100);
+    expect(twentyFive).toMatchObject({ page: 3, prev: 2, next: 4 });
   });
 
   it('handles an empty list', () => {

@@ -100,9 +100,9 @@ describe('query parameters', () => {
     for (let i = 0; i < 5; i++) await insertCategory(t.services, paged.account.id, { name: `P${i}` });
     const res = await call(t.app, 'GET', '/api/v1/categories?offset=1&limit=3', { token: paged.tokens.account });
     expect(res.body.pagination).toEqual({
-      count: 5, page: 2, prev: 1, next: 3,
+      count: 5, page: 1, prev: 1, next: 2,
       prev_url: '/api/v1/categories?page=1&offset=0&limit=3',
-      next_url: '/api/v1/categories?page=3&offset=4&limit=3',
+      next_url: '/api/v1/categories?page=2&offset=4&limit=3',
     });
     expect(res.body.data).toHaveLength(3);
   });
