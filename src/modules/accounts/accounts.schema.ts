@@ -77,7 +77,8 @@ export type Account = Static<typeof AccountSchema>;
 
 const fields = {
   name: Name(),
-  domain: Domain,
+  // An empty domain is the schema's: reported with the body's other empty or mistyped fields.
+  domain: Text(253, { minLength: 1, description: 'Host name of the website, e.g. www.example.com' }),
   group_id: Nullable(Type.String({ maxLength: 64 })),
   default_language: Language,
   allowed_domains: Type.Array(Domain, { maxItems: 50 }),

@@ -36,8 +36,11 @@ export const PasswordBody = Type.Object({
   }),
 });
 
+/** A new password's length is the schema's, so a short one is reported with the body's other problems. */
+const NewPassword = Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_PASSWORD_LENGTH });
+
 export const SignUpBody = Type.Object({
-  user: Type.Object({ name: Name(), email: Email, password: Password }),
+  user: Type.Object({ name: Name(), email: Email, password: NewPassword }),
 });
 
 export const SignUpResponse = Type.Object({ data: UserSchema, token: Type.String() });

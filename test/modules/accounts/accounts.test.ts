@@ -285,6 +285,7 @@ describe('POST /accounts: validation', () => {
     ['a number as name', { name: 7, domain: 'x.example.com' }, ['Name is invalid']],
     ['a text as allowed domains', { name: 'X', domain: 'x.example.com', allowed_domains: 'x.example.com' }, ['Allowed domains is invalid']],
     ['several problems', { name: '', domain: 'nope', default_language: 'English' }, ["Name can't be blank", 'Default language is invalid']],
+    ['a blank name and a blank domain', { name: '', domain: '' }, ["Name can't be blank", "Domain can't be blank"]],
     ['several problems found after the schema', { name: ' ', domain: 'nope' }, ["Name can't be blank", 'Domain is invalid']],
   ])('refuses %s with 422', async (_, account, messages) => {
     const res = await api('POST', '/api/v1/accounts', stranger.token, { account });

@@ -115,6 +115,11 @@ describe('POST /users', () => {
     const res = await call(t.app, 'POST', '/api/v1/users', { body: { user: { name: '  ', email: 'nope', password: 'x' } } });
     expect(res.status).toBe(422);
     expect(res.body.errors).toContainEqual({ error: 'Email is invalid' });
+    // Every problem of the body at once, not the schema's first and then the rest.
+    const blank = await call(t.app, 'POST', '/api/v1/users', { body: { user: { name: '', email: 'bad', password: 'x' } } });
+    expect(blank.body.errors).toEqual([
+      { error: "Name can't be blank" }, { error: 'Email is invalid' }, { error: 'Password is too short (minimum is 8 characters)' },
+    ]);
   });
 
   it('is on by default (SIGNUP_ENABLED unset), as the contract says', async () => {
