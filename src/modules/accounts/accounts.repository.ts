@@ -122,11 +122,12 @@ function withStatus(db: Executor) {
 export async function listAccounts(
   db: Executor,
   principal: Principal,
-  filters: { onboarding_status?: OnboardingStatus; group_id?: string },
+  filters: { onboarding_status?: OnboardingStatus; group_id?: string; domain?: string },
   window: Window,
 ): Promise<{ rows: AccountWithStatus[]; count: number }> {
   let scoped = db.selectFrom('accounts').where(reachableBy(principal));
   if (filters.group_id) scoped = scoped.where('accounts.group_id', '=', filters.group_id);
+  if (filters.domain) scoped = scoped.where('accounts.domain', '=', filters.domain);
   if (filters.onboarding_status) scoped = scoped.where(onboardingStatus(), '=', filters.onboarding_status);
   return listPage(scoped, (q) => q.selectAll('accounts').select(onboardingStatus().as('onboarding_status')).orderBy('accounts.created_at').orderBy('accounts.id'), window);
 }

@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import { BadRequestError } from '../../http/app-errors.ts';
 import { principalOf } from '../../http/auth.ts';
+import { normaliseDomain } from '../../lib/hosts.ts';
 import { listOf, pageWindow, paginate } from '../../http/pagination.ts';
 import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
 import type { RoutesPlugin } from '../../services.ts';
@@ -31,8 +33,10 @@ export const accountsRoutes: RoutesPlugin = async (app, { services }) => {
   }, async (request) => {
     const window = pageWindow(request.query);
     const { onboarding_status, group_id } = request.query;
+    const domain = request.query.domain === undefined ? undefined : normaliseDomain(request.query.domain);
+    if (domain === undefined && request.query.domain !== undefined) throw new BadRequestError('domain is invalid');
     await services.visits.written();
-    const { rows, count } = await listAccounts(db, principalOf(request), { onboarding_status, group_id }, window);
+    const { rows, count } = await listAccounts(db, principalOf(request), { onboarding_status, group_id, domain }, window);
     return { pagination: paginate(request, window, count), data: rows.map(toAccount) };
   });
 

@@ -105,6 +105,7 @@ export type AccountFields = Static<typeof UpdateAccountBody>['account'];
 export const AccountListQuery = pageQuery({
   onboarding_status: Type.Optional(Status),
   group_id: Type.Optional(Type.String({ format: 'uuid' })),
+  domain: Type.Optional(Type.String({ maxLength: 2048, description: 'Only the accounts of this website (a host or an address: https://www.Example.com/ is www.example.com)' })),
 });
 
 export type AccountWithStatus = AccountRow & { onboarding_status: OnboardingStatus };

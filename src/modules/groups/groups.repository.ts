@@ -5,8 +5,9 @@ import { listPage } from '../../db/list-page.ts';
 import type { Window } from '../../http/pagination.ts';
 import type { GroupFields } from './groups.schema.ts';
 
-export async function listGroups(db: Executor, partnerId: string, window: Window) {
-  const scoped = db.selectFrom('groups').where('partner_id', '=', partnerId);
+export async function listGroups(db: Executor, partnerId: string, filters: { external_id?: string }, window: Window) {
+  let scoped = db.selectFrom('groups').where('partner_id', '=', partnerId);
+  if (filters.external_id !== undefined) scoped = scoped.where('external_id', '=', filters.external_id);
   return listPage(scoped, (q) => q.selectAll().orderBy('created_at').orderBy('id'), window);
 }
 

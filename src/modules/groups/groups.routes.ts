@@ -23,7 +23,7 @@ export const groupsRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, async (request) => {
     const window = pageWindow(request.query);
-    const { rows, count } = await listGroups(db, principalOf(request).partnerId!, window);
+    const { rows, count } = await listGroups(db, principalOf(request).partnerId!, { external_id: request.query.external_id }, window);
     return { pagination: paginate(request, window, count), data: rows.map(toGroup) };
   });
 

@@ -36,7 +36,9 @@ export const CreateGroupBody = Type.Object({
 export const UpdateGroupBody = Type.Object({ group: Type.Partial(Type.Object(fields)) });
 export type GroupFields = Partial<Static<typeof UpdateGroupBody>['group']>;
 
-export const GroupListQuery = pageQuery({});
+export const GroupListQuery = pageQuery({
+  external_id: Type.Optional(Type.String({ maxLength: 255, description: 'Only the group with this external id' })),
+});
 
 export function toGroup(row: GroupRow): Group {
   return {

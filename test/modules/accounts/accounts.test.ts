@@ -132,6 +132,22 @@ describe('GET /accounts: filters', () => {
     expect(ids(first)).toEqual([tenant.account.id]);
   });
 
+  it('filters by domain, as people paste it', async () => {
+    const tenant = await freshTenant('Domains');
+    const shop = await api('POST', '/api/v1/accounts', tenant.tokens.partner, { account: { name: 'Shop', domain: 'shop.example.org', group_id: tenant.group.id } });
+    expect(shop.status).toBe(201);
+    for (const domain of ['shop.example.org', 'https://Shop.Example.org/cart']) {
+      const res = await api('GET', `/api/v1/accounts?domain=${encodeURIComponent(domain)}`, tenant.tokens.partner);
+      expect([domain, ids(res), res.body.pagination.count]).toEqual([domain, [shop.body.id], 1]);
+    }
+    expect(ids(await api('GET', '/api/v1/accounts?domain=example.org', tenant.tokens.partner))).toEqual([]);
+    // Another partner's account of that domain is not found.
+    expect(ids(await api('GET', '/api/v1/accounts?domain=shop.example.org', b.tokens.partner))).toEqual([]);
+    expect(await api('GET', '/api/v1/accounts?domain=not%20a%20domain', tenant.tokens.partner)).toMatchObject({
+      status: 400, body: { errors: [{ code: 400, message: 'domain is invalid' }] },
+    });
+  });
+
   it("finds nothing in another partner's group", async () => {
     const res = await api('GET', `/api/v1/accounts?group_id=${b.group.id}`, tenant.tokens.partner);
     expect(res.status).toBe(200);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupRow } from '../../../src/db/schema.ts';
+import { insertGroup } from '../../../src/modules/groups/groups.repository.ts';
 import { insertPartner } from '../../../src/modules/partners/partners.repository.ts';
 import { issueToken } from '../../../src/modules/tokens/tokens.service.ts';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
@@ -117,6 +118,17 @@ describe('GET /groups', () => {
     });
   });
 
+  it("finds a group by its external_id, among the partner's own only", async () => {
+    const { partner, token } = await freshPartner('Finder');
+    const wanted = await insertGroup(t.services.db, partner.id, { name: 'Wanted', external_id: 'crm-42' });
+    await insertGroup(t.services.db, partner.id, { name: 'Other', external_id: 'crm-43' });
+    const { partner: stranger } = await freshPartner('Stranger');
+    await insertGroup(t.services.db, stranger.id, { name: 'Foreign', external_id: 'crm-42' });
+    const res = await api('GET', '/api/v1/groups?external_id=crm-42', token);
+    expect(res.status).toBe(200);
+    expect([res.body.data.map((group: { id: string }) => group.id), res.body.pagination.count]).toEqual([[wanted.id], 1]);
+    expect((await api('GET', '/api/v1/groups?external_id=crm-4', token)).body.data).toEqual([]);
+  });
 });
 
 describe('POST /groups', () => {

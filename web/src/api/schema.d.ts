@@ -2230,6 +2230,8 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: number;
                 per_page?: number;
+                /** @description Only the group with this external id */
+                external_id?: string;
             };
             header?: never;
             path?: never;
@@ -2911,6 +2913,8 @@ export interface operations {
                 per_page?: number;
                 onboarding_status?: "account_created" | "vendors_setup" | "code_installed" | "inactive" | "live";
                 group_id?: string;
+                /** @description Only the accounts of this website (a host or an address: https://www.Example.com/ is www.example.com) */
+                domain?: string;
             };
             header?: never;
             path?: never;
