@@ -20,6 +20,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { bannerRoutes } from './modules/banner/banner.routes.ts';
 import { categoriesRoutes } from './modules/categories/categories.routes.ts';
+import { vendorServicesRoutes } from './modules/vendor-services/vendor-services.routes.ts';
 import { storageItemsRoutes } from './modules/storage-items/storage-items.routes.ts';
 import { groupsRoutes } from './modules/groups/groups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -160,6 +161,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(accountInvitationsRoutes, api);
   await app.register(categoriesRoutes, api);
   await app.register(storageItemsRoutes, api);
+  await app.register(vendorServicesRoutes, api);
   await app.register(consentsRoutes, api);
   await app.register(consentsProofRoutes, api);
   await app.register(statsRoutes, api);

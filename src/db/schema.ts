@@ -141,6 +141,20 @@ export interface CategoriesTable {
   updated_at: Timestamp;
 }
 
+export interface ServicesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  /** The key a consent's `accepted_services` and `rejected_services` name the service by. */
+  slug: string;
+  description: ColumnType<string, string | undefined, string>;
+  category_id: ColumnType<string | null, string | null | undefined, string | null>;
+  company_name: ColumnType<string, string | undefined, string>;
+  privacy_policy_url: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
 export type SameSite = 'Lax' | 'Strict' | 'None';
 export type StorageType = 'cookie' | 'local_storage' | 'session_storage';
 export type StorageItemStatus = 'draft' | 'processing' | 'in_review' | 'finalised';
@@ -385,6 +399,7 @@ export interface Database {
   api_tokens: ApiTokensTable;
   account_recent_visitors: AccountRecentVisitorsTable;
   categories: CategoriesTable;
+  services: ServicesTable;
   storage_items: StorageItemsTable;
   consents: ConsentsTable;
   consent_choices: ConsentChoicesTable;
@@ -413,6 +428,7 @@ export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type NewApiToken = Insertable<ApiTokensTable>;
 export type AccountUpdate = Updateable<AccountsTable>;
 export type CategoryRow = Selectable<CategoriesTable>;
+export type ServiceRow = Selectable<ServicesTable>;
 export type StorageItemRow = Selectable<StorageItemsTable>;
 export type AccountInvitationRow = Selectable<AccountInvitationsTable>;
 export type AiActionRow = Selectable<AiActionsTable>;

@@ -31,6 +31,8 @@ async function seedRecords(tenant: Tenant): Promise<Record<string, string>> {
   }).execute();
   const category = newId();
   await db.insertInto('categories').values({ id: category, account_id: tenant.account.id, name: 'C', slug: 'c', default_language: 'en' }).execute();
+  const service = newId();
+  await db.insertInto('services').values({ id: service, account_id: tenant.account.id, category_id: category, name: 'S', slug: 's' }).execute();
   const storageItem = newId();
   await db.insertInto('storage_items').values({ id: storageItem, account_id: tenant.account.id, category_id: category, name: 's' }).execute();
   const scan = newId();
@@ -43,7 +45,7 @@ async function seedRecords(tenant: Tenant): Promise<Record<string, string>> {
     id: invitation, account_id: tenant.account.id, name: 'I', email: `${invitation}@example.test`, role: 'member',
     secret_hash: invitation, invited_by_type: 'API', invited_by_id: null, expires_at: new Date(Date.now() + 86_400_000),
   }).execute();
-  return { consent, aiAction, category, storageItem, accountUser, invitation, scan };
+  return { consent, aiAction, category, service, storageItem, accountUser, invitation, scan };
 }
 
 interface Entry {
@@ -134,6 +136,15 @@ const TABLE: Record<string, Entry> = {
     body: { category: { name: 'Stolen' } },
   },
   'DELETE /api/v1/categories/:id': { rule: 'account', admin: true, path: (t) => `/api/v1/categories/${t.records.category}`, foreign: (o) => `/api/v1/categories/${o.records.category}` },
+  'GET /api/v1/services': { rule: 'account' },
+  'POST /api/v1/services': { rule: 'account', admin: true, body: { service: { name: 'Security' } } },
+  'GET /api/v1/services/:id': { rule: 'account', path: (t) => `/api/v1/services/${t.records.service}`, foreign: (o) => `/api/v1/services/${o.records.service}` },
+  'PUT /api/v1/services/:id': {
+    rule: 'account', admin: true,
+    path: (t) => `/api/v1/services/${t.records.service}`, foreign: (o) => `/api/v1/services/${o.records.service}`,
+    body: { service: { name: 'Stolen' } },
+  },
+  'DELETE /api/v1/services/:id': { rule: 'account', admin: true, path: (t) => `/api/v1/services/${t.records.service}`, foreign: (o) => `/api/v1/services/${o.records.service}` },
   'GET /api/v1/storage-items': { rule: 'account' },
   'POST /api/v1/storage-items': { rule: 'account', admin: true, body: { storage_item: { name: 'security' } } },
   'POST /api/v1/storage-items/classify': { rule: 'account', admin: true },

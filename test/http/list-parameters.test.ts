@@ -24,6 +24,7 @@ const ROUTES: ListRoute[] = [
   { url: '/api/v1/account-invitations', token: 'account', paging: 'offset', sorts: ['created_at'], form: 'errors' },
   { url: '/api/v1/categories', token: 'account', paging: 'offset', sorts: ['created_at', 'updated_at', 'name'], form: 'errors' },
   { url: '/api/v1/storage-items', token: 'account', paging: 'offset', sorts: ['created_at', 'updated_at', 'name', 'last_seen_at'], form: 'errors' },
+  { url: '/api/v1/services', token: 'account', paging: 'offset', sorts: ['created_at'], form: 'errors' },
   { url: '/api/v1/consents', token: 'account', paging: 'offset', sorts: ['created_at'], form: 'error' },
   { url: '/api/v1/consents/erasures', token: 'account', paging: 'offset', sorts: ['created_at'], form: 'errors' },
   { url: '/api/v1/ai-actions', token: 'account', paging: 'offset', sorts: ['created_at'], form: 'errors' },

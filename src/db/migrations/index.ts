@@ -20,6 +20,7 @@ import * as consentChoices from './2026_11_26_0003_consent_choices.ts';
 import * as consentSessionPrefixIndex from './2026_11_27_0001_consent_session_prefix_index.ts';
 import * as storageItemWriter from './2026_11_27_0002_storage_item_writer.ts';
 import * as consentUserCountIndex from './2026_11_27_0003_consent_user_count_index.ts';
+import * as services from './2026_11_28_0001_services.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_0001_consent_session_prefix_index': consentSessionPrefixIndex,
   '2026_11_27_0002_storage_item_writer': storageItemWriter,
   '2026_11_27_0003_consent_user_count_index': consentUserCountIndex,
+  '2026_11_28_0001_services': services,
 };
 
 export const migrationProvider: MigrationProvider = {

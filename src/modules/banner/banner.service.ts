@@ -4,6 +4,7 @@ import { found, ValidationError } from '../../http/app-errors.ts';
 import { Problems } from '../../http/validation.ts';
 import { findBanner, incrementRevision, saveBanner, type BannerRow } from './banner.repository.ts';
 import type { BannerChanges, BannerSettings } from './banner.schema.ts';
+import { isWebUrl } from '../../lib/web-url.ts';
 
 export const DEFAULT_LOOK: Omit<BannerSettings, 'account_id' | 'translations' | 'revision'> = {
   layout: 'box',
@@ -47,15 +48,6 @@ export function knownLanguage(code: string): boolean {
     return false;
   }
   return languageNames.of(primaryOf(code)) !== undefined;
-}
-
-function isWebUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
 }
 
 export async function getBanner(db: Executor, accountId: string): Promise<BannerSettings> {

@@ -18,8 +18,8 @@ export const CategorySchema = Type.Object({
 });
 export type Category = Static<typeof CategorySchema>;
 
-/** An empty slug asks for the default one, made from the name. */
-const Slug = Type.String({
+/** An empty slug asks for the default one, made from the name (services' slugs are alike). */
+export const Slug = Type.String({
   maxLength: SLUG_MAX_LENGTH,
   pattern: `^(${SLUG_PATTERN.slice(1, -1)})?$`,
   description: `Unique in the account; ${SLUG_PATTERN}. Defaults to the name, lower-cased, other characters turned into -`,

@@ -20,11 +20,12 @@ import {
   updateCategory,
 } from './categories.repository.ts';
 import type { CategoryFields } from './categories.schema.ts';
-import { slugify } from './slug.ts';
+import { settleSlug } from './slug.ts';
 
 /** What other modules use of the categories. */
 export { findCategory } from './categories.repository.ts';
 export { CategoryCache } from './category-cache.ts';
+export { settleSlug } from './slug.ts';
 
 export const SLUG_TAKEN = 'Slug has already been taken';
 export const CATEGORY_IN_USE = 'Category still holds storage items; move or delete them first';
@@ -38,17 +39,8 @@ async function cleanFields(db: Executor, accountId: string, fields: CategoryFiel
   const out: CategoryFields = { ...fields };
   if (fields.name !== undefined) out.name = problems.required('name', fields.name);
   if (fields.description !== undefined) out.description = fields.description.trim();
-  const name = out.name ?? current?.name ?? '';
-  const wantsDefault = !fields.slug && (fields.slug !== undefined || !current);
-  if (wantsDefault) out.slug = slugify(name);
-  // A slug made from the name is the name's problem: the client sent no slug to blame.
-  if (out.slug === '') {
-    // A blank name is its own problem.
-    if (name !== '') problems.add('name', 'has no letter or digit to make a slug from; send a slug');
-  } else if (out.slug !== undefined && (await slugTaken(db, accountId, out.slug, current?.id))) {
-    if (wantsDefault) problems.add('name', `has already been taken (its slug ${out.slug} is in use; send another slug)`);
-    else problems.add('slug', 'has already been taken');
-  }
+  const slug = await settleSlug(problems, { name: out.name, slug: fields.slug }, current, (wanted, exceptId) => slugTaken(db, accountId, wanted, exceptId));
+  if (slug !== undefined) out.slug = slug;
   problems.throwIfAny();
   return out;
 }

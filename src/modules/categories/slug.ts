@@ -1,7 +1,8 @@
 import { transliterate } from 'transliteration';
+import type { Problems } from '../../http/validation.ts';
 
 /**
- * Category slugs: the stable, URL-safe handle of a category (`analytics`, `social_media`).
+ * Slugs: the stable, URL-safe handle of a category (`analytics`, `social_media`) or a service.
  * Words of lower-case letters and digits, joined by single `-` or `_`, at most 64 characters.
  */
 export const SLUG_MAX_LENGTH = 64;
@@ -28,4 +29,28 @@ export function slugify(name: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
   return words.slice(0, SLUG_MAX_LENGTH).replace(/-+$/, '');
+}
+
+/**
+ * The slug a write stores: the one sent, or (when creating, or when an empty one is sent) the
+ * default made from the name, which must be free in the account (`taken`). A slug made from the
+ * name is the name's problem: the client sent no slug to blame. Undefined when the slug stays.
+ */
+export async function settleSlug(
+  problems: Problems,
+  sent: { name?: string; slug?: string },
+  current: { id: string; name: string } | undefined,
+  taken: (slug: string, exceptId?: string) => Promise<boolean>,
+): Promise<string | undefined> {
+  const name = sent.name ?? current?.name ?? '';
+  const wantsDefault = !sent.slug && (sent.slug !== undefined || !current);
+  const slug = wantsDefault ? slugify(name) : sent.slug;
+  if (slug === '') {
+    // A blank name is its own problem.
+    if (name !== '') problems.add('name', 'has no letter or digit to make a slug from; send a slug');
+  } else if (slug !== undefined && (await taken(slug, current?.id))) {
+    if (wantsDefault) problems.add('name', `has already been taken (its slug ${slug} is in use; send another slug)`);
+    else problems.add('slug', 'has already been taken');
+  }
+  return slug;
 }

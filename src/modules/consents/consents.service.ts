@@ -6,6 +6,7 @@ import type { CategoryCache } from '../categories/categories.service.ts';
 import type { ConsentWriter } from './consent-writer.ts';
 import type { NewConsent } from './consents.repository.ts';
 import type { ConsentInput } from './consents.schema.ts';
+import { isWebUrl } from '../../lib/web-url.ts';
 import { maskIp } from './ip-mask.ts';
 
 /** What the request itself says about the visitor, beyond the body. */
@@ -27,15 +28,6 @@ export function visitorContext(request: FastifyRequest): VisitorContext {
 /** Ids once each, in lower case: ids in capitals name the same categories, as everywhere in the API. */
 const unique = (ids: string[] | undefined) => [...new Set((ids ?? []).map((id) => id.toLowerCase()))];
 
-/** Only a page's address: `javascript:`, `data:` and the like are not where a banner was shown. */
-function isWebUrl(url: string): boolean {
-  try {
-    const { protocol } = new URL(url);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Checks the categories against the account: they exist, do not overlap, required ones stay

@@ -1,0 +1,43 @@
+import { newId } from '../../db/ids.ts';
+import type { Executor } from '../../db/kysely.ts';
+import { listPage } from '../../db/list-page.ts';
+import type { ServiceRow } from '../../db/schema.ts';
+import type { Sort, Window } from '../../http/pagination.ts';
+import type { SERVICE_SORTS, ServiceFields } from './vendor-services.schema.ts';
+
+export type ServiceSort = Sort<(typeof SERVICE_SORTS)[number]>;
+
+export async function listServices(db: Executor, accountId: string, filters: { category_id?: string }, sort: ServiceSort, window: Window) {
+  let scoped = db.selectFrom('services').where('account_id', '=', accountId);
+  if (filters.category_id) scoped = scoped.where('category_id', '=', filters.category_id);
+  return listPage(scoped, (q) => q.selectAll().orderBy(sort.sort, sort.order).orderBy('id', sort.order), window);
+}
+
+export async function findService(db: Executor, accountId: string, id: string): Promise<ServiceRow | undefined> {
+  return db.selectFrom('services').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function serviceSlugTaken(db: Executor, accountId: string, slug: string, exceptId?: string): Promise<boolean> {
+  let query = db.selectFrom('services').select('id').where('account_id', '=', accountId).where('slug', '=', slug);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function insertService(db: Executor, accountId: string, fields: ServiceFields & { name: string; slug: string }): Promise<ServiceRow> {
+  return db.insertInto('services').values({ id: newId(), account_id: accountId, ...fields }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateService(db: Executor, accountId: string, id: string, fields: ServiceFields): Promise<ServiceRow | undefined> {
+  return db
+    .updateTable('services')
+    .set({ ...fields, updated_at: new Date() })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteService(db: Executor, accountId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('services').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

@@ -1,0 +1,60 @@
+import { Type, type Static } from 'typebox';
+import type { ServiceRow } from '../../db/schema.ts';
+import { offsetQuery } from '../../http/pagination.ts';
+import { Name, Nullable, Text, Timestamp } from '../../http/schemas.ts';
+import { Slug } from '../categories/categories.schema.ts';
+
+export const ServiceSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  slug: Type.String({ description: "The key a consent's accepted_services and rejected_services name the service by" }),
+  description: Type.String(),
+  category_id: Nullable(Type.String({ description: 'The category the service is under, null when none' })),
+  company_name: Type.String(),
+  privacy_policy_url: Nullable(Type.String()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Service = Static<typeof ServiceSchema>;
+
+const fields = {
+  name: Name(),
+  slug: Slug,
+  description: Text(2000),
+  category_id: Nullable(Type.String({ maxLength: 64 })),
+  company_name: Text(255),
+  privacy_policy_url: Nullable(Text(2048)),
+};
+
+export const CreateServiceBody = Type.Object({
+  service: Type.Object({
+    name: fields.name,
+    slug: Type.Optional(fields.slug),
+    description: Type.Optional(fields.description),
+    category_id: Type.Optional(fields.category_id),
+    company_name: Type.Optional(fields.company_name),
+    privacy_policy_url: Type.Optional(fields.privacy_policy_url),
+  }),
+});
+
+export const UpdateServiceBody = Type.Object({ service: Type.Partial(Type.Object(fields)) });
+export type ServiceFields = Static<typeof UpdateServiceBody>['service'];
+
+export const SERVICE_SORTS = ['created_at'] as const;
+export const ServiceListQuery = offsetQuery(SERVICE_SORTS, {
+  category_id: Type.Optional(Type.String({ format: 'uuid' })),
+});
+
+export function toService(row: ServiceRow): Service {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    description: row.description,
+    category_id: row.category_id,
+    company_name: row.company_name,
+    privacy_policy_url: row.privacy_policy_url,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,68 @@
+import { isId } from '../../db/ids.ts';
+import { isUniqueViolation, type Executor } from '../../db/kysely.ts';
+import type { ServiceRow } from '../../db/schema.ts';
+import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
+import { Problems } from '../../http/validation.ts';
+import { isWebUrl } from '../../lib/web-url.ts';
+import type { Services } from '../../services.ts';
+import { markVendorsSetup } from '../accounts/accounts.service.ts';
+import { findCategory, settleSlug } from '../categories/categories.service.ts';
+import { deleteService, findService, insertService, serviceSlugTaken, updateService } from './vendor-services.repository.ts';
+import type { ServiceFields } from './vendor-services.schema.ts';
+
+export { findService } from './vendor-services.repository.ts';
+
+/**
+ * Trims the texts, settles the slug as a category's is (the one sent, or the name's), and checks
+ * that the category is the account's and the privacy policy a web address (an empty one is none).
+ */
+async function cleanFields(db: Executor, accountId: string, fields: ServiceFields, current?: ServiceRow): Promise<ServiceFields> {
+  const problems = new Problems();
+  const out: ServiceFields = { ...fields };
+  if (fields.name !== undefined) out.name = problems.required('name', fields.name);
+  if (fields.description !== undefined) out.description = fields.description.trim();
+  if (fields.company_name !== undefined) out.company_name = fields.company_name.trim();
+  const slug = await settleSlug(problems, { name: out.name, slug: fields.slug }, current, (wanted, exceptId) => serviceSlugTaken(db, accountId, wanted, exceptId));
+  if (slug !== undefined) out.slug = slug;
+  const categoryId = fields.category_id;
+  // Another account's category is answered as none at all: existence never leaks.
+  if (typeof categoryId === 'string' && !(isId(categoryId) && (await findCategory(db, accountId, categoryId)))) problems.add('category', 'must exist');
+  if (typeof fields.privacy_policy_url === 'string') {
+    const url = fields.privacy_policy_url.trim();
+    if (url !== '' && !isWebUrl(url)) problems.add('privacy_policy_url', 'is invalid');
+    out.privacy_policy_url = url === '' ? null : url;
+  }
+  problems.throwIfAny();
+  return out;
+}
+
+const rethrowTaken = (error: unknown): never => {
+  if (isUniqueViolation(error)) throw new ValidationError('Slug has already been taken');
+  throw error;
+};
+
+/** A new service; the account's vendors are now set up (its onboarding status moves on). */
+export async function createService(services: Services, accountId: string, sent: ServiceFields): Promise<ServiceRow> {
+  const { db } = services;
+  const fields = await cleanFields(db, accountId, sent);
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      const created = await insertService(trx, accountId, { ...fields, name: fields.name!, slug: fields.slug! });
+      await markVendorsSetup(trx, accountId);
+      return created;
+    })
+    .catch(rethrowTaken);
+}
+
+/** Only the fields sent change. */
+export async function changeService(services: Services, accountId: string, id: string, sent: ServiceFields): Promise<ServiceRow> {
+  const { db } = services;
+  const current = found(await findService(db, accountId, id));
+  const fields = await cleanFields(db, accountId, sent, current);
+  return found(await updateService(db, accountId, current.id, fields).catch(rethrowTaken));
+}
+
+export async function removeService(services: Services, accountId: string, id: string): Promise<void> {
+  if (!(await deleteService(services.db, accountId, id))) throw new NotFoundError();
+}
