@@ -118,6 +118,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   }
+  const metricsPort = optional(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535);
+  // Port 0 asks the system for a free port each time: two zeros never collide.
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT (both are ${port}): metrics are served on a port of their own`);
+  }
   return {
     port,
     host: optional(env, 'HOST') ?? '127.0.0.1',
@@ -151,7 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
     // Beside this file's folder in both layouts: src/config.ts (tsx) and dist/server.js (bundled).
     webDir: optional(env, 'WEB_DIR') ?? fileURLToPath(new URL('../dist/web', import.meta.url)),
     metricsToken: metricsToken(env),
-    metricsPort: optional(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
+    metricsPort,
     metricsHost: optional(env, 'METRICS_HOST') ?? '127.0.0.1',
     scanChromiumPath: optional(env, 'SCAN_CHROMIUM_PATH') ?? '/usr/bin/chromium',
     scanAllowPrivateNetworks: boolean(env, 'SCAN_ALLOW_PRIVATE_NETWORKS', false),

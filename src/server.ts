@@ -6,7 +6,18 @@ import { ConfigError, loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { describeStartupOutage } from './db/outage.ts';
 import { serveMetrics } from './http/metrics.ts';
+import { describeListenError, type ListenSettings } from './lib/listen-errors.ts';
 import { createServices } from './services.ts';
+
+/** Listens, or fails with a ConfigError naming the setting when the address is the trouble. */
+async function listenOn<T>(settings: ListenSettings, listen: () => Promise<T>): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    const problem = describeListenError(error, settings);
+    throw problem ? new ConfigError(problem) : error;
+  }
+}
 
 async function main() {
   const config = loadConfig();
@@ -19,9 +30,15 @@ async function main() {
     await app.close();
     await services.close();
   });
-  await app.listen({ port: config.port, host: config.host });
+  // The metrics port first: a METRICS_HOST or METRICS_PORT that cannot be had stops the start
+  // before the API says it is listening.
   if (services.metrics && config.metricsPort !== undefined) {
-    metricsServer = await serveMetrics(services.metrics, config.metricsHost, config.metricsPort);
+    const metrics = services.metrics;
+    const settings = { hostName: 'METRICS_HOST', host: config.metricsHost, portName: 'METRICS_PORT', port: config.metricsPort };
+    metricsServer = await listenOn(settings, () => serveMetrics(metrics, config.metricsHost, config.metricsPort!));
+  }
+  await listenOn({ hostName: 'HOST', host: config.host, portName: 'PORT', port: config.port }, () => app.listen({ port: config.port, host: config.host }));
+  if (metricsServer) {
     const { port } = metricsServer.address() as AddressInfo;
     app.log.info({ metrics: `http://${config.metricsHost}:${port}/metrics` }, 'metrics are served on their own port');
   }
