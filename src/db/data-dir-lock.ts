@@ -1,6 +1,7 @@
 import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fsExt from 'fs-ext';
+import { ConfigError } from '../config.ts';
 
 export class DataDirInUseError extends Error {}
 
@@ -14,6 +15,19 @@ function holderOf(lockPath: string): number | undefined {
   }
 }
 
+/** What stops DATA_DIR from holding the database, named for the operator; other failures as they are. */
+function unusable(dir: string, error: unknown): unknown {
+  const { code, message } = error as NodeJS.ErrnoException;
+  const cause = `(${message})`;
+  if (code === 'EEXIST' || code === 'ENOTDIR') {
+    return new ConfigError(`DATA_DIR ${dir} is not a directory ${cause}: point DATA_DIR at a directory, or at a path that does not exist yet`);
+  }
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+    return new ConfigError(`DATA_DIR ${dir} cannot be written by this process ${cause}: give it write access or choose another DATA_DIR`);
+  }
+  return error;
+}
+
 /**
  * The embedded database belongs to one process at a time. The lock is flock(2) on `consentry.lock`:
  * the kernel releases it when its holder exits, however it exits, so a lock file left by a killed
@@ -22,9 +36,14 @@ function holderOf(lockPath: string): number | undefined {
  */
 export function lockDataDir(dataDir: string): () => void {
   const dir = resolve(dataDir);
-  mkdirSync(dir, { recursive: true });
   const lockPath = join(dir, 'consentry.lock');
-  const fd = openSync(lockPath, 'a+');
+  let fd: number;
+  try {
+    mkdirSync(dir, { recursive: true });
+    fd = openSync(lockPath, 'a+');
+  } catch (error) {
+    throw unusable(dir, error);
+  }
   try {
     fsExt.flockSync(fd, 'exnb');
   } catch (error) {

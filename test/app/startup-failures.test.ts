@@ -1,12 +1,14 @@
 /**
  * A server that cannot start says why in one line naming the setting to change, and exits 1: no
  * stack trace, no error object, and no "listening" line before it. The real server process on an
- * embedded database (the failures are about the addresses, whatever the engine: the embedded
- * project only).
+ * embedded database (the failures are about the addresses and the data directory, whatever the
+ * engine: the embedded project only).
  */
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/processes.ts';
 import { ENGINE } from '../helpers/app.ts';
@@ -72,4 +74,15 @@ describe.runIf(ENGINE === 'embedded')('a server that cannot start', () => {
     expect(run.output).not.toContain('DATABASE_URL');
   });
 
+  it('names DATA_DIR when it is a regular file, or under one', () => {
+    const parent = mkdtempSync(join(tmpdir(), 'consentry-startup-'));
+    dirs.push(parent);
+    const file = join(parent, 'not-a-directory');
+    writeFileSync(file, 'data');
+    for (const dataDir of [file, join(file, 'below')]) {
+      const run = start({ DATA_DIR: dataDir });
+      expect(run.status).toBe(1);
+      expectOneLine(run.output, new RegExp(`^consentry: DATA_DIR ${dataDir} is not a directory \\(.*\\): point DATA_DIR at a directory`));
+    }
+  });
 });
