@@ -20,6 +20,16 @@ export interface RedisClients {
 
 const READY_WAIT_MS = 5_000;
 
+export interface RedisLog {
+  warn(details: object, message: string): void;
+}
+
+/** Where REDIS_URL points, without its user name and password. */
+function targetOf(redisUrl: string): string {
+  const url = new URL(redisUrl);
+  return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+}
+
 /** Whether a connection is ready, or becomes ready within `ms`. */
 function whenReady(connection: { status: string; once(event: 'ready', listener: () => void): unknown }, ms: number): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
@@ -30,7 +40,7 @@ function whenReady(connection: { status: string; once(event: 'ready', listener: 
 }
 
 /** ioredis is loaded only when Redis is configured: a single instance spares its memory (about 12 MiB). */
-export async function connectRedis(config: Config): Promise<RedisClients | undefined> {
+export async function connectRedis(config: Config, log: RedisLog): Promise<RedisClients | undefined> {
   if (!config.redisUrl) return undefined;
   const { Redis } = await import('ioredis');
   const options = { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false };
@@ -49,9 +59,32 @@ export async function connectRedis(config: Config): Promise<RedisClients | undef
   client.on('ready', () => set(true));
   client.on('close', () => set(false));
   client.on('end', () => set(false));
+  // What went wrong while starting, for the warning below: later errors are the outage's, which
+  // the health routes log once when the connection is lost.
+  let startError: Error | undefined;
+  const noteStartError = (error: Error) => void (startError ??= error);
+  client.on('error', noteStartError);
+  subscriber.on('error', noteStartError);
   // Serving before the connections are ready would count the first requests' limits in memory, the
   // next ones in Redis; a Redis that is away delays the start by this much at most.
-  await Promise.all([whenReady(client, READY_WAIT_MS), whenReady(subscriber, READY_WAIT_MS)]);
+  const [clientReady, subscriberReady] = await Promise.all([whenReady(client, READY_WAIT_MS), whenReady(subscriber, READY_WAIT_MS)]);
+  // ioredis says ready before the SELECT of REDIS_URL's database number is answered: one round
+  // trip more brings its refusal.
+  const ready = [client, subscriber].filter((connection) => connection.status === 'ready');
+  await Promise.all(ready.map((connection) => connection.ping().catch(() => {})));
+  client.off('error', noteStartError);
+  subscriber.off('error', noteStartError);
+  // A bad database number still connects (ioredis stays on database 0): its error is the news.
+  if (!clientReady || !subscriberReady || startError) {
+    const redis = targetOf(config.redisUrl);
+    const cause = startError?.message ?? 'no answer';
+    log.warn(
+      { redis, cause },
+      clientReady && subscriberReady
+        ? `Redis at ${redis} answered with an error at start (${cause}): check REDIS_URL`
+        : `Redis at ${redis} is unreachable at start (${cause}): rate limits and invalidations are per instance until it connects; check REDIS_URL`,
+    );
+  }
   return {
     client,
     subscriber,

@@ -69,7 +69,8 @@ export async function createServices(config: Config, options: { migrate?: boolea
     await database.close();
     throw error;
   }
-  const redis = await connectRedis(config);
+  const log = stderrLog(config.logLevel);
+  const redis = await connectRedis(config, log);
   const tokens = new TokenLookup(database.kysely);
   const mailer = createMailer(config);
   let metrics: Metrics | undefined;
@@ -96,7 +97,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     });
   }
   await ai.resume();
-  const scans = createScanRunner(database.kysely, database.engine, config, ai, stderrLog(config.logLevel));
+  const scans = createScanRunner(database.kysely, database.engine, config, ai, log);
   await scans.start();
   const channel = `${config.redisPrefix}forget`;
   if (redis) {

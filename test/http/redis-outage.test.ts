@@ -3,34 +3,14 @@
  * `degraded` (still 200) meanwhile, while requests go on being served with per-instance limits.
  * A private redis-server on its own port, so that stopping it disturbs nothing else.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/processes.ts';
 import { call, ENGINE, startApp, type TestApp } from '../helpers/app.ts';
+import { HAS_REDIS_SERVER, startRedis, stopRedis as stop } from '../helpers/redis-server.ts';
 import { createTenant, type Tenant } from '../helpers/tenants.ts';
 
-const enabled = ENGINE === 'embedded' && existsSync('/usr/bin/redis-server');
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', () => reject(new Error(`redis-server exited: ${out}`)));
-  });
-  return child;
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
+const enabled = ENGINE === 'embedded' && HAS_REDIS_SERVER;
 
 async function until(check: () => Promise<boolean>, what: string) {
   for (let i = 0; i < 150; i++) {

@@ -15,15 +15,20 @@ interface Job {
   accountId: string;
 }
 
-/** Errors as one JSON line on stderr, as the server logs them; nothing while logging is silenced. */
-export function stderrLog(level: string): WorkerLog {
+/** pino's numbers for LOG_LEVEL's names: a line is written when its level is at least the configured one. */
+const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+
+/** Warnings and errors as one JSON line on stderr, as the server logs them; nothing below LOG_LEVEL. */
+export function stderrLog(level: string): WorkerLog & { warn(details: object, message: string): void } {
+  const write = (severity: number, details: object, message: string) => {
+    if (severity < (LEVELS[level] ?? LEVELS.info)) return;
+    const err = (details as { err?: unknown }).err;
+    const shown = err instanceof Error ? { type: err.name, message: err.message, stack: err.stack } : err;
+    process.stderr.write(`${JSON.stringify({ level: severity, time: Date.now(), ...details, err: shown, msg: message })}\n`);
+  };
   return {
-    error(details, message) {
-      if (level === 'silent' || level === 'fatal') return;
-      const err = (details as { err?: unknown }).err;
-      const shown = err instanceof Error ? { type: err.name, message: err.message, stack: err.stack } : err;
-      process.stderr.write(`${JSON.stringify({ level: 50, time: Date.now(), ...details, err: shown, msg: message })}\n`);
-    },
+    error: (details, message) => write(LEVELS.error, details, message),
+    warn: (details, message) => write(LEVELS.warn, details, message),
   };
 }
 
