@@ -24,11 +24,14 @@ async function main() {
   const services = await createServices(config);
   const app = await buildApp(services);
   let metricsServer: Server | undefined;
-  closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+  // A line at the start and one at the end of a stop: a log that ends with both was a clean stop.
+  closeWithGrace({ delay: 10_000, logger: app.log }, async ({ err, signal }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, `shutting down on ${signal ?? 'request'}: finishing the requests and writes in flight`);
     metricsServer?.close();
     await app.close();
     await services.close();
+    app.log.info('shut down: every request answered and every write done');
   });
   // The metrics port first: a METRICS_HOST or METRICS_PORT that cannot be had stops the start
   // before the API says it is listening.

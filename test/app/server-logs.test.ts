@@ -94,4 +94,14 @@ describe.runIf(ENGINE === 'embedded')('the server log', () => {
       await stopRedis(redis);
     }
   });
+
+  it('says when a graceful stop begins and when it is done, at info', async () => {
+    const server = await serve({});
+    expect(await server.stop()).toBe(0);
+    const lines = server.lines();
+    const begun = lines.findIndex((line) => line.msg === 'shutting down on SIGTERM: finishing the requests and writes in flight');
+    expect(begun).toBeGreaterThan(-1);
+    expect(lines[begun]).toMatchObject({ level: 30, signal: 'SIGTERM' });
+    expect(lines.at(-1)).toMatchObject({ level: 30, msg: 'shut down: every request answered and every write done' });
+  });
 });
