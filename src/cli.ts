@@ -84,9 +84,17 @@ program
     });
   });
 
-program
-  .command('users')
-  .description('Users')
+/** A password the API would accept, or the reason it would not. */
+function passwordOption(password: string): string {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    throw new UsageError(`--password must have between ${MIN_PASSWORD_LENGTH} and ${MAX_PASSWORD_LENGTH} characters`);
+  }
+  return password;
+}
+
+const users = program.command('users').description('Users');
+
+users
   .command('create')
   .description('Create a user who can log in with POST /api/v1/auth')
   .requiredOption('--email <email>', 'login email')
@@ -98,16 +106,32 @@ program
       throw new UsageError('--email is not an email address');
     }
     const name = nonBlank(options.name, '--name');
-    const { password } = options;
-    if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
-      throw new UsageError(`--password must have between ${MIN_PASSWORD_LENGTH} and ${MAX_PASSWORD_LENGTH} characters`);
-    }
+    const password = passwordOption(options.password);
     await withDatabase(async (db) => {
       const { findUserByEmail, insertUser } = await import('./modules/users/users.repository.ts');
       const { toUser } = await import('./modules/users/users.schema.ts');
       if (await findUserByEmail(db, email)) throw new UsageError(`a user with the email ${email} already exists`);
       const user = await insertUser(db, { name, email, passwordHash: await hashPassword(password) });
       return { user: toUser(user) };
+    });
+  });
+
+// Without SMTP_URL a user cannot reset a forgotten password by email: the operator sets one here.
+users
+  .command('set-password')
+  .description('Set a user\'s password without the old one, and log out every session of the user (named API tokens stay)')
+  .requiredOption('--email <email>', 'login email of the user')
+  .requiredOption('--password <password>', `the new password, at least ${MIN_PASSWORD_LENGTH} characters`)
+  .action(async (options: { email: string; password: string }) => {
+    const email = options.email.trim();
+    const password = passwordOption(options.password);
+    await withDatabase(async (db) => {
+      const { findUser, findUserByEmail, setPassword } = await import('./modules/users/users.service.ts');
+      const { toUser } = await import('./modules/users/users.schema.ts');
+      const user = await findUserByEmail(db, email);
+      if (!user) throw new UsageError(`no user with the email ${email}`);
+      const revoked = await setPassword(db, user.id, password);
+      return { user: toUser((await findUser(db, user.id))!), sessions_revoked: revoked.length };
     });
   });
 

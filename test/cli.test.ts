@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, ENGINE, startApp } from './helpers/app.ts';
+import { call, ENGINE, startApp, type TestApp } from './helpers/app.ts';
 import { builtEntry } from './helpers/built-entries.ts';
 
 /**
@@ -248,6 +248,8 @@ describe('operator CLI', { timeout: 90_000 }, () => {
       expectRefusal(['partners', 'create', '--name', '   '], /^consentry: --name must not be blank\n$/),
       expectRefusal(['users', 'create', '--email', 'nobody', '--name', 'N', '--password', 'long enough'], /--email is not an email address/),
       expectRefusal(['users', 'create', '--email', 'a@b.test', '--name', 'N', '--password', 'short'], /--password must have between 8 and 256 characters/),
+      expectRefusal(['users', 'set-password', '--email', 'a@b.test', '--password', 'short'], /--password must have between 8 and 256 characters/),
+      expectRefusal(['users', 'set-password', '--password', 'long enough'], /required option '--email <email>' not specified/),
       expectRefusal(['tokens', 'create'], /give exactly one of --partner, --user, --account/),
       expectRefusal(['tokens', 'create', '--user', randomUUID(), '--account', randomUUID()], /give exactly one of/),
       expectRefusal(['tokens', 'create', '--account', 'not-an-id'], /--account must be an id \(a UUID\), got "not-an-id"/),
@@ -264,6 +266,7 @@ describe('operator CLI', { timeout: 90_000 }, () => {
         ['users', 'create', '--email', 'OPS@example.test', '--name', 'Again', '--password', 'long enough'],
         /a user with the email OPS@example.test already exists/,
       ),
+      () => expectRefusal(['users', 'set-password', '--email', 'nobody@example.test', '--password', 'long enough'], /^consentry: no user with the email nobody@example.test\n$/),
     ]);
   });
 
@@ -344,6 +347,49 @@ describe('operator CLI', { timeout: 90_000 }, () => {
       // Not t.close(): on PostgreSQL that would drop the schema, which afterAll owns.
       await t.app.close();
       await t.services.close();
+    }
+  });
+
+  it('users set-password sets a password without the old one and logs out the user\'s sessions', async () => {
+    const app = () => startApp({ env: DATABASE_ENV });
+    // Not t.close(): on PostgreSQL that would drop the schema, which afterAll owns.
+    const close = async (t: TestApp) => {
+      await t.app.close();
+      await t.services.close();
+    };
+    const login = (t: TestApp, password: string) => call(t.app, 'POST', '/api/v1/auth', { body: { email: made.user.email, password } });
+    let t = await app();
+    let session: string;
+    try {
+      const before = await login(t, 'long enough');
+      expect(before.status).toBe(200);
+      session = before.body.token;
+    } finally {
+      // The embedded database admits one process at a time: the CLI runs once the app has let go.
+      await close(t);
+    }
+
+    const out = await cliJson(['users', 'set-password', '--email', ' OPS@Example.test ', '--password', 'a new passphrase']);
+    expect(out).toEqual({
+      user: { ...made.user, updated_at: expect.stringMatching(TIMESTAMP) },
+      sessions_revoked: expect.any(Number),
+    });
+    expect(out.sessions_revoked).toBeGreaterThanOrEqual(1);
+    expect(Date.parse(out.user.updated_at)).toBeGreaterThan(Date.parse(made.user.updated_at));
+
+    t = await app();
+    try {
+      expect((await call(t.app, 'GET', '/api/v1/me', { token: session })).status).toBe(401);
+      expect((await login(t, 'long enough')).status).toBe(401);
+      const after = await login(t, 'a new passphrase');
+      expect(after.status).toBe(200);
+      expect(after.body.user.id).toBe(made.user.id);
+      // Named API tokens are not sessions: they stay, as after PUT /password.
+      expect((await call(t.app, 'GET', '/api/v1/me', { token: made.tokens.user.token })).status).toBe(200);
+      const stored = await t.services.db.selectFrom('users').select('password_hash').where('id', '=', made.user.id).executeTakeFirstOrThrow();
+      expect(stored.password_hash).toMatch(/^\$argon2id\$/);
+    } finally {
+      await close(t);
     }
   });
 });

@@ -54,5 +54,17 @@ export async function changePassword(
   });
 }
 
+/**
+ * Sets a user's password without the old one (the operator's CLI); every session of the user is
+ * logged out, as by a reset link. Answers the hashes of the sessions revoked.
+ */
+export async function setPassword(db: Kysely<Database>, userId: string, password: string): Promise<string[]> {
+  const passwordHash = await hashPassword(password);
+  return db.transaction().execute(async (trx) => {
+    await updatePasswordHash(trx, userId, passwordHash);
+    return revokeUserSessions(trx, userId);
+  });
+}
+
 /** What other modules use of the users. */
 export { findUser, findUserByEmail, insertUser, normaliseEmail, updatePasswordHash } from './users.repository.ts';
