@@ -334,6 +334,31 @@ describe('POST /account-invitations/accept', () => {
     });
   });
 
+  it('lets a partner bring the first admin into an account it made, through an account token', async () => {
+    const made = await call(t.app, 'POST', '/api/v1/accounts', {
+      token: tenant.tokens.partner,
+      body: { account: { name: 'Customer shop', domain: 'customer-shop.example.com', group_id: tenant.group.id } },
+    });
+    expect(made.status).toBe(201);
+    const email = newEmail('first-admin');
+    // A partner token is no account's: account routes answer it 401, whichever account it names.
+    const own = await call(t.app, 'POST', '/api/v1/account-invitations', {
+      token: tenant.tokens.partner, query: { account_id: made.body.id }, body: { name: 'First Admin', email, role: 'admin' },
+    });
+    expect(own).toMatchObject({ status: 401, body: errors(401, NEEDS_ACCOUNT) });
+
+    const accountToken = await call(t.app, 'POST', '/api/v1/api-tokens', {
+      token: tenant.tokens.partner, body: { name: 'onboarding', account_id: made.body.id },
+    });
+    expect(accountToken).toMatchObject({ status: 201, body: { data: { token_type: 'account', account_id: made.body.id } } });
+    const invitation = await invite(accountToken.body.token, { name: 'First Admin', email, role: 'admin' });
+    expect(invitation).toMatchObject({ status: 201, body: { role: 'admin', invited_by_type: 'API', invited_by_id: null } });
+
+    const joined = await accept({ invitation: { token: linkSentTo(email), password: 'a long password' } });
+    expect(joined.status).toBe(200);
+    expect(joined.body.data).toMatchObject({ roles: { admin: true }, account: { id: made.body.id, name: 'Customer shop' } });
+  });
+
   it('end to end with the admin role: the new user can make writes at once', async () => {
     const email = newEmail('new-admin');
     await invite(tenant.tokens.admin, { name: 'New Admin', email, role: 'admin' });
