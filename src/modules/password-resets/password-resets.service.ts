@@ -33,8 +33,9 @@ export async function requestReset(deps: Deps, log: FastifyBaseLogger, email: st
   const secret = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + RESET_LINK_MS);
   await replaceResetLink(deps.db, user.id, hashToken(secret), expiresAt);
-  // Logs travel further than mailboxes: without SMTP the email is logged with its secret masked,
-  // so a reset by email needs SMTP_URL (invitations, which grant less, are logged whole).
+  // Logs travel further than mailboxes: without SMTP only the email's envelope is logged (see
+  // mail/mailer.ts), and its link is masked besides, so a reset by email needs SMTP_URL; the
+  // operator's way around it is the CLI's `users set-password`.
   const link = resetUrl(deps.config.publicUrl, deps.mailer.via === 'smtp' ? secret : MASKED_SECRET);
   const message = passwordResetEmail({ to: user.email, userName: user.name, resetUrl: link, expiresAt });
   deps.mailer.send(message, log).catch((error: unknown) => {
