@@ -136,6 +136,20 @@ export function consumeBoth(first: Limiter, firstKey: string, second: Limiter, s
   }));
 }
 
+/**
+ * Counts a request against one more limit than its route's (a login's per-address budget after the
+ * per-IP one): the headers already set change only where this limit is the stricter, or refuses.
+ */
+export function consumeToo(limiter: Limiter, key: string, reply: FastifyReply): MaybePromise<void> {
+  return after(limiter.count(key), ({ remaining, resetSeconds, limited }) => {
+    const shown = Number(reply.getHeader('x-ratelimit-remaining'));
+    if (limited || !(shown <= remaining)) {
+      reply.headers({ 'x-ratelimit-limit': limiter.points, 'x-ratelimit-remaining': remaining, 'x-ratelimit-reset': resetSeconds });
+    }
+    if (limited) throw new RateLimitedError(resetSeconds);
+  });
+}
+
 /** Counts one request against `key`, sets the `X-RateLimit-*` headers, and throws 429 past the limit. */
 export function consume(limiter: Limiter, key: string, reply: FastifyReply): MaybePromise<void> {
   return after(limiter.count(key), ({ remaining, resetSeconds, limited }) => {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { principalOf } from '../../http/auth.ts';
-import { consume } from '../../http/rate-limit.ts';
+import { consumeToo } from '../../http/rate-limit.ts';
 import { withErrors } from '../../http/schemas.ts';
 import { hashToken } from '../../lib/token-secret.ts';
 import type { RoutesPlugin } from '../../services.ts';
@@ -25,7 +25,7 @@ export const authRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, async (request, reply) => {
     const { email, password } = request.body;
-    await consume(services.limiters.loginEmail, `e:${hashToken(normaliseEmail(email))}`, reply);
+    await consumeToo(services.limiters.loginEmail, `e:${hashToken(normaliseEmail(email))}`, reply);
     return logIn(db, email, password);
   });
 
