@@ -11,15 +11,25 @@ function candidates(config: BannerConfig): string[] {
   return [document.documentElement.lang, nav, config.account.default_language, 'en'];
 }
 
-/** `<html lang>`, then the browser's language, then the account's; a regional code falls back to its language. */
+/** `zh-Hant-TW` → `zh-hant-tw`, `zh-hant`, `zh`: the tag, then each shorter prefix of its subtags. */
+function prefixes(tag: string): string[] {
+  const subtags = tag.toLowerCase().split('-');
+  return subtags.map((_, i) => subtags.slice(0, subtags.length - i).join('-'));
+}
+
+/**
+ * `<html lang>`, then the browser's language, then the account's; a tag falls back to each shorter
+ * prefix (`zh-Hant-TW` → `zh-Hant` → `zh`, `de-AT` → `de`).
+ */
 export function chooseLanguage(config: BannerConfig): string {
   // Tags are compared in any letter case: `<html lang="de-ch">` finds the account's `de-CH`.
   const known = new Map(Object.keys(config.texts).map((code) => [code.toLowerCase(), code]));
   for (const raw of candidates(config)) {
-    const code = (raw || '').toLowerCase();
-    if (!code) continue;
-    const found = known.get(code) ?? known.get(code.split('-')[0]);
-    if (found) return found;
+    if (!raw) continue;
+    for (const prefix of prefixes(raw)) {
+      const found = known.get(prefix);
+      if (found) return found;
+    }
   }
   return Object.keys(config.texts)[0];
 }

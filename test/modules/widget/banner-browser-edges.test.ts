@@ -1,0 +1,95 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
+import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+
+/**
+ * The banner at its edges in a real browser: a shop that this test serves on its own port under
+ * several names — `shop.localhost` (the account's domain), its `www.` twin and `localhost` (Chromium
+ * sends every `*.localhost` to this machine) — loads the script from the real service
+ * (http://127.0.0.1:PORT). See banner-browser.test.ts for the banner's ordinary work.
+ */
+describeBrowser('the banner at its edges', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let site: Server;
+  let service: string;
+  let port: number;
+  let tenant: Tenant;
+  let served = 0;
+
+  interface PageOptions { lang: string; twice: boolean }
+  const page = ({ lang, twice }: PageOptions) => {
+    const tag = `<script src="${service}/widget/${tenant.account.id}.js?r=${++served}"></script>`;
+    return `<!doctype html>
+<html lang="${lang}"><head><meta charset="utf-8"><title>Edge shop</title>
+${tag}${twice ? `\n${tag}` : ''}
+</head><body><main><h1>Edge shop</h1></main></body></html>`;
+  };
+
+  beforeAll(async () => {
+    t = await startApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_MAX: '100000' } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    service = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    tenant = await createTenant(t.services, 'Edges');
+    await t.services.db.updateTable('accounts')
+      .set({ domain: 'shop.localhost', allowed_domains: JSON.stringify(['localhost']), https_only: false })
+      .where('id', '=', tenant.account.id).execute();
+    for (const [name, required] of [['Necessary', true], ['Analytics', false]] as const) {
+      const res = await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name, required } } });
+      expect(res.status).toBe(201);
+    }
+    site = createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      response.setHeader('content-type', 'text/html; charset=utf-8');
+      response.end(page({ lang: url.searchParams.get('lang') ?? 'en', twice: url.searchParams.has('twice') }));
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    port = (site.address() as AddressInfo).port;
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    site?.close();
+    await t?.close();
+  });
+
+  /** A page of the shop, in a new visitor's browser unless `context` is an existing one. */
+  async function visit(options: { host?: string; path?: string; lang?: string; twice?: boolean; context?: BrowserContext } = {}) {
+    const context = options.context ?? (await browser.newContext());
+    const page = await context.newPage();
+    const errors: Error[] = [];
+    page.on('pageerror', (error) => errors.push(error));
+    const query = new URLSearchParams({ lang: options.lang ?? 'en', ...(options.twice ? { twice: '1' } : {}) });
+    await page.goto(`http://${options.host ?? 'shop.localhost'}:${port}${options.path ?? '/'}?${query}`);
+    return { context, page, errors };
+  }
+
+
+  const acceptLabel = async (page: Page) => {
+    const button = page.locator('#cc-main .cm button[data-role="all"]');
+    await button.waitFor();
+    return button.textContent();
+  };
+
+  it('falls back from a tag with script and region to each shorter prefix, in any letter case', async () => {
+    const translations = { 'zh-Hant': { accept_all: '全部接受' } };
+    const set = await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { translations } } });
+    expect(set.status).toBe(200);
+    try {
+      for (const lang of ['zh-Hant-TW', 'zh-hant-tw', 'ZH-HANT']) {
+        const { context, page } = await visit({ lang });
+        expect(await acceptLabel(page), lang).toBe('全部接受');
+        await context.close();
+      }
+      const swiss = await visit({ lang: 'de-CH-1996' });
+      expect(await acceptLabel(swiss.page)).toBe('Alle akzeptieren');
+      await swiss.context.close();
+    } finally {
+      await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { translations: { 'zh-Hant': null } } } });
+    }
+  });
+});
