@@ -16,15 +16,19 @@ function domainsOf(hostname: string): string[] {
   return domains;
 }
 
+/**
+ * Every path a cookie the page can see may have, since a cookie is deleted only with its exact path:
+ * the page's path and each prefix of it that ends before or at a slash (`/shop/cart/` → `/`,
+ * `/shop`, `/shop/`, `/shop/cart`, `/shop/cart/`; a cookie set there without a path has `/shop/cart`).
+ */
 function paths(): string[] {
-  const segments = location.pathname.split('/').filter(Boolean);
-  const out = ['/'];
-  let path = '';
-  for (const segment of segments.slice(0, -1)) {
-    path += `/${segment}`;
-    out.push(path);
+  const path = location.pathname || '/';
+  const out = new Set(['/', path]);
+  for (let i = path.indexOf('/', 1); i !== -1; i = path.indexOf('/', i + 1)) {
+    out.add(path.slice(0, i));
+    out.add(path.slice(0, i + 1));
   }
-  return out;
+  return [...out];
 }
 
 function eraseCookie(name: string): void {

@@ -38,8 +38,17 @@ ${tag}${twice ? `\n${tag}` : ''}
     await t.services.db.updateTable('accounts')
       .set({ domain: 'shop.localhost', allowed_domains: JSON.stringify(['localhost']), https_only: false })
       .where('id', '=', tenant.account.id).execute();
+    const ids: Record<string, string> = {};
     for (const [name, required] of [['Necessary', true], ['Analytics', false]] as const) {
       const res = await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name, required } } });
+      expect(res.status).toBe(201);
+      ids[name] = res.body.data.id;
+    }
+    for (const name of ['_ga', '_fbp']) {
+      const res = await call(t.app, 'POST', '/api/v1/storage-items', {
+        token: tenant.tokens.account,
+        body: { storage_item: { name, storage_type: 'cookie', category_id: ids.Analytics, status: 'finalised', duration: '1 year', description: 'Counts visits' } },
+      });
       expect(res.status).toBe(201);
     }
     site = createServer((request, response) => {
@@ -91,5 +100,28 @@ ${tag}${twice ? `\n${tag}` : ''}
     } finally {
       await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { translations: { 'zh-Hant': null } } } });
     }
+  });
+
+  it('clears a rejected category\'s cookies on each of the page\'s paths, with and without a trailing slash', async () => {
+    const context = await browser.newContext();
+    for (const [path, expected] of [
+      ['/shop/cart/', ['_fbp /shop/cart/', '_ga /shop/cart', 'keep_me /shop/cart']],
+      ['/shop/cart', ['_fbp /shop/cart', '_ga /shop', 'keep_me /shop']],
+    ]) {
+      await context.clearCookies();
+      const { page } = await visit({ path: path as string, context });
+      await acceptLabel(page);
+      await page.evaluate((own) => {
+        document.cookie = '_ga=1';
+        document.cookie = `_fbp=1; path=${own}`;
+        document.cookie = 'keep_me=1';
+      }, path as string);
+      const cookies = async () => (await context.cookies()).map((c) => `${c.name} ${c.path}`).sort();
+      expect(await cookies()).toEqual(expected);
+      await page.getByRole('button', { name: 'Reject all', exact: true }).click();
+      await expect.poll(cookies).toEqual(['consentry /', (expected as string[])[2]]);
+      await page.close();
+    }
+    await context.close();
   });
 });
