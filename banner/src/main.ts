@@ -174,6 +174,24 @@ function onChoice(): void {
   notify();
 }
 
+/**
+ * The library injects a section's title and a table's headers as markup, so they are given escaped;
+ * it also uses them as text — a category's title as the name of its switch, a header as each cell's
+ * label (`data-column`) — where the escaping would show: there they get the plain words.
+ */
+function plainLabels(modal: HTMLElement): void {
+  for (const category of config.categories) {
+    const toggle = modal.querySelector(`input.section__toggle[value="${CSS.escape(category.slug)}"]`);
+    const label = toggle?.closest('label')?.querySelector('.toggle__label');
+    if (label) label.textContent = category.name;
+  }
+  const headers = new Map(Object.values(tableHeaders(texts)).map((header) => [escapeHtml(header), header]));
+  for (const cell of Array.from(modal.querySelectorAll('[data-column]'))) {
+    const header = headers.get(cell.getAttribute('data-column') ?? '');
+    if (header !== undefined) cell.setAttribute('data-column', header);
+  }
+}
+
 /** "Your consent ID: …" at the end of the preferences, linking to the visitor's receipt. */
 function showConsentId(modal: Element | null = document.querySelector('#cc-main .pm')): void {
   if (!modal || !consentId) return;
@@ -196,10 +214,18 @@ function showConsentId(modal: Element | null = document.querySelector('#cc-main 
   line.replaceChildren(document.createTextNode(`${texts.consent_id} `), link);
 }
 
+const tableHeaders = (t: Texts) => ({ name: t.cookie_name, domain: t.cookie_domain, duration: t.cookie_duration, description: t.cookie_description });
+
 function cookieTable(category: BannerCategory, t: Texts) {
   if (category.storage_items.length === 0) return undefined;
+  const headers = tableHeaders(t);
   return {
-    headers: { name: t.cookie_name, domain: t.cookie_domain, duration: t.cookie_duration, description: t.cookie_description },
+    headers: {
+      name: escapeHtml(headers.name),
+      domain: escapeHtml(headers.domain),
+      duration: escapeHtml(headers.duration),
+      description: escapeHtml(headers.description),
+    },
     body: category.storage_items.map((item) => ({
       name: escapeHtml(item.name),
       domain: escapeHtml(item.domain),
@@ -228,7 +254,8 @@ function translation(t: Texts): CookieConsent.Translation {
       acceptAllBtn: escapeHtml(t.accept_all),
       acceptNecessaryBtn: escapeHtml(t.reject_all),
       savePreferencesBtn: escapeHtml(t.save),
-      closeIconLabel: escapeHtml(t.close),
+      // An attribute the library sets as text (aria-label), not markup.
+      closeIconLabel: t.close,
       sections: [
         { description: `${escapeHtml(t.preferences_description)}${gpcNote}${policyLink ? ` ${policyLink}` : ''}` },
         ...config.categories.map((category) => ({
@@ -318,7 +345,9 @@ function start(): void {
       onChoice();
     },
     onModalReady: ({ modalName, modal }) => {
-      if (modalName === 'preferencesModal') showConsentId(modal);
+      if (modalName !== 'preferencesModal') return;
+      plainLabels(modal);
+      showConsentId(modal);
     },
   }).then(() => {
     if (CookieConsent.validConsent()) releaseGated(accepted);

@@ -124,4 +124,37 @@ ${tag}${twice ? `\n${tag}` : ''}
     }
     await context.close();
   });
+
+  it('shows names and texts with &, quotes and < as text, in labels as in markup, and runs none of it', async () => {
+    const hostile = `Ads & Partners' "offers" <img src="/x.png" onerror="window.injected = true">`;
+    const created = await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name: hostile } } });
+    expect(created.status).toBe(201);
+    const en = { close: 'Close & "go" back', cookie_name: `Name's <img src="/y.png" onerror="window.injected = true">` };
+    const set = await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { translations: { en } } } });
+    expect(set.status).toBe(200);
+    try {
+      const { context, page, errors } = await visit();
+      await page.getByRole('button', { name: 'Manage preferences', exact: true }).click();
+      await page.locator('#cc-main .pm').waitFor();
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(() => (window as any).injected)).toBeUndefined();
+      const toggle = page.getByRole('checkbox', { name: hostile, exact: true });
+      expect(await toggle.count()).toBe(1);
+      expect(await page.locator('#cc-main .pm__section-title', { hasText: 'Ads & Partners' }).textContent()).toBe(hostile);
+      expect(await page.locator('#cc-main .pm__close-btn').getAttribute('aria-label')).toBe(en.close);
+      expect(await page.getByRole('button', { name: en.close, exact: true }).count()).toBe(1);
+      expect(await page.locator('#cc-main .pm__table-th').first().textContent()).toBe(en.cookie_name);
+      expect(await page.locator('#cc-main .pm__table-td').first().getAttribute('data-column')).toBe(en.cookie_name);
+      expect(await page.locator('#cc-main img').count()).toBe(0);
+      await toggle.check({ force: true });
+      await page.getByRole('button', { name: 'Save preferences', exact: true }).click();
+      await expect.poll(() => page.evaluate(() => window.Consentry!.acceptedCategory('analytics'))).toBe(false);
+      expect(await page.evaluate(() => window.Consentry!.getConsent()?.accepted.length)).toBe(2);
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      await call(t.app, 'DELETE', `/api/v1/categories/${created.body.data.id}`, { token: tenant.tokens.account });
+      await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { translations: { en: null } } } });
+    }
+  });
 });
