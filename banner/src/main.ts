@@ -86,11 +86,8 @@ let consentId: string | null = previous?.data?.consent_id ?? null;
 /** This page is counted as a view: by a consent recorded on it, or by the beacon when it was left. */
 let viewCounted = false;
 
-// Consent Mode first: before any tag on the page can read it.
-pushDefault();
 const returning =
   previous?.revision === config.revision && Array.isArray(previous.categories) && (previous.expirationTime ?? Infinity) > Date.now();
-if (returning) pushUpdate(previous!.categories!);
 
 const accepted = (slug: string) => CookieConsent.acceptedCategory(slug);
 const rejected = (slug: string) => CookieConsent.validConsent() && !CookieConsent.acceptedCategory(slug);
@@ -355,19 +352,6 @@ function start(): void {
   });
 }
 
-window.Consentry = {
-  getConsent: state,
-  acceptedCategory: (slug) => CookieConsent.validConsent() && CookieConsent.acceptedCategory(slug),
-  showPreferences: () => CookieConsent.showPreferences(),
-  onChange(callback) {
-    listeners.add(callback);
-    return () => listeners.delete(callback);
-  },
-};
-
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
-else start();
-
 /**
  * The page view, for the account's statistics: counted once per page, when the page is left, by an
  * empty beacon that names no visitor — unless a choice was recorded on it, which counts the page
@@ -382,10 +366,36 @@ function countView(): void {
     // a browser without beacons counts no page view
   }
 }
-document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'hidden') countView();
-});
-window.addEventListener('pagehide', countView);
-window.addEventListener('pageshow', (event) => {
-  if (event.persisted) viewCounted = false;
-});
+
+function boot(): void {
+  // Consent Mode first: before any tag on the page can read it.
+  pushDefault();
+  if (returning) pushUpdate(previous!.categories!);
+
+  window.Consentry = {
+    getConsent: state,
+    acceptedCategory: (slug) => CookieConsent.validConsent() && CookieConsent.acceptedCategory(slug),
+    showPreferences: () => CookieConsent.showPreferences(),
+    onChange(callback) {
+      listeners.add(callback);
+      return () => listeners.delete(callback);
+    },
+  };
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
+  else start();
+
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') countView();
+  });
+  window.addEventListener('pagehide', countView);
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) viewCounted = false;
+  });
+}
+
+// A second copy of the script (the tag pasted twice, or a tag manager adding it again) would replace
+// window.Consentry with an API over a library that never starts (it runs once per page) and push
+// Consent Mode's default again, after the first copy's update: only the first copy runs.
+if (window.Consentry) console.warn('Consentry: the banner script is on this page more than once; only its first copy runs.');
+else boot();

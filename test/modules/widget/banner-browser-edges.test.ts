@@ -72,9 +72,11 @@ ${tag}${twice ? `\n${tag}` : ''}
     const page = await context.newPage();
     const errors: Error[] = [];
     page.on('pageerror', (error) => errors.push(error));
+    const warnings: string[] = [];
+    page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
     const query = new URLSearchParams({ lang: options.lang ?? 'en', ...(options.twice ? { twice: '1' } : {}) });
     await page.goto(`http://${options.host ?? 'shop.localhost'}:${port}${options.path ?? '/'}?${query}`);
-    return { context, page, errors };
+    return { context, page, errors, warnings };
   }
 
 
@@ -156,5 +158,23 @@ ${tag}${twice ? `\n${tag}` : ''}
       await call(t.app, 'DELETE', `/api/v1/categories/${created.body.data.id}`, { token: tenant.tokens.account });
       await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { translations: { en: null } } } });
     }
+  });
+
+  it('runs once when its tag is on the page twice: one banner, one Consent Mode default, a working API', async () => {
+    const { context, page, errors, warnings } = await visit({ twice: true });
+    const defaults = () => page.evaluate(() => (window.dataLayer ?? []).map((entry) => (entry as ArrayLike<unknown>)[1]));
+    await acceptLabel(page);
+    expect(await page.locator('#cc-main').count()).toBe(1);
+    expect(await defaults()).toEqual(['default']);
+    await page.getByRole('button', { name: 'Accept all', exact: true }).click();
+    await expect.poll(() => page.evaluate(() => window.Consentry!.getConsent()?.accept_type)).toBe('all');
+    await page.evaluate(() => window.Consentry!.showPreferences());
+    await page.locator('#cc-main .pm').waitFor();
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => window.Consentry?.acceptedCategory('analytics'))).toBe(true);
+    expect(await defaults()).toEqual(['default', 'update']);
+    expect(warnings).toEqual(Array(2).fill('Consentry: the banner script is on this page more than once; only its first copy runs.'));
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });
