@@ -92,9 +92,27 @@ const returning =
 const accepted = (slug: string) => CookieConsent.acceptedCategory(slug);
 const rejected = (slug: string) => CookieConsent.validConsent() && !CookieConsent.acceptedCategory(slug);
 
+/** The library answers once it has started (at DOMContentLoaded); until then the stored choice does. */
+let started = false;
+
+/** A returning visitor's choice as the library will read it: the required categories, then the stored ones. */
+function storedPreferences(): Pick<CookieConsent.UserPreferences, 'acceptType' | 'acceptedCategories' | 'rejectedCategories'> | null {
+  if (!returning) return null;
+  const required = config.categories.filter((category) => category.required).map((category) => category.slug);
+  const acceptedCategories = Array.from(new Set([...required, ...previous!.categories!]));
+  const acceptType = acceptedCategories.length === config.categories.length ? 'all' : acceptedCategories.length === required.length ? 'necessary' : 'custom';
+  const rejectedCategories = config.categories.map((category) => category.slug).filter((slug) => !acceptedCategories.includes(slug));
+  return { acceptType, acceptedCategories, rejectedCategories };
+}
+
+function currentPreferences() {
+  if (!started) return storedPreferences();
+  return CookieConsent.validConsent() ? CookieConsent.getUserPreferences() : null;
+}
+
 function state(): ConsentState | null {
-  if (!CookieConsent.validConsent()) return null;
-  const preferences = CookieConsent.getUserPreferences();
+  const preferences = currentPreferences();
+  if (!preferences) return null;
   return {
     accept_type: preferences.acceptType,
     accepted: preferences.acceptedCategories,
@@ -320,6 +338,7 @@ function start(): void {
   for (const category of config.categories) {
     categories[category.slug] = { enabled: category.required, readOnly: category.required };
   }
+  started = true;
   void CookieConsent.run({
     revision: config.revision,
     hideFromBots: false,
@@ -374,7 +393,7 @@ function boot(): void {
 
   window.Consentry = {
     getConsent: state,
-    acceptedCategory: (slug) => CookieConsent.validConsent() && CookieConsent.acceptedCategory(slug),
+    acceptedCategory: (slug) => !!currentPreferences()?.acceptedCategories.includes(slug),
     showPreferences: () => CookieConsent.showPreferences(),
     onChange(callback) {
       listeners.add(callback);

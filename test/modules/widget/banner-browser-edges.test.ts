@@ -21,12 +21,15 @@ describeBrowser('the banner at its edges', () => {
   let tenant: Tenant;
   let served = 0;
 
-  interface PageOptions { lang: string; twice: boolean }
-  const page = ({ lang, twice }: PageOptions) => {
+  interface PageOptions { lang: string; twice: boolean; probe: boolean }
+  /** `probe`: what window.Consentry answers right after the script, before the document is parsed. */
+  const page = ({ lang, twice, probe }: PageOptions) => {
     const tag = `<script src="${service}/widget/${tenant.account.id}.js?r=${++served}"></script>`;
+    const early = '<script>window.early = { readyState: document.readyState, consent: Consentry.getConsent(), ' +
+      'analytics: Consentry.acceptedCategory("analytics"), necessary: Consentry.acceptedCategory("necessary") };</script>';
     return `<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8"><title>Edge shop</title>
-${tag}${twice ? `\n${tag}` : ''}
+${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
 </head><body><main><h1>Edge shop</h1></main></body></html>`;
   };
 
@@ -54,7 +57,8 @@ ${tag}${twice ? `\n${tag}` : ''}
     site = createServer((request, response) => {
       const url = new URL(request.url ?? '/', 'http://localhost');
       response.setHeader('content-type', 'text/html; charset=utf-8');
-      response.end(page({ lang: url.searchParams.get('lang') ?? 'en', twice: url.searchParams.has('twice') }));
+      const has = (name: string) => url.searchParams.has(name);
+      response.end(page({ lang: url.searchParams.get('lang') ?? 'en', twice: has('twice'), probe: has('probe') }));
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     port = (site.address() as AddressInfo).port;
@@ -67,14 +71,14 @@ ${tag}${twice ? `\n${tag}` : ''}
   });
 
   /** A page of the shop, in a new visitor's browser unless `context` is an existing one. */
-  async function visit(options: { host?: string; path?: string; lang?: string; twice?: boolean; context?: BrowserContext } = {}) {
+  async function visit(options: { host?: string; path?: string; lang?: string; twice?: boolean; probe?: boolean; context?: BrowserContext } = {}) {
     const context = options.context ?? (await browser.newContext());
     const page = await context.newPage();
     const errors: Error[] = [];
     page.on('pageerror', (error) => errors.push(error));
     const warnings: string[] = [];
     page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
-    const query = new URLSearchParams({ lang: options.lang ?? 'en', ...(options.twice ? { twice: '1' } : {}) });
+    const query = new URLSearchParams({ lang: options.lang ?? 'en', ...(options.twice ? { twice: '1' } : {}), ...(options.probe ? { probe: '1' } : {}) });
     await page.goto(`http://${options.host ?? 'shop.localhost'}:${port}${options.path ?? '/'}?${query}`);
     return { context, page, errors, warnings };
   }
@@ -174,6 +178,20 @@ ${tag}${twice ? `\n${tag}` : ''}
     await expect.poll(() => page.evaluate(() => window.Consentry?.acceptedCategory('analytics'))).toBe(true);
     expect(await defaults()).toEqual(['default', 'update']);
     expect(warnings).toEqual(Array(2).fill('Consentry: the banner script is on this page more than once; only its first copy runs.'));
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('answers a returning visitor\'s choice as soon as the script has run, as it does once the page is loaded', async () => {
+    const { context, page, errors } = await visit({ probe: true });
+    const early = () => page.evaluate(() => (window as any).early);
+    expect(await early()).toEqual({ readyState: 'loading', consent: null, analytics: false, necessary: false });
+    await page.getByRole('button', { name: 'Accept all', exact: true }).click();
+    await expect.poll(() => page.evaluate(() => window.Consentry!.getConsent()?.consent_id)).toEqual(expect.any(String));
+    await page.reload();
+    const loaded = await page.evaluate(() => window.Consentry!.getConsent());
+    expect(loaded).toMatchObject({ accept_type: 'all', accepted: ['necessary', 'analytics'], rejected: [], consent_id: expect.any(String) });
+    expect(await early()).toEqual({ readyState: 'loading', consent: loaded, analytics: true, necessary: true });
     expect(errors).toEqual([]);
     await context.close();
   });
