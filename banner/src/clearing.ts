@@ -7,8 +7,8 @@ function matcher(name: string): (candidate: string) => boolean {
   return (candidate) => pattern.test(candidate);
 }
 
-/** The host and each parent domain: a cookie may have been set on any of them. */
-function domainsOf(hostname: string): string[] {
+/** The host and each parent domain, after '' for host-only: a cookie may have been set on any of them. */
+export function domainsOf(hostname: string): string[] {
   const parts = hostname.split('.');
   const domains = [''];
   if (/^[\d.]+$/.test(hostname) || parts.length < 2) return domains;

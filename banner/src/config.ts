@@ -32,7 +32,8 @@ export interface BannerLook {
 
 /** What the service embeds in each account's script (the same as `config.json`'s banner fields). */
 export interface BannerConfig {
-  account: { id: string; name: string; default_language: string };
+  /** `domain`: where the script keeps the visitor's choice (config.json leaves it out). */
+  account: { id: string; name: string; default_language: string; domain: string };
   revision: number;
   banner: BannerLook;
   /** Every language the banner can speak, each complete. */

@@ -3,6 +3,7 @@ import type { BannerCategory, BannerConfig } from './config.ts';
 import { clearRejected } from './clearing.ts';
 import { pushDefault, pushUpdate } from './consent-mode.ts';
 import { releaseGated, watchGated } from './gating.ts';
+import { COOKIE, cookieDomain, eraseOtherCopies, keepNewestCopy, storedChoice } from './stored.ts';
 import { chooseLanguage, escapeHtml, textsFor } from './text.ts';
 import type { Texts } from './translations.ts';
 
@@ -37,7 +38,6 @@ interface ConsentryApi {
   onChange(callback: (consent: ConsentState) => void): () => void;
 }
 
-const COOKIE = 'consentry';
 const MARKETING = 'marketing';
 const config = __CONSENTRY_CONFIG__;
 const script = document.currentScript as HTMLScriptElement | null;
@@ -45,30 +45,6 @@ const serviceBase = script?.src ? new URL(script.src).origin : '';
 const gpc = navigator.globalPrivacyControl === true;
 const bySlug = new Map<string, BannerCategory>(config.categories.map((category) => [category.slug, category]));
 const listeners = new Set<(consent: ConsentState) => void>();
-
-interface StoredData {
-  session_id?: string;
-  consent_id?: string;
-}
-
-interface StoredCookie {
-  categories?: string[];
-  revision?: number;
-  expirationTime?: number;
-  data?: StoredData | null;
-}
-
-/** The consent cookie as vanilla-cookieconsent writes it (URI-encoded JSON), read before it starts. */
-function storedCookie(): StoredCookie | undefined {
-  const pair = document.cookie.split(';').map((p) => p.trim()).find((p) => p.startsWith(`${COOKIE}=`));
-  if (!pair) return undefined;
-  try {
-    const value = JSON.parse(decodeURIComponent(pair.slice(COOKIE.length + 1)));
-    return value && typeof value === 'object' ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The time in base 36 (8 characters until 2059), then 12 random bytes in hex: 32 characters. Starting
@@ -80,7 +56,10 @@ function newSessionId(): string {
   return Date.now().toString(36).padStart(8, '0') + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-const previous = storedCookie();
+const previous = storedChoice();
+/** The domain the choice is written on: set when the script runs (it tries a cookie). */
+let ownDomain: string | undefined;
+const secureCookie = location.protocol === 'https:';
 let sessionId = previous?.data?.session_id || newSessionId();
 let consentId: string | null = previous?.data?.consent_id ?? null;
 /** This page is counted as a view: by a consent recorded on it, or by the beacon when it was left. */
@@ -183,6 +162,7 @@ function notify(): void {
 }
 
 function onChoice(): void {
+  eraseOtherCopies(ownDomain);
   keepData();
   record();
   viewCounted = true;
@@ -347,9 +327,10 @@ function start(): void {
     disablePageInteraction: false,
     cookie: {
       name: COOKIE,
+      ...(ownDomain ? { domain: ownDomain } : {}),
       expiresAfterDays: config.banner.consent_expiry_days,
       sameSite: 'Lax',
-      secure: location.protocol === 'https:',
+      secure: secureCookie,
     },
     guiOptions: guiOptions(),
     categories,
@@ -390,6 +371,8 @@ function boot(): void {
   // Consent Mode first: before any tag on the page can read it.
   pushDefault();
   if (returning) pushUpdate(previous!.categories!);
+  ownDomain = cookieDomain(config.account.domain);
+  keepNewestCopy(ownDomain, secureCookie);
 
   window.Consentry = {
     getConsent: state,

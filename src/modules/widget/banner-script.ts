@@ -36,7 +36,7 @@ async function loadBundle(): Promise<string> {
 function configOf(account: WidgetAccount, settings: BannerSettings, categories: BannerConfig['categories']): BannerConfig {
   const { translations: _, revision, account_id: __, ...look } = settings;
   return {
-    account: { id: account.id, name: account.name, default_language: account.default_language },
+    account: { id: account.id, name: account.name, default_language: account.default_language, domain: account.domain },
     revision,
     banner: look,
     texts: bannerTexts(settings),

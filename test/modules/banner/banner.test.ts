@@ -41,7 +41,7 @@ describe('GET /widget/{account_id}.js', () => {
     expect(res.body).toContain('CookieConsent 3.1.0');
     expect(res.body).toContain('Released under the MIT License');
     const config = embedded(res.body);
-    expect(config.account).toEqual({ id: tenant.account.id, name: tenant.account.name, default_language: 'en' });
+    expect(config.account).toEqual({ id: tenant.account.id, name: tenant.account.name, default_language: 'en', domain: tenant.account.domain });
     expect(config.categories.map((c: { slug: string }) => c.slug)).toEqual(['necessary']);
     expect(config.texts.en).toMatchObject({ accept_all: 'Accept all', reject_all: 'Reject all', manage: 'Manage preferences', save: 'Save preferences' });
     expect(Object.keys(config.texts).sort()).toEqual(['de', 'en', 'es', 'fr', 'it', 'nl']);
@@ -185,7 +185,8 @@ describe('the banner settings', () => {
     });
     expect(data.texts.de).toMatchObject({ title: 'Kekse?', description: 'Wir fragen.', accept_all: 'Alle akzeptieren' });
     expect(data.texts.pt).toBeUndefined();
-    expect(embedded((await script(other.account.id)).body)).toEqual(data);
+    // The script's configuration is config.json's, and the domain it keeps the visitor's choice on.
+    expect(embedded((await script(other.account.id)).body)).toEqual({ ...data, account: { ...data.account, domain: other.account.domain } });
   });
 
   it('brings back the built-in words for a text set to null, and drops a language left without texts', async () => {

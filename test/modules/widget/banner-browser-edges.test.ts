@@ -195,4 +195,54 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  const choiceCookies = async (context: BrowserContext) =>
+    (await context.cookies()).filter((c) => c.name === 'consentry').map((c) => ({ domain: c.domain, choice: JSON.parse(decodeURIComponent(c.value)) }));
+
+  it('keeps the choice on the account\'s domain: a withdrawal on www. holds on every host', async () => {
+    const context = await browser.newContext();
+    const bare = await visit({ context });
+    await bare.page.getByRole('button', { name: 'Accept all', exact: true }).click();
+    await expect.poll(() => bare.page.evaluate(() => window.Consentry!.getConsent()?.consent_id)).toEqual(expect.any(String));
+    expect((await choiceCookies(context)).map((c) => c.domain)).toEqual(['.shop.localhost']);
+
+    const www = await visit({ context, host: 'www.shop.localhost' });
+    expect(await www.page.evaluate(() => window.Consentry!.acceptedCategory('analytics'))).toBe(true);
+    await www.page.evaluate(() => window.Consentry!.showPreferences());
+    await www.page.locator('#cc-main .pm').getByRole('button', { name: 'Reject all', exact: true }).click();
+    await expect.poll(() => www.page.evaluate(() => window.Consentry!.getConsent()?.accept_type)).toBe('necessary');
+    await www.page.reload();
+    expect(await www.page.evaluate(() => window.Consentry!.getConsent()?.accept_type)).toBe('necessary');
+    await bare.page.reload();
+    expect(await bare.page.evaluate(() => window.Consentry!.getConsent()?.accept_type)).toBe('necessary');
+    const cookies = await choiceCookies(context);
+    expect(cookies.map((c) => [c.domain, c.choice.categories])).toEqual([['.shop.localhost', ['necessary']]]);
+    expect(www.errors.concat(bare.errors)).toEqual([]);
+    await context.close();
+  });
+
+  it('reads the newest of several copies of the choice, keeps it alone, and a new choice replaces it everywhere', async () => {
+    const { revision } = (await call(t.app, 'GET', '/api/v1/banner', { token: tenant.tokens.account })).body.data;
+    const choice = (categories: string[], at: string) => encodeURIComponent(JSON.stringify({
+      categories, revision, data: { session_id: 'stale-copies' }, consentTimestamp: at, consentId: `id-${at}`,
+      services: {}, languageCode: 'en', lastConsentTimestamp: at, expirationTime: Date.now() + 86_400_000,
+    }));
+    const context = await browser.newContext();
+    // Written by an older script on each host it ran on: the parent's (older, listed first) and www.'s.
+    const expires = Math.floor(Date.now() / 1000) + 86_400;
+    await context.addCookies([{ name: 'consentry', value: choice(['necessary', 'analytics'], '2026-01-01T00:00:00.000Z'), domain: '.shop.localhost', path: '/', expires }]);
+    await context.addCookies([{ name: 'consentry', value: choice(['necessary'], '2026-02-01T00:00:00.000Z'), domain: '.www.shop.localhost', path: '/', expires }]);
+    const { page, errors } = await visit({ context, host: 'www.shop.localhost' });
+    expect(await page.evaluate(() => window.Consentry!.acceptedCategory('analytics'))).toBe(false);
+    expect(await page.evaluate(() => window.Consentry!.getConsent()?.accept_type)).toBe('necessary');
+    expect((await choiceCookies(context)).map((c) => [c.domain, c.choice.lastConsentTimestamp])).toEqual([['.shop.localhost', '2026-02-01T00:00:00.000Z']]);
+
+    // An older script in another tab writes on www. again: the next choice deletes that copy.
+    await context.addCookies([{ name: 'consentry', value: choice(['necessary'], '2026-03-01T00:00:00.000Z'), domain: '.www.shop.localhost', path: '/', expires }]);
+    await page.evaluate(() => window.Consentry!.showPreferences());
+    await page.locator('#cc-main .pm').getByRole('button', { name: 'Accept all', exact: true }).click();
+    await expect.poll(async () => (await choiceCookies(context)).map((c) => [c.domain, c.choice.categories])).toEqual([['.shop.localhost', ['necessary', 'analytics']]]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
