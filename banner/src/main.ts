@@ -3,6 +3,7 @@ import type { BannerCategory, BannerConfig } from './config.ts';
 import { clearRejected } from './clearing.ts';
 import { pushDefault, pushUpdate } from './consent-mode.ts';
 import { releaseGated, watchGated } from './gating.ts';
+import { countPageViews, recordConsent } from './recording.ts';
 import { COOKIE, cookieDomain, eraseOtherCopies, keepNewestCopy, storedChoice } from './stored.ts';
 import { chooseLanguage, escapeHtml, textsFor } from './text.ts';
 import type { Texts } from './translations.ts';
@@ -62,8 +63,6 @@ let ownDomain: string | undefined;
 const secureCookie = location.protocol === 'https:';
 let sessionId = previous?.data?.session_id || newSessionId();
 let consentId: string | null = previous?.data?.consent_id ?? null;
-/** This page is counted as a view: by a consent recorded on it, or by the beacon when it was left. */
-let viewCounted = false;
 
 const returning =
   previous?.revision === config.revision && Array.isArray(previous.categories) && (previous.expirationTime ?? Infinity) > Date.now();
@@ -130,22 +129,12 @@ function record(): void {
       },
     },
   };
-  // text/plain spares the CORS preflight; keepalive lets the request outlive a page that navigates away.
-  fetch(`${serviceBase}/widget/${config.account.id}/consents`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'text/plain' },
-    body: JSON.stringify(body),
-    keepalive: true,
-    credentials: 'omit',
-  })
-    .then((response) => (response.ok ? response.json() : undefined))
-    .then((answer: { data?: { id?: string } } | undefined) => {
-      if (!answer?.data?.id) return;
-      consentId = answer.data.id;
-      keepData();
-      showConsentId();
-    })
-    .catch(() => {});
+  void recordConsent(`${serviceBase}/widget/${config.account.id}/consents`, body).then((id) => {
+    if (!id) return;
+    consentId = id;
+    keepData();
+    showConsentId();
+  });
 }
 
 function notify(): void {
@@ -165,7 +154,6 @@ function onChoice(): void {
   eraseOtherCopies(ownDomain);
   keepData();
   record();
-  viewCounted = true;
   notify();
 }
 
@@ -352,21 +340,6 @@ function start(): void {
   });
 }
 
-/**
- * The page view, for the account's statistics: counted once per page, when the page is left, by an
- * empty beacon that names no visitor — unless a choice was recorded on it, which counts the page
- * itself. (A page restored from the back-forward cache is a new view.)
- */
-function countView(): void {
-  if (viewCounted) return;
-  viewCounted = true;
-  try {
-    navigator.sendBeacon(`${serviceBase}/widget/${config.account.id}/views`);
-  } catch {
-    // a browser without beacons counts no page view
-  }
-}
-
 function boot(): void {
   // Consent Mode first: before any tag on the page can read it.
   pushDefault();
@@ -387,13 +360,7 @@ function boot(): void {
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
   else start();
 
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'hidden') countView();
-  });
-  window.addEventListener('pagehide', countView);
-  window.addEventListener('pageshow', (event) => {
-    if (event.persisted) viewCounted = false;
-  });
+  countPageViews(`${serviceBase}/widget/${config.account.id}/views`);
 }
 
 // A second copy of the script (the tag pasted twice, or a tag manager adding it again) would replace

@@ -245,4 +245,23 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('leaves a page view to its beacon when the choice made on it could not be recorded', async () => {
+    const pageviews = async () => {
+      await t.services.visits.flush();
+      const rows = await t.services.db.selectFrom('account_daily_stats').select('pageviews').where('account_id', '=', tenant.account.id).execute();
+      return rows.reduce((sum, row) => sum + row.pageviews, 0);
+    };
+    const before = await pageviews();
+    const { context, page } = await visit();
+    await page.route('**/consents', (route) => route.abort());
+    const failed = new Promise((resolve) => page.on('requestfailed', (request) => { if (request.url().endsWith('/consents')) resolve(true); }));
+    await page.getByRole('button', { name: 'Accept all', exact: true }).click();
+    await failed;
+    await page.waitForTimeout(300);
+    expect(await pageviews()).toBe(before);
+    await page.goto('about:blank');
+    await expect.poll(pageviews).toBe(before + 1);
+    await context.close();
+  });
 });
