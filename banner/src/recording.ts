@@ -14,6 +14,21 @@ function notRecorded(): void {
   if (!viewRecorded) viewCounted = false;
 }
 
+let warned = false;
+
+/**
+ * The service answers a page of another origin 403 without CORS headers, which the page sees only
+ * as a network error: the site's developer is told the likely cause, once per page.
+ */
+function warnOfOrigin(): void {
+  if (warned) return;
+  warned = true;
+  console.warn(
+    `Consentry: the visitor's choice was not recorded. The likely cause: this page's origin (${location.origin}) ` +
+      "is not the account's domain, a subdomain of it or one of its allowed_domains, and the service refuses other origins.",
+  );
+}
+
 /** Sends a choice; the consent id, or undefined when the request was refused or failed. */
 export function recordConsent(endpoint: string, body: unknown): Promise<string | undefined> {
   viewCounted = true;
@@ -25,14 +40,19 @@ export function recordConsent(endpoint: string, body: unknown): Promise<string |
     keepalive: true,
     credentials: 'omit',
   })
-    .then((response) => (response.ok ? response.json() : undefined))
+    .then((response) => {
+      if (response.status === 403) warnOfOrigin();
+      return response.ok ? response.json() : undefined;
+    })
     .then((answer: { data?: { id?: string } } | undefined) => {
       const id = answer?.data?.id;
       if (id) viewRecorded = true;
       else notRecorded();
       return id;
     })
-    .catch(() => {
+    .catch((error: unknown) => {
+      // fetch rejects with a TypeError for a network or CORS failure, and nothing else.
+      if (error instanceof TypeError) warnOfOrigin();
       notRecorded();
       return undefined;
     });

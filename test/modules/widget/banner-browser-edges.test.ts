@@ -264,4 +264,21 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
     await expect.poll(pageviews).toBe(before + 1);
     await context.close();
   });
+
+  it('tells the site\'s developer once, in the console, when the service refuses the page\'s origin', async () => {
+    const { context, page, errors, warnings } = await visit({ host: 'other.localhost' });
+    const refused: string[] = [];
+    page.on('requestfailed', (request) => { if (request.url().endsWith('/consents')) refused.push(request.url()); });
+    await page.getByRole('button', { name: 'Accept all', exact: true }).click();
+    await expect.poll(() => refused.length).toBe(1);
+    await page.evaluate(() => window.Consentry!.showPreferences());
+    await page.locator('#cc-main .pm').getByRole('button', { name: 'Reject all', exact: true }).click();
+    await expect.poll(() => refused.length).toBe(2);
+    await page.waitForTimeout(300);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`this page's origin (http://other.localhost:${port})`);
+    expect(warnings[0]).toContain('allowed_domains');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
