@@ -40,19 +40,21 @@ export function recordConsent(endpoint: string, body: unknown): Promise<string |
     keepalive: true,
     credentials: 'omit',
   })
-    .then((response) => {
-      if (response.status === 403) warnOfOrigin();
-      return response.ok ? response.json() : undefined;
-    })
+    .then(
+      (response) => {
+        if (response.status === 403) warnOfOrigin();
+        return response.ok ? response.json() : undefined;
+      },
+      // The request itself failed: the network, or an origin the service refused (no CORS headers).
+      () => warnOfOrigin(),
+    )
     .then((answer: { data?: { id?: string } } | undefined) => {
       const id = answer?.data?.id;
       if (id) viewRecorded = true;
       else notRecorded();
       return id;
     })
-    .catch((error: unknown) => {
-      // fetch rejects with a TypeError for a network or CORS failure, and nothing else.
-      if (error instanceof TypeError) warnOfOrigin();
+    .catch(() => {
       notRecorded();
       return undefined;
     });

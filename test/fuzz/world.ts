@@ -16,7 +16,7 @@ export const EVERYONE: Who[] = ['partner', 'admin', 'member', 'account'];
 /** Path segments of the API, each naming the records its `:id` refers to. */
 export type Resource =
   | 'api-tokens' | 'groups' | 'accounts' | 'account-users' | 'account-invitations'
-  | 'categories' | 'storage-items' | 'consents' | 'ai-actions' | 'scans';
+  | 'categories' | 'services' | 'storage-items' | 'consents' | 'ai-actions' | 'scans';
 
 export interface Side {
   tenant: Tenant;
@@ -76,6 +76,12 @@ async function seedSide(t: TestApp, label: string): Promise<Side> {
   const categories: string[] = [];
   for (const name of ['analytics', 'marketing', 'spare']) {
     categories.push(await post('/api/v1/categories', account.token, { category: { name: named(name), description: named('purpose') } }, (b) => b.data.id));
+  }
+  const vendorServices: string[] = [];
+  for (const name of ['analytics', 'video', 'spare']) {
+    vendorServices.push(await post('/api/v1/services', account.token, {
+      service: { name: named(name), company_name: named('vendor'), category_id: categories[0] },
+    }, (b) => b.data.id));
   }
   const storageItems: string[] = [];
   for (const [name, status] of [['cookie', 'finalised'], ['pixel', 'draft'], ['spare', 'draft']] as const) {
@@ -156,6 +162,7 @@ async function seedSide(t: TestApp, label: string): Promise<Side> {
     'account-users': memberships.map((m) => m.id).filter((id) => id !== spareMembership.id),
     'account-invitations': [invitations[0]],
     categories: categories.slice(0, 2),
+    services: vendorServices.slice(0, 2),
     'storage-items': storageItems.slice(0, 2),
     consents,
     'ai-actions': [aiActions[0]],
@@ -168,6 +175,7 @@ async function seedSide(t: TestApp, label: string): Promise<Side> {
     'account-users': [spareMembership.id],
     'account-invitations': [invitations[1]],
     categories: [categories[2]],
+    services: [vendorServices[2]],
     'storage-items': [storageItems[2]],
     consents,
     'ai-actions': [aiActions[1]],
@@ -215,7 +223,7 @@ export function resourceOf(path: string, param: string): Resource | undefined {
 
 /**
  * What requests of the other tenant must never change: its groups, accounts (as set through the
- * API), members, invitations, categories, storage items, AI actions and tokens. Consents and visit
+ * API), members, invitations, categories, services, storage items, AI actions and tokens. Consents and visit
  * facts are left out: the public widget writes them for any account by design.
  */
 export async function snapshotOf(world: World, side: Side): Promise<string> {
@@ -224,7 +232,7 @@ export async function snapshotOf(world: World, side: Side): Promise<string> {
   const accountIds = (await db.selectFrom('accounts').select('id')
     .where((eb) => eb.or([eb('id', '=', tenant.account.id), eb('group_id', 'in', side.main.groups.concat(side.spare.groups))]))
     .execute()).map((row) => row.id);
-  const inAccounts = async (table: 'account_users' | 'account_invitations' | 'categories' | 'storage_items' | 'ai_actions' | 'scans') =>
+  const inAccounts = async (table: 'account_users' | 'account_invitations' | 'categories' | 'services' | 'storage_items' | 'ai_actions' | 'scans') =>
     db.selectFrom(table).selectAll().where('account_id', 'in', accountIds).orderBy('id').execute();
   return JSON.stringify({
     groups: await db.selectFrom('groups').selectAll().where('partner_id', '=', tenant.partner.id).orderBy('id').execute(),
@@ -233,6 +241,7 @@ export async function snapshotOf(world: World, side: Side): Promise<string> {
     accountUsers: await inAccounts('account_users'),
     invitations: await inAccounts('account_invitations'),
     categories: await inAccounts('categories'),
+    services: await inAccounts('services'),
     storageItems: await inAccounts('storage_items'),
     aiActions: await inAccounts('ai_actions'),
     scans: await inAccounts('scans'),
