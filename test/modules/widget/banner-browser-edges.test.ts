@@ -125,7 +125,7 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
       const cookies = async () => (await context.cookies()).map((c) => `${c.name} ${c.path}`).sort();
       expect(await cookies()).toEqual(expected);
       await page.getByRole('button', { name: 'Reject all', exact: true }).click();
-      await expect.poll(cookies).toEqual(['consentry /', (expected as string[])[2]]);
+      await expect.poll(cookies).toEqual([`${own()} /`, (expected as string[])[2]]);
       await page.close();
     }
     await context.close();
@@ -196,8 +196,10 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
     await context.close();
   });
 
-  const choiceCookies = async (context: BrowserContext) =>
-    (await context.cookies()).filter((c) => c.name === 'consentry').map((c) => ({ domain: c.domain, choice: JSON.parse(decodeURIComponent(c.value)) }));
+  /** The account's own choice cookie (its name carries the account's id). */
+  const own = () => `consentry_${tenant.account.id.replace(/-/g, '')}`;
+  const choiceCookies = async (context: BrowserContext, name = own()) =>
+    (await context.cookies()).filter((c) => c.name === name).map((c) => ({ domain: c.domain, choice: JSON.parse(decodeURIComponent(c.value)) }));
 
   it('keeps the choice on the account\'s domain: a withdrawal on www. holds on every host', async () => {
     const context = await browser.newContext();
@@ -230,18 +232,48 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
     const context = await browser.newContext();
     // Written by an older script on each host it ran on: the parent's (older, listed first) and www.'s.
     const expires = Math.floor(Date.now() / 1000) + 86_400;
-    await context.addCookies([{ name: 'consentry', value: choice(['necessary', 'analytics'], '2026-01-01T00:00:00.000Z'), domain: '.shop.localhost', path: '/', expires }]);
-    await context.addCookies([{ name: 'consentry', value: choice(['necessary'], '2026-02-01T00:00:00.000Z'), domain: '.www.shop.localhost', path: '/', expires }]);
+    await context.addCookies([{ name: own(), value: choice(['necessary', 'analytics'], '2026-01-01T00:00:00.000Z'), domain: '.shop.localhost', path: '/', expires }]);
+    await context.addCookies([{ name: own(), value: choice(['necessary'], '2026-02-01T00:00:00.000Z'), domain: '.www.shop.localhost', path: '/', expires }]);
     const { page, errors } = await visit({ context, host: 'www.shop.localhost' });
     expect(await page.evaluate(() => window.Consentry!.acceptedCategory('analytics'))).toBe(false);
     expect(await page.evaluate(() => window.Consentry!.getConsent()?.accept_type)).toBe('necessary');
     expect((await choiceCookies(context)).map((c) => [c.domain, c.choice.lastConsentTimestamp])).toEqual([['.shop.localhost', '2026-02-01T00:00:00.000Z']]);
 
     // An older script in another tab writes on www. again: the next choice deletes that copy.
-    await context.addCookies([{ name: 'consentry', value: choice(['necessary'], '2026-03-01T00:00:00.000Z'), domain: '.www.shop.localhost', path: '/', expires }]);
+    await context.addCookies([{ name: own(), value: choice(['necessary'], '2026-03-01T00:00:00.000Z'), domain: '.www.shop.localhost', path: '/', expires }]);
     await page.evaluate(() => window.Consentry!.showPreferences());
     await page.locator('#cc-main .pm').getByRole('button', { name: 'Accept all', exact: true }).click();
     await expect.poll(async () => (await choiceCookies(context)).map((c) => [c.domain, c.choice.categories])).toEqual([['.shop.localhost', ['necessary', 'analytics']]]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("takes a choice an older script stored under the shared name, and never touches another account's", async () => {
+    const { revision } = (await call(t.app, 'GET', '/api/v1/banner', { token: tenant.tokens.account })).body.data;
+    const choice = (categories: string[], at: string) => encodeURIComponent(JSON.stringify({
+      categories, revision, data: { session_id: 'legacy' }, consentTimestamp: at, consentId: `id-${at}`,
+      services: {}, languageCode: 'en', lastConsentTimestamp: at, expirationTime: Date.now() + 86_400_000,
+    }));
+    const context = await browser.newContext();
+    const expires = Math.floor(Date.now() / 1000) + 86_400;
+    const neighbour = 'consentry_0190000000007000800000000000beef';
+    // What scripts before the account's own name wrote on this host, and a neighbouring account's choice on a parent.
+    await context.addCookies([
+      { name: 'consentry', value: choice(['necessary'], '2026-01-01T00:00:00.000Z'), domain: '.shop.localhost', path: '/', expires },
+      { name: neighbour, value: choice(['necessary', 'analytics'], '2026-05-01T00:00:00.000Z'), domain: '.localhost', path: '/', expires },
+    ]);
+    const { page, errors } = await visit({ context });
+    // A returning visitor: no banner, the old choice answered and copied to the account's own cookie.
+    expect(await page.evaluate(() => window.Consentry!.getConsent()?.accept_type)).toBe('necessary');
+    expect(await page.locator('#cc-main .cm').isVisible()).toBe(false);
+    expect((await choiceCookies(context)).map((c) => [c.domain, c.choice.categories])).toEqual([['.shop.localhost', ['necessary']]]);
+
+    await page.evaluate(() => window.Consentry!.showPreferences());
+    await page.locator('#cc-main .pm').getByRole('button', { name: 'Accept all', exact: true }).click();
+    await expect.poll(async () => (await choiceCookies(context)).map((c) => c.choice.categories)).toEqual([['necessary', 'analytics']]);
+    // The neighbour's choice and the old shared cookie are as they were.
+    expect((await choiceCookies(context, neighbour)).map((c) => c.choice.lastConsentTimestamp)).toEqual(['2026-05-01T00:00:00.000Z']);
+    expect((await choiceCookies(context, 'consentry')).map((c) => c.choice.categories)).toEqual([['necessary']]);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -179,7 +179,7 @@ describeBrowser('the banner on a website', () => {
       accept_type: 'necessary', accepted_categories: [ids.necessary], rejected_categories: [ids.analytics, ids.marketing],
     });
     const cookies = (await context.cookies()).map((c) => c.name).sort();
-    expect(cookies).toEqual(['consentry', 'keep_me']);
+    expect(cookies).toEqual([`consentry_${tenant.account.id.replace(/-/g, '')}`, 'keep_me']);
     expect(await page.evaluate(() => [localStorage.getItem('ajs_user_id'), localStorage.getItem('unrelated')])).toEqual([null, 'x']);
     expect(await page.evaluate(() => [(window as any).inlineRuns, (window as any).externalRuns])).toEqual([undefined, undefined]);
     expect((await dataLayer(page)).at(-1)).toEqual(['consent', 'update', {
