@@ -41,6 +41,8 @@ export class VisitCounter {
   /** An early flush (too many sessions held) is under way: one at a time, not one per pageview. */
   private flushingEarly = false;
   private flushing: Promise<void> = Promise.resolve();
+  /** A flush waiting for the one before it to end, not yet started. */
+  private queued: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
   /** Accounts whose install is already stored. */
   private readonly installed = new Set<string>();
@@ -89,10 +91,19 @@ export class VisitCounter {
     return this.days.size > 0 ? this.flush() : this.flushing;
   }
 
-  /** Writes what was counted so far; flushes run one after the other. */
+  /**
+   * Writes what was counted so far; flushes run one after the other. Callers while a flush waits
+   * for its turn share it (it writes everything counted until it starts): many reads at once
+   * queue one write, not one each.
+   */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write());
-    return this.flushing;
+    if (!this.queued) {
+      this.queued = this.flushing = this.flushing.then(() => {
+        this.queued = undefined;
+        return this.write();
+      });
+    }
+    return this.queued;
   }
 
   private async write(): Promise<void> {

@@ -43,6 +43,22 @@ describe('VisitCounter', () => {
     expect(await dayRow(tenant.account.id)).toEqual({ pageviews: 4, visitors: 3 });
   });
 
+  it('gives callers who come while a flush waits its turn that flush, which writes what they counted', async () => {
+    const tenant = await createTenant(t.services, 'VisitsShared');
+    const counter = new VisitCounter(t.services.db, { flushIntervalMs: 3_600_000, maxSessions: 1000 });
+    counter.count(tenant.account.id, 'a');
+    const first = counter.flush();
+    counter.count(tenant.account.id, 'b');
+    // Many reads of the status at once: one queued write, not one each.
+    const reads = [counter.written(), counter.written(), counter.flush()];
+    for (const read of reads) expect(read).toBe(first);
+    await Promise.all(reads);
+    expect(await dayRow(tenant.account.id)).toEqual({ pageviews: 2, visitors: 2 });
+    // Nothing held: a read waits for nothing new.
+    expect(counter.written()).toBe(first);
+    await counter.close();
+  });
+
   it('holds at most four times maxSessions sessions while flushes fail, and still counts every pageview', async () => {
     const tenant = await createTenant(t.services, 'VisitsBounded');
     const lines: { level: string; fields: object; message: string }[] = [];
