@@ -141,7 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     authRateLimitPerMin: integer(env, 'AUTH_RATE_LIMIT_PER_MIN', 10, 1, 1_000_000_000),
     loginEmailRateLimitPerHour: integer(env, 'LOGIN_EMAIL_RATE_LIMIT_PER_HOUR', 30, 1, 1_000_000_000),
     widgetRateLimitPerMin: integer(env, 'WIDGET_RATE_LIMIT_PER_MIN', 120, 1, 1_000_000_000),
-    // Off unless asked for: a self-hosted service gets its first user from the CLI or an invitation.
+    // On, as the API contract says; off, users come only from the CLI or an invitation.
     signupEnabled: boolean(env, 'SIGNUP_ENABLED', true),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),

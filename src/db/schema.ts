@@ -145,7 +145,7 @@ export interface ServicesTable {
   id: string;
   account_id: string;
   name: string;
-  /** The key a consent's `accepted_services` and `rejected_services` name the service by. */
+  /** Unique in the account: the key meant for a consent's `accepted_services` and `rejected_services`. */
   slug: string;
   description: ColumnType<string, string | undefined, string>;
   category_id: ColumnType<string | null, string | null | undefined, string | null>;

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * Services: the third-party services (vendors) a website uses, each under one of its categories.
- * Their slug is the key a consent's `accepted_services` and `rejected_services` name them by.
+ * Their slug is the key meant for a consent's `accepted_services` and `rejected_services` (not checked).
  * Deleting a category leaves its services without one.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -7,7 +7,7 @@ import { Slug } from '../categories/categories.schema.ts';
 export const ServiceSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  slug: Type.String({ description: "The key a consent's accepted_services and rejected_services name the service by" }),
+  slug: Type.String({ description: "Unique in the account; the key meant for a consent's accepted_services and rejected_services" }),
   description: Type.String(),
   category_id: Nullable(Type.String({ description: 'The category the service is under, null when none' })),
   company_name: Type.String(),

@@ -1,5 +1,5 @@
 import { isId } from '../../db/ids.ts';
-import { isUniqueViolation, type Executor } from '../../db/kysely.ts';
+import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../db/kysely.ts';
 import type { ServiceRow } from '../../db/schema.ts';
 import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import { Problems } from '../../http/validation.ts';
@@ -36,8 +36,10 @@ async function cleanFields(db: Executor, accountId: string, fields: ServiceField
   return out;
 }
 
-const rethrowTaken = (error: unknown): never => {
+/** A slug taken, or a category deleted, between the checks and the write: 422 as the checks say. */
+const rethrowRefused = (error: unknown): never => {
   if (isUniqueViolation(error)) throw new ValidationError('Slug has already been taken');
+  if (isForeignKeyViolation(error)) throw new ValidationError('Category must exist');
   throw error;
 };
 
@@ -52,7 +54,7 @@ export async function createService(services: Services, accountId: string, sent:
       await markVendorsSetup(trx, accountId);
       return created;
     })
-    .catch(rethrowTaken);
+    .catch(rethrowRefused);
 }
 
 /** Only the fields sent change. */
@@ -60,7 +62,7 @@ export async function changeService(services: Services, accountId: string, id: s
   const { db } = services;
   const current = found(await findService(db, accountId, id));
   const fields = await cleanFields(db, accountId, sent, current);
-  return found(await updateService(db, accountId, current.id, fields).catch(rethrowTaken));
+  return found(await updateService(db, accountId, current.id, fields).catch(rethrowRefused));
 }
 
 export async function removeService(services: Services, accountId: string, id: string): Promise<void> {

@@ -93,7 +93,8 @@ describe('services', () => {
     expect(created.body.data.category_id).toBeNull();
     expect(await status()).toBe('vendors_setup');
     const video = await category(tenant, 'Video');
-    await api('PUT', `/api/v1/services/${created.body.data.id}`, tenant.tokens.account, { service: { category_id: video } });
+    const moved = await api('PUT', `/api/v1/services/${created.body.data.id}`, tenant.tokens.account, { service: { category_id: video } });
+    expect([moved.status, moved.body.data.category_id]).toEqual([200, video]);
     expect((await api('DELETE', `/api/v1/categories/${video}`, tenant.tokens.account)).status).toBe(200);
     expect((await api('GET', `/api/v1/services/${created.body.data.id}`, tenant.tokens.account)).body.data.category_id).toBeNull();
   });

@@ -7453,7 +7453,7 @@ export interface operations {
                         data: {
                             id: string;
                             name: string;
-                            /** @description The key a consent's accepted_services and rejected_services name the service by */
+                            /** @description Unique in the account; the key meant for a consent's accepted_services and rejected_services */
                             slug: string;
                             description: string;
                             category_id: string | null;
@@ -7575,7 +7575,7 @@ export interface operations {
                         data: {
                             id: string;
                             name: string;
-                            /** @description The key a consent's accepted_services and rejected_services name the service by */
+                            /** @description Unique in the account; the key meant for a consent's accepted_services and rejected_services */
                             slug: string;
                             description: string;
                             category_id: string | null;
@@ -7740,7 +7740,7 @@ export interface operations {
                         data: {
                             id: string;
                             name: string;
-                            /** @description The key a consent's accepted_services and rejected_services name the service by */
+                            /** @description Unique in the account; the key meant for a consent's accepted_services and rejected_services */
                             slug: string;
                             description: string;
                             category_id: string | null;
@@ -7878,7 +7878,7 @@ export interface operations {
                         data: {
                             id: string;
                             name: string;
-                            /** @description The key a consent's accepted_services and rejected_services name the service by */
+                            /** @description Unique in the account; the key meant for a consent's accepted_services and rejected_services */
                             slug: string;
                             description: string;
                             category_id: string | null;
