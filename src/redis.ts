@@ -61,10 +61,21 @@ export async function connectRedis(config: Config, log: RedisLog): Promise<Redis
   client.on('end', () => set(false));
   // What went wrong while starting, for the warning below: later errors are the outage's, which
   // the health routes log once when the connection is lost.
-  let startError: Error | undefined;
-  const noteStartError = (error: Error) => void (startError ??= error);
-  client.on('error', noteStartError);
-  subscriber.on('error', noteStartError);
+  // Per connection: a Redis that came up during the wait (started just after this process) makes
+  // that connection's earlier failures to connect no news; an answer of Redis itself (a ReplyError:
+  // the refused SELECT of a bad database number, which comes just before ready) is.
+  const startErrors = new Map<Redis, Error>();
+  const watchStart = (connection: Redis) => {
+    const onError = (error: Error) => void (startErrors.has(connection) || startErrors.set(connection, error));
+    const onReady = () => void (startErrors.get(connection)?.name === 'ReplyError' || startErrors.delete(connection));
+    connection.on('error', onError);
+    connection.on('ready', onReady);
+    return () => {
+      connection.off('error', onError);
+      connection.off('ready', onReady);
+    };
+  };
+  const unwatch = [watchStart(client), watchStart(subscriber)];
   // Serving before the connections are ready would count the first requests' limits in memory, the
   // next ones in Redis; a Redis that is away delays the start by this much at most.
   const [clientReady, subscriberReady] = await Promise.all([whenReady(client, READY_WAIT_MS), whenReady(subscriber, READY_WAIT_MS)]);
@@ -72,8 +83,8 @@ export async function connectRedis(config: Config, log: RedisLog): Promise<Redis
   // trip more brings its refusal.
   const ready = [client, subscriber].filter((connection) => connection.status === 'ready');
   await Promise.all(ready.map((connection) => connection.ping().catch(() => {})));
-  client.off('error', noteStartError);
-  subscriber.off('error', noteStartError);
+  for (const stop of unwatch) stop();
+  const startError = startErrors.get(client) ?? startErrors.get(subscriber);
   // A bad database number still connects (ioredis stays on database 0): its error is the news.
   if (!clientReady || !subscriberReady || startError) {
     const redis = targetOf(config.redisUrl);

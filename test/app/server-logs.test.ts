@@ -77,6 +77,25 @@ describe.runIf(ENGINE === 'embedded')('the server log', () => {
     }
   });
 
+  it.runIf(HAS_REDIS_SERVER)('says nothing of a Redis that comes up while the server waits for it', async () => {
+    const redisPort = await freePort();
+    // As in a compose file where Redis starts a moment after the service: refused at first.
+    const starting = serve({ REDIS_URL: `redis://127.0.0.1:${redisPort}` });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const redis = await startRedis(redisPort);
+    try {
+      const server = await starting;
+      try {
+        expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'ok' });
+        expect(saying(server.lines(), 'Redis')).toEqual([]);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await stopRedis(redis);
+    }
+  });
+
   it.runIf(HAS_REDIS_SERVER)('warns once when Redis refuses the database number of REDIS_URL', async () => {
     const redisPort = await freePort();
     const redis = await startRedis(redisPort);
