@@ -119,13 +119,18 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   }
   const metricsPort = optional(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535);
-  // Port 0 asks the system for a free port each time: two zeros never collide.
-  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
-    throw new ConfigError(`METRICS_PORT must differ from PORT (both are ${port}): metrics are served on a port of their own`);
+  // Port 0 asks the system for a free port each time: two zeros never collide; nor do one port's
+  // two addresses (HOST=10.0.0.5 and METRICS_HOST=127.0.0.1), unless one of them is every address.
+  const host = optional(env, 'HOST') ?? '127.0.0.1';
+  const metricsHost = optional(env, 'METRICS_HOST') ?? '127.0.0.1';
+  const everyAddress = (address: string) => ['0.0.0.0', '::', '[::]'].includes(address);
+  const sameAddress = host === metricsHost || everyAddress(host) || everyAddress(metricsHost);
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port && sameAddress) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT (both are ${port}) on the same address: metrics are served on a port of their own`);
   }
   return {
     port,
-    host: optional(env, 'HOST') ?? '127.0.0.1',
+    host,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:']),
     databaseSchema: optional(env, 'DATABASE_SCHEMA'),
     dataDir: optional(env, 'DATA_DIR') ?? './data',
@@ -157,7 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     webDir: optional(env, 'WEB_DIR') ?? fileURLToPath(new URL('../dist/web', import.meta.url)),
     metricsToken: metricsToken(env),
     metricsPort,
-    metricsHost: optional(env, 'METRICS_HOST') ?? '127.0.0.1',
+    metricsHost,
     scanChromiumPath: optional(env, 'SCAN_CHROMIUM_PATH') ?? '/usr/bin/chromium',
     scanAllowPrivateNetworks: boolean(env, 'SCAN_ALLOW_PRIVATE_NETWORKS', false),
     scanConcurrency: integer(env, 'SCAN_CONCURRENCY', 1, 0, 16),

@@ -14,6 +14,7 @@ import { freePort } from '../../bench/processes.ts';
 import { ENGINE } from '../helpers/app.ts';
 import { builtEntry } from '../helpers/built-entries.ts';
 import { freshDataDir } from '../helpers/embedded-template.ts';
+import { loadConfig } from '../../src/config.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -57,6 +58,14 @@ describe.runIf(ENGINE === 'embedded')('a server that cannot start', () => {
     const run = start({ PORT: String(port), METRICS_PORT: String(port) });
     expect(run.status).toBe(1);
     expectOneLine(run.output, new RegExp(`^consentry: METRICS_PORT must differ from PORT \\(both are ${port}\\)`));
+  });
+
+  it('lets one port serve the API and the metrics on two different addresses, but not on every address', () => {
+    const both = { PORT: '9464', METRICS_PORT: '9464' };
+    expect(loadConfig({ ...both, HOST: '127.0.0.1', METRICS_HOST: '127.0.0.2' })).toMatchObject({ port: 9464, metricsPort: 9464 });
+    for (const hosts of [{ HOST: '0.0.0.0', METRICS_HOST: '127.0.0.1' }, { HOST: '127.0.0.1', METRICS_HOST: '::' }, {}]) {
+      expect(() => loadConfig({ ...both, ...hosts })).toThrow(/METRICS_PORT must differ from PORT \(both are 9464\) on the same address/);
+    }
   });
 
   it('names METRICS_HOST when it is not an address of this machine, before the API listens', async () => {
