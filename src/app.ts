@@ -77,7 +77,7 @@ function trackRoutes(app: FastifyInstance) {
 const REQUEST_ID = /^[A-Za-z0-9._:=;/+-]{1,128}$/;
 
 /** The dashboard's pages whose last path segment is a secret (an invitation's, a password reset's). */
-const SECRET_PAGE = /^(\/(?:invitations|reset-password)\/)[^/]+/;
+const SECRET_PAGE = /^(\/+(?:invitations|reset-password)\/+)[^/]+/i;
 
 /**
  * A request's URL as the log shows it: a secret in the path masked, and of the query only the

@@ -10,11 +10,13 @@ describe('the request log at debug', () => {
       await call(t.app, 'GET', '/invitations/INVITESECRET123');
       await call(t.app, 'GET', '/reset-password/RESETSECRET456');
       await call(t.app, 'GET', '/api/v1/me?token=QUERYSECRET789&token=again&account_id=ACCOUNTX');
+      await call(t.app, 'GET', '//Invitations/INVITESECRET123');
       const requests = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request');
       expect(requests.map((line) => line.url)).toEqual([
         '/invitations/********',
         '/reset-password/********',
         '/api/v1/me?token&account_id',
+        '//Invitations/********',
       ]);
       const all = lines.join('\n');
       for (const secret of ['INVITESECRET123', 'RESETSECRET456', 'QUERYSECRET789', 'ACCOUNTX']) expect(all).not.toContain(secret);
