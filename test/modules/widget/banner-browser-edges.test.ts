@@ -223,15 +223,21 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
     await context.close();
   });
 
-  it('reads the newest of several copies of the choice, keeps it alone, and a new choice replaces it everywhere', async () => {
+  /** A day from now, in seconds: when the copies a test writes expire. */
+  const expires = Math.floor(Date.now() / 1000) + 86_400;
+  /** A choice cookie's value as the library writes it, made at `at`, for the account's revision now. */
+  async function storedChoice(sessionId: string) {
     const { revision } = (await call(t.app, 'GET', '/api/v1/banner', { token: tenant.tokens.account })).body.data;
-    const choice = (categories: string[], at: string) => encodeURIComponent(JSON.stringify({
-      categories, revision, data: { session_id: 'stale-copies' }, consentTimestamp: at, consentId: `id-${at}`,
+    return (categories: string[], at: string) => encodeURIComponent(JSON.stringify({
+      categories, revision, data: { session_id: sessionId }, consentTimestamp: at, consentId: `id-${at}`,
       services: {}, languageCode: 'en', lastConsentTimestamp: at, expirationTime: Date.now() + 86_400_000,
     }));
+  }
+
+  it('reads the newest of several copies of the choice, keeps it alone, and a new choice replaces it everywhere', async () => {
+    const choice = await storedChoice('stale-copies');
     const context = await browser.newContext();
     // Written by an older script on each host it ran on: the parent's (older, listed first) and www.'s.
-    const expires = Math.floor(Date.now() / 1000) + 86_400;
     await context.addCookies([{ name: own(), value: choice(['necessary', 'analytics'], '2026-01-01T00:00:00.000Z'), domain: '.shop.localhost', path: '/', expires }]);
     await context.addCookies([{ name: own(), value: choice(['necessary'], '2026-02-01T00:00:00.000Z'), domain: '.www.shop.localhost', path: '/', expires }]);
     const { page, errors } = await visit({ context, host: 'www.shop.localhost' });
@@ -249,13 +255,8 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
   });
 
   it("takes a choice an older script stored under the shared name, and never touches another account's", async () => {
-    const { revision } = (await call(t.app, 'GET', '/api/v1/banner', { token: tenant.tokens.account })).body.data;
-    const choice = (categories: string[], at: string) => encodeURIComponent(JSON.stringify({
-      categories, revision, data: { session_id: 'legacy' }, consentTimestamp: at, consentId: `id-${at}`,
-      services: {}, languageCode: 'en', lastConsentTimestamp: at, expirationTime: Date.now() + 86_400_000,
-    }));
+    const choice = await storedChoice('legacy');
     const context = await browser.newContext();
-    const expires = Math.floor(Date.now() / 1000) + 86_400;
     const neighbour = 'consentry_0190000000007000800000000000beef';
     // What scripts before the account's own name wrote on this host, and a neighbouring account's choice on a parent.
     await context.addCookies([
