@@ -4,6 +4,7 @@ import { AiPage } from './pages/ai';
 import { AccountsPage, Overview } from './pages/accounts';
 import { BannerPage } from './pages/banner';
 import { CategoriesPage } from './pages/categories';
+import { ServicesPage } from './pages/services';
 import { ConsentDetail, ConsentsPage } from './pages/consents';
 import { MembersPage } from './pages/members';
 import { GroupPage, PartnerPage } from './pages/partner';
@@ -27,6 +28,7 @@ const ACCOUNT_PAGES: [string, string][] = [
   ['/categories', 'Categories'],
   ['/banner', 'Banner'],
   ['/storage-items', 'Storage items'],
+  ['/services', 'Services'],
   ['/ai', 'AI suggestions'],
   ['/consents', 'Consent log'],
   ['/scans', 'Scans'],
@@ -52,6 +54,7 @@ function routeFor(location: Location, session: Session): preact.JSX.Element {
     ['/accounts/:id/categories', (p) => <CategoriesPage key={p.id} />],
     ['/accounts/:id/banner', (p) => <BannerPage key={p.id} accountId={p.id} />],
     ['/accounts/:id/storage-items', (p) => <StorageItemsPage key={p.id} accountId={p.id} />],
+    ['/accounts/:id/services', (p) => <ServicesPage key={p.id} />],
     ['/accounts/:id/ai', (p) => <AiPage key={p.id} accountId={p.id} />],
     ['/accounts/:id/consents', (p) => <ConsentsPage key={p.id} accountId={p.id} />],
     ['/accounts/:id/consents/:consent', (p) => <ConsentDetail accountId={p.id} id={p.consent} />],

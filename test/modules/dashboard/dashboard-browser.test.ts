@@ -183,6 +183,39 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
   });
 
+  it('adds a service under a category, edits it and deletes it', async () => {
+    const video = await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name: 'Video players' } } });
+    expect(video.status).toBe(201);
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Services' }).click();
+    await settled(page);
+    const form = page.getByRole('form', { name: 'New service' });
+    await form.getByLabel('Name').fill('YouTube');
+    await form.getByLabel('Company').fill('Google');
+    await form.getByLabel('Category').selectOption({ label: 'Video players' });
+    await form.getByLabel('Privacy policy').fill('https://policies.google.com/privacy');
+    await form.getByRole('button', { name: 'Add service' }).click();
+    await page.getByRole('rowheader', { name: 'YouTube' }).waitFor();
+    expect(await page.getByRole('row', { name: /YouTube/ }).getByRole('cell').first().textContent()).toBe('Google');
+    const listed = await call(t.app, 'GET', '/api/v1/services', { token: tenant.tokens.account });
+    expect(listed.body.data).toEqual([expect.objectContaining({
+      name: 'YouTube', slug: 'youtube', company_name: 'Google', category_id: video.body.data.id, privacy_policy_url: 'https://policies.google.com/privacy',
+    })]);
+
+    await page.getByRole('button', { name: 'Edit YouTube' }).click();
+    const edit = page.getByRole('form', { name: 'Edit YouTube' });
+    await edit.getByLabel('Name').fill('YouTube embeds');
+    await edit.getByRole('button', { name: 'Save service' }).click();
+    await page.getByRole('rowheader', { name: 'YouTube embeds' }).waitFor();
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete YouTube embeds' }).click();
+    await page.getByText('No services yet.').waitFor();
+    expect((await call(t.app, 'GET', '/api/v1/services', { token: tenant.tokens.account })).body.data).toEqual([]);
+    await context.close();
+  });
+
   it('filters the consent log and opens a consent', async () => {
     const token = tenant.tokens.account;
     for (const session of ['visitor-a', 'visitor-b']) {

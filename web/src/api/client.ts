@@ -16,6 +16,7 @@ export type AccountUser = Body<'/api/v1/account-users/{id}', 'get'>['data'];
 export type Invitation = Body<'/api/v1/account-invitations', 'get'>['data'][number];
 export type ApiToken = Body<'/api/v1/api-tokens', 'get'>['data'][number];
 export type Scan = Body<'/api/v1/scans/{id}', 'get'>['data'];
+export type Service = Body<'/api/v1/services/{id}', 'get'>['data'];
 export type Pagination = Body<'/api/v1/categories', 'get'>['pagination'];
 
 /** Where requests get their token and, for a user's token, the account they act on. */
