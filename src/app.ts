@@ -84,7 +84,8 @@ const SECRET_PAGE = /^(\/+(?:invitations|reset-password)\/+)[^/]+/i;
  * parameter names (a query may carry a token, a visitor's session id or an email address).
  */
 export function loggedUrl(url: string): string {
-  const [path, query] = url.split('?', 2);
+  const at = url.indexOf('?');
+  const [path, query] = at < 0 ? [url, undefined] : [url.slice(0, at), url.slice(at + 1)];
   const masked = path.replace(SECRET_PAGE, '$1********');
   if (query === undefined) return masked;
   const names = [...new Set([...new URLSearchParams(query).keys()])];

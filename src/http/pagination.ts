@@ -67,7 +67,9 @@ function pageOf(offset: number, limit: number): number {
  */
 export function paginate(request: FastifyRequest, window: Window, count: number): Pagination {
   const { limit, offset } = window;
-  const [path, search = ''] = request.url.split('?', 2);
+  // The first `?` ends the path; a later one belongs to a value (`session_id=k?1`).
+  const at = request.url.indexOf('?');
+  const [path, search] = at < 0 ? [request.url, ''] : [request.url.slice(0, at), request.url.slice(at + 1)];
   const kept = new URLSearchParams(search);
   kept.delete('page');
   kept.delete('offset');

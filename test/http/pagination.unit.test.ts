@@ -50,6 +50,11 @@ describe('pagination maths', () => {
     expect(twentyFive).toMatchObject({ page: 3, prev: 2, next: 4 });
   });
 
+  it('keeps a value that holds a ? whole in the links, and the parameters after it', () => {
+    const links = paginate(request('/api/v1/consents?session_id=k?1&limit=2'), { limit: 2, offset: 0 }, 5);
+    expect(links.next_url).toBe('/api/v1/consents?page=2&session_id=k%3F1&limit=2');
+  });
+
   it('handles an empty list', () => {
     expect(paginate(request('/api/v1/groups'), { limit: 20, offset: 0 }, 0)).toEqual({
       prev_url: '/api/v1/groups?page=', next_url: '/api/v1/groups?page=', count: 0, page: 1, prev: null, next: null,
