@@ -14,7 +14,7 @@ import {
   type AccountFields,
 } from './accounts.schema.ts';
 import { listAccounts } from './accounts.repository.ts';
-import { changeAccount, createAccount, reachableAccount, removeAccount } from './accounts.service.ts';
+import { assertMayCreateAccount, changeAccount, createAccount, reachableAccount, removeAccount } from './accounts.service.ts';
 
 const tags = ['Accounts'];
 const security = [{ bearer: [] }];
@@ -48,6 +48,8 @@ export const accountsRoutes: RoutesPlugin = async (app, { services }) => {
       body: CreateAccountBody,
       response: withErrors({ 201: AccountSchema }, { 403: true, 413: true, 415: true, 422: true }),
     },
+    // Refused before the body is read: an account token may not create accounts, whatever it sends.
+    preValidation: async (request) => assertMayCreateAccount(principalOf(request)),
   }, async (request, reply) => reply.code(201).send(toAccount(await createAccount(services, principalOf(request), request.body.account))));
 
   app.get('/accounts/:id', {

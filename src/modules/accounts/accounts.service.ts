@@ -95,6 +95,11 @@ export async function reachableAccount(db: Executor, principal: Principal, id: s
   return found(await findAccount(db, principal, id));
 }
 
+/** Partners and users create accounts; an account token does not. */
+export function assertMayCreateAccount(principal: Principal): void {
+  if (principal.type === 'account') throw new ForbiddenError('Account tokens cannot create accounts');
+}
+
 /**
  * A partner's account goes in one of its groups; a user's is owned and administered by the user,
  * whose cached memberships are forgotten everywhere (or for a while their token would still act on
@@ -102,7 +107,7 @@ export async function reachableAccount(db: Executor, principal: Principal, id: s
  */
 export async function createAccount(services: Services, principal: Principal, fields: AccountFields): Promise<AccountWithStatus> {
   const { db } = services;
-  if (principal.type === 'account') throw new ForbiddenError('Account tokens cannot create accounts');
+  assertMayCreateAccount(principal);
   const clean = await cleanFields(db, principal, { ...fields, group_id: fields.group_id ?? null }, null);
   const id = await db.transaction().execute(async (trx) => {
     const row = await insertAccount(trx, {

@@ -37,8 +37,9 @@ export const usersRoutes: RoutesPlugin = async (app, { services }) => {
       body: SignUpBody,
       response: withErrors({ 201: SignUpResponse }, { 403: true, 415: true, 422: true }),
     },
-  }, async (request, reply) => {
-    if (!services.config.signupEnabled) throw new ForbiddenError('Sign-up is disabled on this server');
-    return reply.code(201).send(await signUp(db, request.body.user));
-  });
+    // Refused before the body is read: with sign-up off, what the body holds does not matter.
+    preValidation: async () => {
+      if (!services.config.signupEnabled) throw new ForbiddenError('Sign-up is disabled on this server');
+    },
+  }, async (request, reply) => reply.code(201).send(await signUp(db, request.body.user)));
 };

@@ -63,6 +63,8 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
       if (request.widgetAccount && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined) {
         throw new ForbiddenError('Origin is not allowed for this account');
       }
+      // An unknown account is answered as on every widget route.
+      if (!request.widgetAccount && request.headers['access-control-request-method'] !== undefined) throw new NotFoundError();
       return reply.callNotFound();
     });
   // navigator.sendBeacon posts text/plain: accept JSON sent that way (it spares the preflight).

@@ -284,6 +284,9 @@ describe('POST /accounts: validation', () => {
     const res = await api('POST', '/api/v1/accounts', a.tokens.account, { account: { name: 'X', domain: 'x.example.com' } });
     expect(res.status).toBe(403);
     expect(res.body).toEqual(errors(403, 'Account tokens cannot create accounts'));
+    // Whatever the body holds: it is not read.
+    const invalid = await api('POST', '/api/v1/accounts', a.tokens.account, { account: { name: '', domain: '' } });
+    expect([invalid.status, invalid.body]).toEqual([403, errors(403, 'Account tokens cannot create accounts')]);
   });
 
   it.each([

@@ -139,6 +139,9 @@ describe('POST /users', () => {
       const res = await call(closed.app, 'POST', '/api/v1/users', { body: { user: { name: 'A', email: 'a@example.test', password: 'long enough' } } });
       expect(res).toMatchObject({ status: 403, body: { errors: [{ code: 403, message: 'Sign-up is disabled on this server' }] } });
       expect(await closed.services.db.selectFrom('users').select('id').where('email', '=', 'a@example.test').execute()).toEqual([]);
+      // Whatever the body holds: it is not read.
+      const invalid = await call(closed.app, 'POST', '/api/v1/users', { body: { user: { name: '', email: 'bad' } } });
+      expect(invalid).toMatchObject({ status: 403, body: { errors: [{ code: 403, message: 'Sign-up is disabled on this server' }] } });
     } finally {
       await closed.close();
     }

@@ -89,7 +89,7 @@ describe('POST /widget/{account_id}/consents', () => {
       method: 'OPTIONS', url: '/widget/01900000-0000-7000-8000-000000000000/consents',
       headers: { origin, 'access-control-request-method': 'POST' },
     });
-    expect(unknown.statusCode).toBe(404);
+    expect([unknown.statusCode, unknown.json()]).toEqual([404, { errors: [{ code: 404, message: 'Record not found' }] }]);
     // An OPTIONS that asks for no method is no preflight; nor is one to the API.
     const bare = await t.app.inject({ method: 'OPTIONS', url: `/widget/${tenant.account.id}/consents`, headers: { origin } });
     expect(bare.statusCode).toBe(404);
