@@ -36,6 +36,12 @@ const OFFSET_REFUSALS: Array<[string, string]> = [
   ['limit=101', 'limit must be between 1 and 100'],
   ['limit=abc', 'limit must be between 1 and 100'],
   ['limit=2.5', 'limit must be between 1 and 100'],
+  // Numbers the validator would read, written otherwise than in digits.
+  ['limit=1e1', 'limit must be between 1 and 100'],
+  ['limit=0x10', 'limit must be between 1 and 100'],
+  ['limit=%2B5', 'limit must be between 1 and 100'],
+  ['limit=2.0', 'limit must be between 1 and 100'],
+  ['offset=1e3', 'offset must be greater than or equal to 0'],
   ['offset=-1', 'offset must be greater than or equal to 0'],
   ['page=0', 'page must be greater than or equal to 1'],
   ['sort=bogus', 'sort is not one of the allowed values'],
@@ -50,6 +56,8 @@ const PAGE_REFUSALS: Array<[string, string]> = [
   ['page=0', 'page must be greater than or equal to 1'],
   ['page=-1', 'page must be greater than or equal to 1'],
   ['page=two', 'page must be greater than or equal to 1'],
+  ['page=1e0', 'page must be greater than or equal to 1'],
+  ['per_page=1e1', 'per_page must be between 1 and 50'],
 ];
 
 let t: TestApp;
