@@ -18,3 +18,10 @@ export async function insertCategory(services: Services, accountId: string, fiel
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** The account's page views of every day, once what the server counted in memory is written. */
+export async function pageviewsOf(services: Services, accountId: string): Promise<number> {
+  await services.visits.flush();
+  const rows = await services.db.selectFrom('account_daily_stats').select('pageviews').where('account_id', '=', accountId).execute();
+  return rows.reduce((sum, row) => sum + row.pageviews, 0);
+}

@@ -50,6 +50,25 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T |
  * Its button is marked `aria-disabled`, not `disabled`: a disabled button loses the keyboard's focus,
  * which would drop a keyboard user to the top of the page.
  */
+/**
+ * A row's Delete button: asks the question, deletes, then `done` (a reload); a refusal of the API is
+ * kept, to be shown in the page's ErrorNote.
+ */
+export function useDelete<T>(question: (row: T) => string, remove: (row: T) => Promise<unknown>, done: () => void) {
+  const [error, setError] = useState<unknown>();
+  const run = async (row: T) => {
+    if (!confirm(question(row))) return;
+    setError(undefined);
+    try {
+      await remove(row);
+      done();
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  return [run, error] as const;
+}
+
 export function Form(props: {
   onSubmit: (data: FormData, form: HTMLFormElement) => Promise<void> | void;
   submit: string;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
 import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { pageviewsOf } from '../../helpers/records.ts';
 
 /**
  * The banner at its edges in a real browser: a shop that this test serves on its own port under
@@ -280,11 +281,7 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
   });
 
   it('leaves a page view to its beacon when the choice made on it could not be recorded', async () => {
-    const pageviews = async () => {
-      await t.services.visits.flush();
-      const rows = await t.services.db.selectFrom('account_daily_stats').select('pageviews').where('account_id', '=', tenant.account.id).execute();
-      return rows.reduce((sum, row) => sum + row.pageviews, 0);
-    };
+    const pageviews = () => pageviewsOf(t.services, tenant.account.id);
     const before = await pageviews();
     const { context, page } = await visit();
     await page.route('**/consents', (route) => route.abort());

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
 import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { pageviewsOf } from '../../helpers/records.ts';
 
 /**
  * The banner in a real browser: a demo shop served by this test on its own loopback origin
@@ -288,11 +289,7 @@ describeBrowser('the banner on a website', () => {
   });
 
   it('counts each page it is loaded on as one page view, naming no visitor', async () => {
-    const pageviews = async () => {
-      await t.services.visits.flush();
-      const rows = await t.services.db.selectFrom('account_daily_stats').select('pageviews').where('account_id', '=', tenant.account.id).execute();
-      return rows.reduce((sum, row) => sum + row.pageviews, 0);
-    };
+    const pageviews = () => pageviewsOf(t.services, tenant.account.id);
     const before = await pageviews();
     // A page left without a choice: the beacon, when it is left.
     const { context, page } = await visit();

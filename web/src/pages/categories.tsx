@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { must, type Category } from '../api/client';
 import { api } from '../session';
-import { Checkbox, ErrorNote, Field, Form, Loading, Page, Pager, Table, TextArea, text, useLoad } from '../ui';
+import { Checkbox, ErrorNote, Field, Form, Loading, Page, Pager, Table, TextArea, text, useLoad, useDelete } from '../ui';
 
 const LIMIT = 20;
 
@@ -33,18 +33,9 @@ function CategoryForm({ category, onDone, onCancel }: { category?: Category; onD
 export function CategoriesPage() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Category>();
-  const [error, setError] = useState<unknown>();
   const list = useLoad(() => must(api.GET('/api/v1/categories', { params: { query: { page, limit: LIMIT, sort: 'name' } } })), [page]);
-  const remove = async (category: Category) => {
-    if (!confirm(`Delete the category ${category.name}?`)) return;
-    setError(undefined);
-    try {
-      await must(api.DELETE('/api/v1/categories/{id}', { params: { path: { id: category.id } } }));
-      list.reload();
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+  const [remove, error] = useDelete<Category>((category) => `Delete the category ${category.name}?`,
+    (category) => must(api.DELETE('/api/v1/categories/{id}', { params: { path: { id: category.id } } })), list.reload);
   return (
     <Page title="Categories">
       <p>The groups of cookies your visitors accept or reject, such as analytics or marketing.</p>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { must, type Category, type Service } from '../api/client';
 import { api } from '../session';
-import { ErrorNote, Field, Form, Loading, Page, Pager, Select, Table, TextArea, text, useLoad } from '../ui';
+import { ErrorNote, Field, Form, Loading, Page, Pager, Select, Table, TextArea, text, useLoad, useDelete } from '../ui';
 import { useCategories } from './storage-items';
 
 const LIMIT = 20;
@@ -42,20 +42,11 @@ function ServiceForm({ service, categories, onDone, onCancel }: {
 export function ServicesPage() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Service>();
-  const [error, setError] = useState<unknown>();
   const categories = useCategories();
   const list = useLoad(() => must(api.GET('/api/v1/services', { params: { query: { page, limit: LIMIT } } })), [page]);
   const names = new Map((categories.data ?? []).map((c) => [c.id, c.name]));
-  const remove = async (service: Service) => {
-    if (!confirm(`Delete the service ${service.name}?`)) return;
-    setError(undefined);
-    try {
-      await must(api.DELETE('/api/v1/services/{id}', { params: { path: { id: service.id } } }));
-      list.reload();
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+  const [remove, error] = useDelete<Service>((service) => `Delete the service ${service.name}?`,
+    (service) => must(api.DELETE('/api/v1/services/{id}', { params: { path: { id: service.id } } })), list.reload);
   return (
     <Page title="Services">
       <p>The third-party services your website uses, such as an analytics tool or a video player, each under a category.</p>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { must, type Category, type StorageItem } from '../api/client';
 import { api } from '../session';
-import { ErrorNote, Field, Form, Link, Loading, Page, Pager, Select, Table, TextArea, optionalText, text, useLoad } from '../ui';
+import { ErrorNote, Field, Form, Link, Loading, Page, Pager, Select, Table, TextArea, optionalText, text, useLoad, useDelete } from '../ui';
 
 const LIMIT = 25;
 type Status = NonNullable<StorageItem['status']>;
@@ -60,7 +60,6 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
   const [storageType, setStorageType] = useState('');
   const [creator, setCreator] = useState('');
   const [editing, setEditing] = useState<StorageItem>();
-  const [error, setError] = useState<unknown>();
   const categories = useCategories();
   const list = useLoad(() => must(api.GET('/api/v1/storage-items', { params: { query: {
     page, limit: LIMIT, sort: 'name',
@@ -71,16 +70,8 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
   } } })), [page, status, category, storageType, creator]);
   const names = new Map((categories.data ?? []).map((c) => [c.id, c.name]));
   const filter = (set: (value: string) => void) => (event: Event) => { set((event.currentTarget as HTMLSelectElement).value); setPage(1); };
-  const remove = async (item: StorageItem) => {
-    if (!confirm(`Delete ${item.name}?`)) return;
-    setError(undefined);
-    try {
-      await must(api.DELETE('/api/v1/storage-items/{id}', { params: { path: { id: item.id } } }));
-      list.reload();
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+  const [remove, error] = useDelete<StorageItem>((item) => `Delete ${item.name}?`,
+    (item) => must(api.DELETE('/api/v1/storage-items/{id}', { params: { path: { id: item.id } } })), list.reload);
   return (
     <Page title="Storage items">
       <p>The cookies and browser storage your website uses. Only finalised items with a category reach the banner.</p>
