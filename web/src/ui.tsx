@@ -46,11 +46,6 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T |
 }
 
 /**
- * A form that refuses a second submit while one is on its way and says in words what went wrong.
- * Its button is marked `aria-disabled`, not `disabled`: a disabled button loses the keyboard's focus,
- * which would drop a keyboard user to the top of the page.
- */
-/**
  * A row's Delete button: asks the question, deletes, then `done` (a reload); a refusal of the API is
  * kept, to be shown in the page's ErrorNote.
  */
@@ -69,6 +64,11 @@ export function useDelete<T>(question: (row: T) => string, remove: (row: T) => P
   return [run, error] as const;
 }
 
+/**
+ * A form that refuses a second submit while one is on its way and says in words what went wrong.
+ * Its button is marked `aria-disabled`, not `disabled`: a disabled button loses the keyboard's focus,
+ * which would drop a keyboard user to the top of the page.
+ */
 export function Form(props: {
   onSubmit: (data: FormData, form: HTMLFormElement) => Promise<void> | void;
   submit: string;

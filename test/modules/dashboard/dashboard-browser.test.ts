@@ -650,6 +650,38 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
   });
 
+  it('previews the newest change when an older preview is answered last', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Banner', exact: true }).click();
+    await settled(page);
+    const preview = page.frameLocator('iframe[title="Banner preview"]');
+    await preview.getByRole('button', { name: 'Accept all' }).first().waitFor();
+    // The first preview asked after this is answered only once the second has been.
+    const signal = () => { let done!: () => void; const promise = new Promise<void>((resolve) => { done = resolve; }); return { promise, done }; };
+    const [firstAsked, firstReleased, firstAnswered, secondAnswered] = [signal(), signal(), signal(), signal()];
+    let asked = 0;
+    await page.route(/\/api\/v1\/banner\/preview(\?|$)/, async (route) => {
+      const n = ++asked;
+      if (n === 1) firstAsked.done();
+      const response = await route.fetch();
+      if (n === 1) await firstReleased.promise;
+      await route.fulfill({ response });
+      (n === 1 ? firstAnswered : secondAnswered).done();
+    });
+    await page.getByLabel('Title', { exact: true }).fill('The older title');
+    await firstAsked.promise;
+    await page.getByLabel('Title', { exact: true }).fill('The newer title');
+    await secondAnswered.promise;
+    await preview.getByText('The newer title').waitFor();
+    firstReleased.done();
+    await firstAnswered.promise;
+    // The older answer came too late: it never replaces what the frame shows.
+    await expect(preview.getByText('The older title').waitFor({ timeout: 3000 })).rejects.toThrow();
+    expect(await preview.getByText('The newer title').count()).toBe(1);
+    await context.close();
+  });
+
   it('lists the scans, opens a report with what was set before consent, and says why a scan cannot start', async () => {
     await finishedScan('scan');
     const { context, page } = await newPage();

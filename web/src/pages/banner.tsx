@@ -54,16 +54,25 @@ export function BannerPage({ accountId }: { accountId: string }) {
   const language = chosen ?? account.data?.default_language ?? 'en';
   const stored = banner.data?.translations[language] !== undefined;
 
+  // The language shown when the timer fires, not when it was set: changing the language first
+  // fires the old render's handler. Only the newest request's answer is shown, whatever order the
+  // answers come back in.
+  const shown = useRef({ language, stored });
+  shown.current = { language, stored };
+  const asked = useRef(0);
   const preview = () => {
     clearTimeout(timer.current);
     timer.current = setTimeout(async () => {
       if (!form.current) return;
+      const ticket = ++asked.current;
+      const changes = changesOf(form.current, shown.current.language, shown.current.stored);
       try {
-        const built = await must(api.POST('/api/v1/banner/preview', { body: { banner: changesOf(form.current, language, stored) }, parseAs: 'text' }));
+        const built = await must(api.POST('/api/v1/banner/preview', { body: { banner: changes }, parseAs: 'text' }));
+        if (ticket !== asked.current) return;
         setPreviewError(undefined);
         setScript(built as unknown as string);
       } catch (caught) {
-        setPreviewError(caught);
+        if (ticket === asked.current) setPreviewError(caught);
       }
     }, PREVIEW_DELAY_MS);
   };
