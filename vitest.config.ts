@@ -24,6 +24,9 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // What a poll waits for (a browser's request, a flush) can take seconds on a loaded CI machine;
+    // the 1 s default is short for that. A poll that succeeds returns at once.
+    expect: { poll: { timeout: 10_000 } },
     // The banner bundle is built fresh from banner/ before the tests that serve it, the dashboard
     // for the browser tests when it is missing or stale, the migrated embedded database that each
     // test file's app starts from a copy of, and the bundles that tests run as child processes
