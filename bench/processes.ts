@@ -24,6 +24,9 @@ export function serverArgs(processes = 1): string[] {
   const node = /\bnode ((?:--\S+ )*)(dist\/server\.js)/.exec(start);
   if (!node) throw new Error(`package.json's start script does not run node dist/server.js: ${start}`);
   const flags = node[1].split(' ').filter(Boolean);
+  // A CPU profile of each server process, written to this folder when it stops (for reading in
+  // Chrome's DevTools or with a script): where a scenario's server time goes.
+  if (process.env.BENCH_PROFILE) flags.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`);
   return processes > 1 ? [...flags, '--import', 'tsx', 'bench/cluster.ts'] : [...flags, node[2]];
 }
 
