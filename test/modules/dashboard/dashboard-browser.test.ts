@@ -46,6 +46,17 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
   return { context, page: await context.newPage() };
 }
 
+/** The admin's banner editor, once its preview shows the banner. */
+async function bannerEditor() {
+  const { context, page } = await newPage();
+  await signIn(page, tenant.admin.email, PASSWORD);
+  await page.getByRole('link', { name: 'Banner', exact: true }).click();
+  await settled(page);
+  const preview = page.frameLocator('iframe[title="Banner preview"]');
+  await preview.getByRole('button', { name: 'Accept all' }).first().waitFor();
+  return { context, page, preview };
+}
+
 /** A finished scan (stored as the runner stores one) that found an advertising cookie set before consent. */
 async function finishedScan(label: string): Promise<string> {
   const token = tenant.tokens.account;
@@ -601,12 +612,7 @@ describeHere('the dashboard in a browser', () => {
   });
 
   it('edits the banner, previews the real script with the unsaved change, and saves it', async () => {
-    const { context, page } = await newPage();
-    await signIn(page, tenant.admin.email, PASSWORD);
-    await page.getByRole('link', { name: 'Banner', exact: true }).click();
-    await settled(page);
-    const preview = page.frameLocator('iframe[title="Banner preview"]');
-    await preview.getByRole('button', { name: 'Accept all' }).first().waitFor();
+    const { context, page, preview } = await bannerEditor();
     await page.getByLabel('Title', { exact: true }).fill('Cookies at the browser shop');
     await preview.getByText('Cookies at the browser shop').waitFor();
     const before = await call(t.app, 'GET', `/widget/${tenant.account.id}/config.json`);
@@ -651,12 +657,7 @@ describeHere('the dashboard in a browser', () => {
   });
 
   it('previews the newest change when an older preview is answered last', async () => {
-    const { context, page } = await newPage();
-    await signIn(page, tenant.admin.email, PASSWORD);
-    await page.getByRole('link', { name: 'Banner', exact: true }).click();
-    await settled(page);
-    const preview = page.frameLocator('iframe[title="Banner preview"]');
-    await preview.getByRole('button', { name: 'Accept all' }).first().waitFor();
+    const { context, page, preview } = await bannerEditor();
     // The first preview asked after this is answered only once the second has been.
     const signal = () => { let done!: () => void; const promise = new Promise<void>((resolve) => { done = resolve; }); return { promise, done }; };
     const [firstAsked, firstReleased, firstAnswered, secondAnswered] = [signal(), signal(), signal(), signal()];
