@@ -79,6 +79,18 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     }
     return account;
   }
+  /**
+   * The account and the page's right to use it are checked before the request's body or query: an
+   * unknown account is 404 and a foreign origin 403 whatever else the request holds.
+   */
+  const admitted = (request: FastifyRequest, _reply: FastifyReply, _payload: unknown, done: (error?: Error) => void) => {
+    try {
+      usableAccount(request);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  };
 
   app.get('/widget/:account_id.js', {
     config: { auth: 'public', throttle: 'widget' },
@@ -99,6 +111,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
 
   app.get('/widget/:account_id/config.json', {
     config: { auth: 'public', throttle: 'widget' },
+    preParsing: admitted,
     schema: {
       operationId: 'widgetConfig', tags,
       summary: 'The banner configuration: categories and their finalised storage items',
@@ -114,6 +127,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
 
   app.post('/widget/:account_id/views', {
     config: { auth: 'public', throttle: 'views' },
+    preParsing: admitted,
     bodyLimit: WIDGET_BODY_LIMIT,
     schema: {
       operationId: 'widgetPageview', tags,
@@ -128,6 +142,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
 
   app.post('/widget/:account_id/consents', {
     config: { auth: 'public', throttle: 'widget' },
+    preParsing: admitted,
     bodyLimit: WIDGET_BODY_LIMIT,
     schema: {
       operationId: 'widgetRecordConsent', tags,
@@ -143,6 +158,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
 
   app.get('/widget/:account_id/consents/:id', {
     config: { auth: 'public', throttle: 'widget' },
+    preParsing: admitted,
     schema: {
       operationId: 'widgetConsentReceipt', tags,
       summary: 'A visitor\'s receipt: their consent and its link in the account\'s hash chain, for the session that gave it',

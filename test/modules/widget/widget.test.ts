@@ -107,6 +107,23 @@ describe('POST /widget/{account_id}/consents', () => {
     expect(bad).toMatchObject({ status: 422, body: { errors: [{ error: 'Rejected categories cannot include a required category' }] } });
   });
 
+  it('refuses an unknown account or a foreign origin before looking at the body or the query', async () => {
+    const evil = { origin: 'https://evil.example' };
+    const notFound = { errors: [{ code: 404, message: 'Record not found' }] };
+    const forbidden = { errors: [{ code: 403, message: 'Origin is not allowed for this account' }] };
+    const unknown = newId();
+    for (const body of [{}, { consent: { session_id: 7 } }]) {
+      expect(await call(t.app, 'POST', `/widget/${unknown}/consents`, { body })).toMatchObject({ status: 404, body: notFound });
+      expect(await call(t.app, 'POST', `/widget/${tenant.account.id}/consents`, { body, headers: evil })).toMatchObject({ status: 403, body: forbidden });
+    }
+    const malformed = await t.app.inject({ method: 'POST', url: `/widget/${tenant.account.id}/consents`, headers: { ...evil, 'content-type': 'application/json' }, payload: '{"consent":' });
+    expect([malformed.statusCode, malformed.json()]).toEqual([403, forbidden]);
+    const receipt = (account: string, headers = {}) => call(t.app, 'GET', `/widget/${account}/consents/${newId()}?session_id=${'x'.repeat(300)}`, { headers });
+    expect(await receipt(unknown)).toMatchObject({ status: 404, body: notFound });
+    expect(await receipt(tenant.account.id, evil)).toMatchObject({ status: 403, body: forbidden });
+    expect(await call(t.app, 'GET', `/widget/${unknown}/config.json?session_id=${'x'.repeat(300)}`)).toMatchObject({ status: 404, body: notFound });
+  });
+
   it('accepts JSON sent as text/plain, as navigator.sendBeacon does', async () => {
     const res = await call(t.app, 'POST', `/widget/${tenant.account.id}/consents`, {
       body: JSON.stringify(consentBody('beacon')), headers: { 'content-type': 'text/plain;charset=UTF-8', origin },
