@@ -69,7 +69,10 @@ export function paginate(request: FastifyRequest, window: Window, count: number)
   const { limit, offset } = window;
   // The first `?` ends the path; a later one belongs to a value (`session_id=k?1`).
   const at = request.url.indexOf('?');
-  const [path, search] = at < 0 ? [request.url, ''] : [request.url.slice(0, at), request.url.slice(at + 1)];
+  const search = at < 0 ? '' : request.url.slice(at + 1);
+  // The links name the resource as routed (`/api/v1/categories`), not as spelt: a trailing slash or a
+  // percent-encoded letter the router forgave stays out of them. List routes have no path parameters.
+  const path = request.routeOptions?.url ?? (at < 0 ? request.url : request.url.slice(0, at));
   const kept = new URLSearchParams(search);
   kept.delete('page');
   kept.delete('offset');

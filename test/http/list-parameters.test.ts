@@ -95,4 +95,18 @@ describe.each(ROUTES)('GET $url', (route) => {
       expect(res.body.pagination).toMatchObject({ count: expect.any(Number), page: expect.any(Number) });
     }
   });
+
+  it('names the resource in its links as routed, however the path was spelt', async () => {
+    const sizeParameter = route.paging === 'offset' ? 'limit' : 'per_page';
+    const last = route.url.lastIndexOf('/') + 1;
+    const spelt = `${route.url.slice(0, last)}%${route.url.charCodeAt(last).toString(16)}${route.url.slice(last + 1)}`;
+    for (const path of [`${route.url}/`, spelt]) {
+      const res = await call(t.app, 'GET', `${path}?${sizeParameter}=1&page=2`, { token: tenant.tokens[route.token] });
+      expect([path, res.status]).toEqual([path, 200]);
+      expect(res.body.pagination).toMatchObject({
+        prev_url: `${route.url}?page=1&${sizeParameter}=1`,
+        next_url: expect.stringMatching(new RegExp(`^${route.url}\\?page=($|3&${sizeParameter}=1$)`)),
+      });
+    }
+  });
 });
