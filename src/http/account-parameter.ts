@@ -3,7 +3,7 @@ import { Type, type TObject } from 'typebox';
 
 /** `?account_id=`: which of a user's accounts an account route acts on (auth.ts reads it). */
 export const AccountIdParameter = {
-  account_id: Type.Optional(Type.String({ format: 'uuid', description: 'The account to act on, for a user token of several accounts; ignored for an account token' })),
+  account_id: Type.Optional(Type.String({ format: 'uuid', description: 'The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401)' })),
 };
 
 /**

@@ -6,7 +6,7 @@ interface Operation {
   operationId?: string;
   tags?: string[];
   security?: Record<string, string[]>[];
-  parameters?: { name: string; in: string; required?: boolean }[];
+  parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: { description?: string } }[];
 }
 interface Document {
   openapi: string;
@@ -83,6 +83,8 @@ describe('GET /api/v1/openapi.json', () => {
       const parameter = op.parameters?.find((p) => p.in === 'query' && p.name === 'account_id');
       if (rules.get(`${method} ${path}`) === 'account') {
         expect(parameter, `${method} ${path}`).toMatchObject({ required: false, schema: { type: 'string', format: 'uuid' } });
+        // An account token naming another account is refused (auth.ts), not ignored: the document says so.
+        expect(parameter?.description ?? parameter?.schema?.description, `${method} ${path}`).toMatch(/account token may name only its own account/);
       } else {
         expect(parameter, `${method} ${path}`).toBeUndefined();
       }

@@ -4014,7 +4014,7 @@ export interface operations {
                 page?: number;
                 sort?: "created_at";
                 order?: "asc" | "desc";
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -4136,7 +4136,7 @@ export interface operations {
     getAccountUser: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -4266,7 +4266,7 @@ export interface operations {
     updateAccountUser: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -4461,7 +4461,7 @@ export interface operations {
     deleteAccountUser: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -4607,7 +4607,7 @@ export interface operations {
                 order?: "asc" | "desc";
                 /** @description Also list cancelled and accepted invitations */
                 include_cancelled?: boolean;
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -4735,7 +4735,7 @@ export interface operations {
     createAccountInvitation: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -4934,7 +4934,7 @@ export interface operations {
     getAccountInvitation: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -5066,7 +5066,7 @@ export interface operations {
     updateAccountInvitation: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -5261,7 +5261,7 @@ export interface operations {
     cancelAccountInvitation: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -5386,7 +5386,7 @@ export interface operations {
     resendAccountInvitation: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -5714,7 +5714,7 @@ export interface operations {
                 page?: number;
                 sort?: "created_at" | "updated_at" | "name";
                 order?: "asc" | "desc";
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -5831,7 +5831,7 @@ export interface operations {
     createCategory: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -6009,7 +6009,7 @@ export interface operations {
     getCategory: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -6134,7 +6134,7 @@ export interface operations {
     updateCategory: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -6328,7 +6328,7 @@ export interface operations {
     deleteCategory: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -6479,7 +6479,7 @@ export interface operations {
                 uncategorised?: boolean;
                 /** @description Only the items added by people (user), an API token (api) or a scan (scan) */
                 created_by?: "user" | "api" | "scan";
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -6610,7 +6610,7 @@ export interface operations {
     createStorageItem: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -6812,7 +6812,7 @@ export interface operations {
     classifyStorageItems: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -6937,7 +6937,7 @@ export interface operations {
     getStorageItem: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -7076,7 +7076,7 @@ export interface operations {
     updateStorageItem: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -7294,7 +7294,7 @@ export interface operations {
     deleteStorageItem: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -7426,7 +7426,7 @@ export interface operations {
                 sort?: "created_at";
                 order?: "asc" | "desc";
                 category_id?: string;
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -7542,7 +7542,7 @@ export interface operations {
     createService: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -7719,7 +7719,7 @@ export interface operations {
     getService: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -7843,7 +7843,7 @@ export interface operations {
     updateService: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -8036,7 +8036,7 @@ export interface operations {
     deleteService: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -8171,7 +8171,7 @@ export interface operations {
                 user_id?: string;
                 created_after?: string;
                 created_before?: string;
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -8297,7 +8297,7 @@ export interface operations {
     createConsent: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -8492,7 +8492,7 @@ export interface operations {
     getConsent: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -8631,7 +8631,7 @@ export interface operations {
     verifyConsents: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -8733,7 +8733,7 @@ export interface operations {
                 from?: string;
                 /** @description Last UTC day; default: today */
                 to?: string;
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -8844,7 +8844,7 @@ export interface operations {
                 user_id?: string;
                 created_after?: string;
                 created_before?: string;
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -8938,7 +8938,7 @@ export interface operations {
     eraseConsents: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -9115,7 +9115,7 @@ export interface operations {
                 order?: "asc" | "desc";
                 user_id?: string;
                 session_id?: string;
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -9236,7 +9236,7 @@ export interface operations {
                 to?: string;
                 /** @description Bucket size; weeks start on Monday (ISO); default: day */
                 interval?: "day" | "week" | "month";
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -9635,7 +9635,7 @@ export interface operations {
                 actionable_id?: string;
                 /** @description suggested: the suggestions waiting for a person */
                 status?: "applied" | "suggested" | "reverted" | "rejected";
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -9764,7 +9764,7 @@ export interface operations {
     getAiAction: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -9901,7 +9901,7 @@ export interface operations {
     revertAiAction: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -10065,7 +10065,7 @@ export interface operations {
     acceptAiAction: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -10229,7 +10229,7 @@ export interface operations {
     rejectAiAction: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -10393,7 +10393,7 @@ export interface operations {
     getBanner: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -10527,7 +10527,7 @@ export interface operations {
     updateBanner: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -10758,7 +10758,7 @@ export interface operations {
     previewBanner: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -10934,7 +10934,7 @@ export interface operations {
     requestReconsent: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -11089,7 +11089,7 @@ export interface operations {
                 sort?: "created_at";
                 order?: "asc" | "desc";
                 status?: "queued" | "in_progress" | "completed" | "failed" | "cancelled";
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -11261,7 +11261,7 @@ export interface operations {
     createScan: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -11493,7 +11493,7 @@ export interface operations {
     getScan: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
@@ -11673,7 +11673,7 @@ export interface operations {
     cancelScan: {
         parameters: {
             query?: {
-                /** @description The account to act on, for a user token of several accounts; ignored for an account token */
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
             header?: never;
