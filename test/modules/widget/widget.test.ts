@@ -135,11 +135,16 @@ describe('POST /widget/{account_id}/consents', () => {
     const limited = await startApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '3' } });
     try {
       const other = await createTenant(limited.services, 'Throttled');
-      const hit = () => limited.app.inject({ method: 'GET', url: `/widget/${other.account.id}/config.json`, remoteAddress: '198.51.100.4' });
+      const own = `https://${other.account.domain}`;
+      const hit = (origin = own) => limited.app.inject({ method: 'GET', url: `/widget/${other.account.id}/config.json`, remoteAddress: '198.51.100.4', headers: { origin } });
       for (let i = 0; i < 3; i++) expect((await hit()).statusCode).toBe(200);
       const res = await hit();
       expect(res.statusCode).toBe(429);
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      // The banner's page can read the refusal: it carries CORS for the account's domains only.
+      expect([res.headers['access-control-allow-origin'], res.headers.vary]).toEqual([own, 'Origin']);
+      const foreign = await hit('https://evil.example');
+      expect([foreign.statusCode, foreign.headers['access-control-allow-origin']]).toEqual([429, undefined]);
     } finally {
       await limited.close();
     }
