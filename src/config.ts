@@ -66,8 +66,9 @@ type Env = Record<string, string | undefined>;
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
+  // Blank is unset, as for every other variable; `Number` would read it, and `0x10` or `1e3`, as a number.
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ConfigError(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
   }

@@ -68,6 +68,14 @@ describe.runIf(ENGINE === 'embedded')('a server that cannot start', () => {
     }
   });
 
+  it('reads a blank integer variable as unset, and only digits as a number', () => {
+    expect(loadConfig({ PORT: ' ', RATE_LIMIT_MAX: '' })).toMatchObject({ port: 3000, rateLimitMax: 300 });
+    expect(loadConfig({ PORT: ' 8080 ' })).toMatchObject({ port: 8080 });
+    for (const written of ['0x1F90', '8e3', '8080.0', '+8080']) {
+      expect(() => loadConfig({ PORT: written })).toThrow(`PORT must be an integer between 0 and 65535 (got "${written}")`);
+    }
+  });
+
   it('names METRICS_HOST when it is not an address of this machine, before the API listens', async () => {
     // 192.0.2.0/24 is reserved for documentation (RFC 5737): no machine has it.
     const run = start({ PORT: String(await freePort()), METRICS_PORT: String(await freePort()), METRICS_HOST: '192.0.2.1' });
