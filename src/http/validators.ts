@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
  * - unknown body fields are removed (the contract ignores them), so that no handler can pass one
  *   on to an INSERT or UPDATE (`account_id`, `id`…);
  * - every text is storable: PostgreSQL refuses a NUL character and would silently replace a lone
- *   surrogate, so both are `is invalid` before any query runs.
+ *   surrogate, so both are `is invalid` before any query runs; so is a `date-time` it cannot hold.
  */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -42,9 +42,25 @@ function forValidation(schema: unknown, closeObjects: boolean): unknown {
   return copy;
 }
 
+/** The instants PostgreSQL's `timestamptz` and a JavaScript `Date` both hold: years 1 to 9999, in UTC. */
+const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+const rfc3339DateTime = addFormats.default.get('date-time') as { validate: (text: string) => boolean };
+
+/**
+ * RFC 3339 allows what no query can use: a leap second (`23:59:60`, which `Date` cannot read) and
+ * years PostgreSQL refuses (`0000`, or `9999-12-31T23:59:59-12:00`, in the year 10000 in UTC).
+ */
+function isStorableDateTime(text: string): boolean {
+  if (!rfc3339DateTime.validate(text)) return false;
+  const time = Date.parse(text);
+  return time >= EARLIEST && time <= LATEST;
+}
+
 function ajv(options: AjvOptions) {
   const instance = new Ajv({ strict: false, ...options });
   addFormats.default(instance);
+  instance.addFormat('date-time', { type: 'string', validate: isStorableDateTime });
   return instance;
 }
 

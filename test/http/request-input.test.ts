@@ -107,3 +107,22 @@ describe('query parameters', () => {
     expect(res.body.data).toHaveLength(3);
   });
 });
+
+describe('date-times', () => {
+  // RFC 3339 allows them; neither a JavaScript Date nor PostgreSQL can hold them.
+  const unstorable = ['2030-06-30T23:59:60Z', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59-12:00'];
+
+  it.each(unstorable)('refuses %s in a body (422) and a query (400), never 500', async (time) => {
+    const token = await call(t.app, 'POST', '/api/v1/api-tokens', { token: tenant.tokens.admin, body: { name: 'far', expires_at: time } });
+    expect(token).toMatchObject({ status: 422, body: { errors: [{ error: 'Expires at is invalid' }] } });
+    const listed = await call(t.app, 'GET', '/api/v1/consents', { token: tenant.tokens.account, query: { created_after: time } });
+    expect(listed).toMatchObject({ status: 400, body: { error: { code: 400, message: 'created_after must be a valid date-time' } } });
+  });
+
+  it('takes the last instant of year 9999 and the first of year 1', async () => {
+    const token = await call(t.app, 'POST', '/api/v1/api-tokens', { token: tenant.tokens.admin, body: { name: 'far', expires_at: '9999-12-31T23:59:59.999Z' } });
+    expect(token).toMatchObject({ status: 201, body: { data: { expires_at: '9999-12-31T23:59:59.999Z' } } });
+    const listed = await call(t.app, 'GET', '/api/v1/consents', { token: tenant.tokens.account, query: { created_after: '0001-01-01T00:00:00Z' } });
+    expect(listed.status).toBe(200);
+  });
+});
