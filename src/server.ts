@@ -22,7 +22,11 @@ async function listenOn<T>(settings: ListenSettings, listen: () => Promise<T>): 
 async function main() {
   const config = loadConfig();
   const services = await createServices(config);
-  const app = await buildApp(services);
+  // The log is written through process.stdout, whose errors are dropped: pino's own writer retries
+  // a write to a closed pipe (a log collector gone, `| head`) forever when it flushes at exit, and a
+  // stopped server never exited. Lines that cannot be written are lost, not retried.
+  process.stdout.on('error', () => {});
+  const app = await buildApp(services, { logStream: process.stdout });
   let metricsServer: Server | undefined;
   // A line at the start and one at the end of a stop: a log that ends with both was a clean stop.
   closeWithGrace({ delay: 10_000, logger: app.log }, async ({ err, signal }) => {

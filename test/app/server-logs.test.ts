@@ -24,6 +24,8 @@ interface Running {
   lines(): Record<string, unknown>[];
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
+  /** Closes the reading end of the server's stdout, as a log collector that dies does. */
+  closeStdout(): void;
 }
 
 async function serve(env: Record<string, string>): Promise<Running> {
@@ -52,8 +54,11 @@ async function serve(env: Record<string, string>): Promise<Running> {
     lines: () => output.split('\n').filter(Boolean).map((line) => JSON.parse(line)),
     async stop() {
       child.kill('SIGTERM');
-      return exited;
+      // A server that does not stop fails its test, and is not left running.
+      const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      return exited.finally(() => clearTimeout(killer));
     },
+    closeStdout: () => child.stdout!.destroy(),
   };
 }
 
@@ -112,6 +117,14 @@ describe.runIf(ENGINE === 'embedded')('the server log', () => {
     } finally {
       await stopRedis(redis);
     }
+  });
+
+  it('stops on SIGTERM when whatever read its log has gone', async () => {
+    const server = await serve({});
+    server.closeStdout();
+    // A line to a closed pipe: the server goes on serving.
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(await server.stop()).toBe(0);
   });
 
   it('says when a graceful stop begins and when it is done, at info', async () => {
