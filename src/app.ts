@@ -105,6 +105,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: false,
+    // The API reference is at /docs, as the contract names it: served there, not redirected to /docs/.
+    rewriteUrl: (request) => {
+      const url = request.url!;
+      return url.startsWith('/docs') && (url.length === 5 || url[5] === '?') ? `/docs/${url.slice(5)}` : url;
+    },
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: (request) => {
       const sent = request.headers['x-request-id'];
@@ -174,7 +179,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
   await app.register(apiReference, {
     routePrefix: '/docs',
-    configuration: { url: `${API_PREFIX}/openapi.json`, title: 'Consentry API' },
+    // The script's address is absolute: the page is served at /docs as well as at /docs/.
+    configuration: { url: `${API_PREFIX}/openapi.json`, title: 'Consentry API', cdn: '/docs/js/scalar.js' },
   });
   await app.register(dashboardRoutes, { services });
   return app;

@@ -107,15 +107,17 @@ describe('GET /api/v1/openapi.json', () => {
 
 describe('GET /docs', () => {
   it('serves the API reference page, which loads the document and a bundled script', async () => {
-    const first = await call(t.app, 'GET', '/docs');
-    const page = first.status === 301 ? await call(t.app, 'GET', String(first.headers.location)) : first;
-    expect(page.status).toBe(200);
-    expect(page.headers['content-type']).toMatch(/^text\/html/);
-    expect(page.body).toContain('/api/v1/openapi.json');
-    const script = /<script src="([^"]+)"/.exec(page.body)?.[1];
-    expect(script).toBeDefined();
-    const asset = await call(t.app, 'GET', new URL(script!, 'http://host/docs/').pathname);
-    expect(asset.status).toBe(200);
-    expect(asset.headers['content-type']).toMatch(/javascript/);
+    // At /docs itself (no redirect), and at /docs/; the script's address works from both.
+    for (const path of ['/docs', '/docs/', '/docs?x=1']) {
+      const page = await call(t.app, 'GET', path);
+      expect(page.status).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.body).toContain('/api/v1/openapi.json');
+      const script = /<script src="([^"]+)"/.exec(page.body)?.[1];
+      expect(script).toBeDefined();
+      const asset = await call(t.app, 'GET', new URL(script!, `http://host${path}`).pathname);
+      expect(asset.status).toBe(200);
+      expect(asset.headers['content-type']).toMatch(/javascript/);
+    }
   });
 });
