@@ -93,7 +93,7 @@ export function loggedUrl(url: string): string {
 }
 
 export interface AppOptions {
-  /** Where the JSON log lines go instead of stdout (tests read them). */
+  /** Where the JSON log lines go instead of pino's own stdout writer (the server's stdout; tests read them). */
   logStream?: { write(line: string): void };
 }
 
