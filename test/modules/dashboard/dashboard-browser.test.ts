@@ -407,6 +407,16 @@ describeHere('the dashboard in a browser', () => {
     await page.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: tenant.account.name });
     await page.waitForURL(`${base}/accounts/${tenant.account.id}/categories`);
     await page.getByRole('rowheader', { name: 'Only in the first' }).waitFor();
+    // Services too are the chosen account's (a user of two accounts must name it in each request).
+    await call(t.app, 'POST', '/api/v1/services', { token: tenant.tokens.account, body: { service: { name: 'Only here' } } });
+    await page.getByRole('link', { name: 'Services' }).click();
+    await page.getByRole('rowheader', { name: 'Only here' }).waitFor();
+    await page.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: 'Second shop renamed' });
+    await page.waitForURL(`${base}/accounts/${second}/services`);
+    await page.getByText('No services yet.').waitFor();
+    await page.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: tenant.account.name });
+    await page.waitForURL(`${base}/accounts/${tenant.account.id}/services`);
+    await page.getByRole('rowheader', { name: 'Only here' }).waitFor();
     // The choice is remembered: the start page opens the account last worked on.
     await page.goto('/');
     await page.waitForURL(`${base}/accounts/${tenant.account.id}`);
