@@ -347,6 +347,14 @@ describeHere('the dashboard in a browser', () => {
     // Within the hour the server refuses to email the address again; the page says so in words.
     await row.getByRole('button', { name: `Send the invitation to ${email} again` }).click();
     expect(await page.getByRole('alert').textContent()).toContain(`${email} was emailed less than an hour ago`);
+    // An invitation made next succeeds: the refusal above is no longer shown beside it.
+    const other = `other-${Date.now()}@example.test`;
+    const invite = page.getByRole('form', { name: 'Invite someone' });
+    await invite.getByLabel('Name').fill('Otto Other');
+    await invite.getByLabel('Email').fill(other);
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByText(`An invitation was emailed to ${other}`).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
     await t.services.db.updateTable('account_invitations').set({ email_sent_at: new Date(Date.now() - 2 * 3600_000) }).where('id', '=', made.body.id).execute();
     await row.getByRole('button', { name: `Send the invitation to ${email} again` }).click();
     await page.getByText(`An invitation was emailed to ${email}. The old link no longer works`).waitFor();

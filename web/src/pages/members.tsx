@@ -140,6 +140,7 @@ export function MembersPage() {
       <section class="card">
         <h2>Invite someone</h2>
         <Form submit="Send invitation" label="Invite someone" onSubmit={async (data, form) => {
+          setError(undefined);
           setDone(undefined);
           const email = text(data, 'email');
           setLink(undefined);
