@@ -113,6 +113,9 @@ function keepData(): void {
   CookieConsent.setCookieData({ value: { session_id: sessionId, consent_id: consentId }, mode: 'overwrite' });
 }
 
+/** How many choices were made on this page: the last one's recording alone sets the consent id. */
+let choices = 0;
+
 /** Records the choice; a refused or failed request costs the visitor nothing but the consent id. */
 function record(): void {
   const preferences = CookieConsent.getUserPreferences();
@@ -129,8 +132,10 @@ function record(): void {
       },
     },
   };
+  const made = ++choices;
   void recordConsent(`${serviceBase}/widget/${config.account.id}/consents`, body).then((id) => {
-    if (!id) return;
+    // Only the latest choice's id is its receipt: an earlier request may answer after it.
+    if (!id || made !== choices) return;
     consentId = id;
     keepData();
     showConsentId();
@@ -151,6 +156,9 @@ function notify(): void {
 }
 
 function onChoice(): void {
+  // The previous choice's receipt is not this one's: no id until this choice is recorded.
+  consentId = null;
+  showConsentId();
   eraseOtherCopies(ownDomain);
   keepData();
   record();
@@ -177,9 +185,10 @@ function plainLabels(modal: HTMLElement): void {
 
 /** "Your consent ID: …" at the end of the preferences, linking to the visitor's receipt. */
 function showConsentId(modal: Element | null = document.querySelector('#cc-main .pm')): void {
-  if (!modal || !consentId) return;
-  const body = modal.querySelector('.pm__body') ?? modal;
+  if (!modal) return;
   let line = modal.querySelector<HTMLParagraphElement>('#consentry-consent-id');
+  if (!consentId) return line?.remove();
+  const body = modal.querySelector('.pm__body') ?? modal;
   if (!line) {
     line = document.createElement('p');
     line.id = 'consentry-consent-id';

@@ -295,6 +295,29 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
     await context.close();
   });
 
+  it('shows no earlier choice\'s consent id for a new choice that was not recorded', async () => {
+    const { context, page, errors } = await visit();
+    const consentId = () => page.evaluate(() => window.Consentry!.getConsent()?.consent_id);
+    await page.getByRole('button', { name: 'Accept all', exact: true }).click();
+    await expect.poll(consentId).toEqual(expect.any(String));
+    const first = await consentId();
+    await page.route('**/consents', (route) => route.abort());
+    const failed = new Promise((resolve) => page.on('requestfailed', (request) => { if (request.url().endsWith('/consents')) resolve(true); }));
+    await page.evaluate(() => window.Consentry!.showPreferences());
+    await expect.poll(() => page.locator('#consentry-consent-id').textContent()).toContain(first);
+    await page.locator('#cc-main .pm').getByRole('button', { name: 'Reject all', exact: true }).click();
+    await failed;
+    await page.waitForTimeout(300);
+    // The receipt of "Accept all" is not one of "Reject all": neither answered, shown nor kept.
+    expect(await page.evaluate(() => window.Consentry!.getConsent())).toMatchObject({ accept_type: 'necessary', consent_id: null });
+    await page.evaluate(() => window.Consentry!.showPreferences());
+    await page.locator('#cc-main .pm').waitFor();
+    expect(await page.locator('#consentry-consent-id').count()).toBe(0);
+    expect((await choiceCookies(context)).map((c) => c.choice.data.consent_id ?? null)).toEqual([null]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('tells the site\'s developer once, in the console, when the service refuses the page\'s origin', async () => {
     const { context, page, errors, warnings } = await visit({ host: 'other.localhost' });
     const refused: string[] = [];
