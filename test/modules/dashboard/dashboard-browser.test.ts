@@ -674,6 +674,24 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
   });
 
+  it('keeps the texts typed in one language when switching to another, and saves both', async () => {
+    const { context, page } = await bannerEditor();
+    const token = tenant.tokens.account;
+    await page.getByLabel('Language of the texts').selectOption('fr');
+    await page.getByLabel('Title', { exact: true }).fill('Vos cookies');
+    await page.getByLabel('Language of the texts').selectOption('it');
+    await page.getByLabel('Title', { exact: true }).fill('I vostri cookie');
+    await page.getByLabel('Language of the texts').selectOption('fr');
+    expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Vos cookies');
+    await page.getByRole('button', { name: 'Save banner' }).click();
+    await page.getByText('The banner was saved').waitFor();
+    const { translations } = (await call(t.app, 'GET', '/api/v1/banner', { token })).body.data;
+    expect(translations.fr).toEqual({ title: 'Vos cookies' });
+    expect(translations.it).toEqual({ title: 'I vostri cookie' });
+    await call(t.app, 'PATCH', '/api/v1/banner', { token, body: { banner: { translations: { fr: null, it: null } } } });
+    await context.close();
+  });
+
   it('previews the newest change when an older preview is answered last', async () => {
     const { context, page, preview } = await bannerEditor();
     // The first preview asked after this is answered only once the second has been.

@@ -18,22 +18,32 @@ const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
 /** Typing pauses this long before the preview is built again. */
 const PREVIEW_DELAY_MS = 400;
 
-/**
- * The settings a form holds, in the shape PATCH /banner takes. The texts of the language shown go
- * when one is filled in or the account has texts of its own there to clear (`stored`): an emptied
- * one is null, the built-in words again. A language the account never wrote in is not sent.
- */
-function changesOf(form: HTMLFormElement, language: string, stored: boolean): Changes {
+type Texts = Record<string, string | null>;
+
+/** The texts the form shows (those of one language); an empty one is null, the built-in words. */
+const textsOf = (form: HTMLFormElement): Texts => {
   const data = new FormData(form);
-  const texts = Object.fromEntries(TEXTS.map(([key]) => [key, text(data, `text_${key}`) || null]));
-  const written = Object.values(texts).some((value) => value !== null);
+  return Object.fromEntries(TEXTS.map(([key]) => [key, text(data, `text_${key}`) || null]));
+};
+
+/**
+ * The settings a form holds, in the shape PATCH /banner takes. The texts of the language shown, and
+ * those typed in other languages before switching (`drafts`), go when one is filled in or the
+ * account has texts of its own there to clear (`stored`): an emptied one is null, the built-in words
+ * again. A language the account never wrote in is not sent.
+ */
+function changesOf(form: HTMLFormElement, language: string, drafts: Record<string, Texts>, stored: (language: string) => boolean): Changes {
+  const data = new FormData(form);
+  const all = { ...drafts, [language]: textsOf(form) };
+  const translations = Object.fromEntries(Object.entries(all)
+    .filter(([code, texts]) => stored(code) || Object.values(texts).some((value) => value !== null)));
   return {
     layout: text(data, 'layout') as Layout,
     position: text(data, 'position') as Position,
     theme: Object.fromEntries(COLOURS.map(([key]) => [key, text(data, key) || null])),
     privacy_policy_url: text(data, 'privacy_policy_url') || null,
     show_reject_all: data.get('show_reject_all') === 'on',
-    ...((written || stored) && { translations: { [language]: texts } }),
+    ...(Object.keys(translations).length > 0 && { translations }),
   };
 }
 
@@ -52,7 +62,9 @@ export function BannerPage({ accountId }: { accountId: string }) {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [chosen, setChosen] = useState<string>();
   const language = chosen ?? account.data?.default_language ?? 'en';
-  const stored = banner.data?.translations[language] !== undefined;
+  const stored = (code: string) => banner.data?.translations[code] !== undefined;
+  // What was typed in a language before switching to another: kept, shown again and saved.
+  const drafts = useRef<Record<string, Texts>>({});
 
   // The language shown when the timer fires, not when it was set: changing the language first
   // fires the old render's handler. Only the newest request's answer is shown, whatever order the
@@ -65,7 +77,7 @@ export function BannerPage({ accountId }: { accountId: string }) {
     timer.current = setTimeout(async () => {
       if (!form.current) return;
       const ticket = ++asked.current;
-      const changes = changesOf(form.current, shown.current.language, shown.current.stored);
+      const changes = changesOf(form.current, shown.current.language, drafts.current, shown.current.stored);
       try {
         const built = await must(api.POST('/api/v1/banner/preview', { body: { banner: changes }, parseAs: 'text' }));
         if (ticket !== asked.current) return;
@@ -102,17 +114,21 @@ export function BannerPage({ accountId }: { accountId: string }) {
         <div onInput={preview} onChange={preview}>
           <Form submit="Save banner" label="Banner settings" onSubmit={async (_data, element) => {
             setSaved(undefined);
-            await must(api.PATCH('/api/v1/banner', { body: { banner: changesOf(element, language, stored) } }));
+            await must(api.PATCH('/api/v1/banner', { body: { banner: changesOf(element, language, drafts.current, stored) } }));
+            drafts.current = {};
             setSaved('The banner was saved. Websites get it within five minutes.');
             banner.reload();
           }}>
             <div ref={(element) => { form.current = element?.closest('form') ?? null; }} />
             <Select label="Layout" name="layout" defaultValue={settings.layout} options={LAYOUTS} />
             <Select label="Position" name="position" defaultValue={settings.position} options={POSITIONS.map((p) => [p, p])} />
-            <Select label="Language of the texts" name="language" value={language} onChange={(event) => setChosen((event.currentTarget as HTMLSelectElement).value)}
+            <Select label="Language of the texts" name="language" value={language} onChange={(event) => {
+              if (form.current) drafts.current[language] = textsOf(form.current);
+              setChosen((event.currentTarget as HTMLSelectElement).value);
+            }}
               options={languages.map((code) => [code, `${languageNames.of(code) ?? code} (${code})`])} />
             {TEXTS.map(([key, label]) => (
-              <Field key={`${language} ${key}`} label={label} name={`text_${key}`} defaultValue={own[key] ?? ''} hint="Empty: the built-in words." />
+              <Field key={`${language} ${key}`} label={label} name={`text_${key}`} defaultValue={(drafts.current[language] ? drafts.current[language][key] : own[key]) ?? ''} hint="Empty: the built-in words." />
             ))}
             {COLOURS.map(([key, label]) => (
               <Field key={key} label={label} name={key} defaultValue={settings.theme[key] ?? ''} placeholder="#1a73e8" pattern="#[0-9a-fA-F]{3,8}" />
