@@ -345,7 +345,7 @@ describeHere('the dashboard in a browser', () => {
     expect(await row.locator('td').allTextContents()).toEqual([email, 'Member', 'Open', 'Sent', expect.any(String), 'Send againCancel']);
 
     // Within the hour the server refuses to email the address again; the page says so in words.
-    await row.getByRole('button', { name: `Send the invitation to ${email} again` }).click();
+    await row.getByRole('button', { name: `Send again the invitation to ${email}` }).click();
     expect(await page.getByRole('alert').textContent()).toContain(`${email} was emailed less than an hour ago`);
     // An invitation made next succeeds: the refusal above is no longer shown beside it.
     const other = `other-${Date.now()}@example.test`;
@@ -356,7 +356,7 @@ describeHere('the dashboard in a browser', () => {
     await page.getByText(`An invitation was emailed to ${other}`).waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
     await t.services.db.updateTable('account_invitations').set({ email_sent_at: new Date(Date.now() - 2 * 3600_000) }).where('id', '=', made.body.id).execute();
-    await row.getByRole('button', { name: `Send the invitation to ${email} again` }).click();
+    await row.getByRole('button', { name: `Send again the invitation to ${email}` }).click();
     await page.getByText(`An invitation was emailed to ${email}. The old link no longer works`).waitFor();
     const secondLink = /\/invitations\/[A-Za-z0-9_-]+/.exec(await mailTo(email, 1))![0];
     expect(secondLink).not.toBe(firstLink);

@@ -125,7 +125,7 @@ export function MembersPage() {
                     <td>{STATE_WORDS[i.status] ?? i.status}</td><td>{EMAIL_WORDS[i.email_status ?? 'unknown']}</td><td>{formatDate(i.expires_at)}</td>
                     <td class="row-actions">
                       {(i.status === 'open' || i.status === 'expired') && <>
-                        <button type="button" onClick={resend(i)} aria-label={`Send the invitation to ${i.email} again`}>Send again</button>
+                        <button type="button" onClick={resend(i)} aria-label={`Send again the invitation to ${i.email}`}>Send again</button>
                         <button type="button" class="danger" onClick={cancel(i)} aria-label={`Cancel the invitation to ${i.email}`}>Cancel</button>
                       </>}
                     </td>
