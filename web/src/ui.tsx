@@ -64,6 +64,16 @@ export function useDelete<T>(question: (row: T) => string, remove: (row: T) => P
   return [run, error] as const;
 }
 
+/** A list row's Edit and Delete buttons, each named after the row for screen readers. */
+export function EditDeleteCell({ name, onEdit, onDelete }: { name: string; onEdit: () => void; onDelete: () => void }) {
+  return (
+    <td class="row-actions">
+      <button type="button" onClick={onEdit} aria-label={`Edit ${name}`}>Edit</button>
+      <button type="button" class="danger" onClick={onDelete} aria-label={`Delete ${name}`}>Delete</button>
+    </td>
+  );
+}
+
 /**
  * A form that refuses a second submit while one is on its way and says in words what went wrong.
  * Its button is marked `aria-disabled`, not `disabled`: a disabled button loses the keyboard's focus,

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { must, type Category } from '../api/client';
 import { api } from '../session';
-import { Checkbox, ErrorNote, Field, Form, Loading, Page, Pager, Table, TextArea, text, useLoad, useDelete } from '../ui';
+import { Checkbox, ErrorNote, Field, Form, Loading, Page, Pager, Table, TextArea, text, useLoad, useDelete, EditDeleteCell } from '../ui';
 
 const LIMIT = 20;
 
@@ -49,10 +49,7 @@ export function CategoriesPage() {
               {list.data.data.map((c) => (
                 <tr key={c.id}>
                   <th scope="row">{c.name}</th><td><code>{c.slug}</code></td><td>{c.required ? 'Yes' : 'No'}</td><td class="text">{c.description}</td>
-                  <td class="row-actions">
-                    <button type="button" onClick={() => setEditing(c)} aria-label={`Edit ${c.name}`}>Edit</button>
-                    <button type="button" class="danger" onClick={() => remove(c)} aria-label={`Delete ${c.name}`}>Delete</button>
-                  </td>
+                  <EditDeleteCell name={c.name} onEdit={() => setEditing(c)} onDelete={() => remove(c)} />
                 </tr>
               ))}
             </tbody>

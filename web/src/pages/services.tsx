@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { must, type Category, type Service } from '../api/client';
 import { api } from '../session';
-import { ErrorNote, Field, Form, Loading, Page, Pager, Select, Table, TextArea, text, useLoad, useDelete } from '../ui';
+import { ErrorNote, Field, Form, Loading, Page, Pager, Select, Table, TextArea, text, useLoad, useDelete, EditDeleteCell } from '../ui';
 import { useCategories } from './storage-items';
 
 const LIMIT = 20;
@@ -60,10 +60,7 @@ export function ServicesPage() {
               {list.data.data.map((s) => (
                 <tr key={s.id}>
                   <th scope="row">{s.name}</th><td>{s.company_name}</td><td>{s.category_id ? (names.get(s.category_id) ?? '…') : 'None'}</td><td class="text">{s.description}</td>
-                  <td class="row-actions">
-                    <button type="button" onClick={() => setEditing(s)} aria-label={`Edit ${s.name}`}>Edit</button>
-                    <button type="button" class="danger" onClick={() => remove(s)} aria-label={`Delete ${s.name}`}>Delete</button>
-                  </td>
+                  <EditDeleteCell name={s.name} onEdit={() => setEditing(s)} onDelete={() => remove(s)} />
                 </tr>
               ))}
             </tbody>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { must, type Category, type StorageItem } from '../api/client';
 import { api } from '../session';
-import { ErrorNote, Field, Form, Link, Loading, Page, Pager, Select, Table, TextArea, optionalText, text, useLoad, useDelete } from '../ui';
+import { ErrorNote, Field, Form, Link, Loading, Page, Pager, Select, Table, TextArea, optionalText, text, useLoad, useDelete, EditDeleteCell } from '../ui';
 
 const LIMIT = 25;
 type Status = NonNullable<StorageItem['status']>;
@@ -105,10 +105,7 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
                   <td><span class={`tag status-${item.status}`}>{STATUS_LABELS[item.status as Status] ?? item.status}</span></td>
                   <td>{CREATOR_LABELS[item.created_by]}</td>
                   <td>{item.duration || '—'}</td>
-                  <td class="row-actions">
-                    <button type="button" onClick={() => setEditing(item)} aria-label={`Edit ${item.name}`}>Edit</button>
-                    <button type="button" class="danger" onClick={() => remove(item)} aria-label={`Delete ${item.name}`}>Delete</button>
-                  </td>
+                  <EditDeleteCell name={item.name} onEdit={() => setEditing(item)} onDelete={() => remove(item)} />
                 </tr>
               ))}
             </tbody>
