@@ -32,13 +32,15 @@ const unique = (ids: string[] | undefined) => [...new Set((ids ?? []).map((id) =
 /**
  * Checks the categories against the account: they exist, do not overlap, required ones stay
  * accepted, and the lists agree with `accept_type` (`necessary` accepts only required categories;
- * `all` rejects none). An `all` consent stores every published category of the account as accepted
- * (those the banner shows), so the record itself proves what the visitor agreed to.
+ * `all` rejects none). An `all` consent stores every published category of the account (those the
+ * banner shows) as accepted, a `necessary` one the published required ones as accepted and the
+ * others as rejected, so the record itself proves what the visitor agreed to and refused (and the
+ * statistics count a "necessary only" as a refusal of each optional category).
  */
 async function checkPreferences(categories: CategoryCache, accountId: string, input: ConsentInput, problems: Problems): Promise<UserPreferences> {
   const preferences = input.user_preferences;
   let accepted = unique(preferences.accepted_categories);
-  const rejected = unique(preferences.rejected_categories);
+  let rejected = unique(preferences.rejected_categories);
   const known = await categories.of(accountId, [...accepted, ...rejected]);
   if (accepted.some((id) => !known.has(id))) problems.add('accepted_categories', 'must exist');
   if (rejected.some((id) => !known.has(id))) problems.add('rejected_categories', 'must exist');
@@ -51,6 +53,13 @@ async function checkPreferences(categories: CategoryCache, accountId: string, in
     if (rejected.length > 0) problems.add('rejected_categories', 'must be empty when accept_type is all');
     for (const category of known.values()) if (category.published) accepted.push(category.id);
     accepted = unique(accepted);
+  }
+  if (preferences.accept_type === 'necessary') {
+    for (const category of known.values()) {
+      if (category.published) (category.required ? accepted : rejected).push(category.id);
+    }
+    accepted = unique(accepted);
+    rejected = unique(rejected);
   }
   if (input.url != null && !isWebUrl(input.url)) problems.add('url', 'must be an http or https URL');
   problems.throwIfAny();

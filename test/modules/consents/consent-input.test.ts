@@ -1,6 +1,7 @@
 /**
  * A consent says what a visitor agreed to on a web page: its url is an http(s) address, and its
- * lists agree with its accept_type; an `all` consent records every category it covers (the published ones).
+ * lists agree with its accept_type; an `all` consent records every category it covers (the published ones),
+ * a `necessary` one every published category it refuses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
@@ -76,5 +77,13 @@ describe.each([['the API', viaApi], ['the widget', viaWidget]] as const)('a cons
     expect([...row.accepted_categories!].sort()).toEqual([necessary.id, analytics.id, marketing.id].sort());
     expect(row.accepted_categories).not.toContain(hidden.id);
     expect(row.rejected_categories).toBeNull();
+  });
+
+  it('stores the published required categories as accepted and the other published ones as rejected for necessary', async () => {
+    const res = await send({ session_id: 'only-necessary', user_preferences: { accept_type: 'necessary' } });
+    expect(res.status).toBe(201);
+    const row = await t.services.db.selectFrom('consent_records').select(['accepted_categories', 'rejected_categories']).where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
+    expect(row.accepted_categories).toEqual([necessary.id]);
+    expect([...row.rejected_categories!].sort()).toEqual([analytics.id, marketing.id].sort());
   });
 });
