@@ -12,6 +12,16 @@ export interface BannerStorageItem {
   is_wildcard_cookie: boolean;
 }
 
+/** A third party that receives data under a category: named in the preferences, with its policy. */
+export interface BannerService {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  company_name: string;
+  privacy_policy_url: string | null;
+}
+
 export interface BannerCategory {
   id: string;
   slug: string;
@@ -19,6 +29,7 @@ export interface BannerCategory {
   description: string;
   required: boolean;
   storage_items: BannerStorageItem[];
+  services: BannerService[];
 }
 
 export interface BannerLook {

@@ -227,6 +227,19 @@ function cookieTable(category: BannerCategory, t: Texts) {
   };
 }
 
+/** A category's description, then the services that receive data under it, each linked to its privacy policy. */
+function sectionDescription(category: BannerCategory, t: Texts): string | undefined {
+  const names = category.services.map((service) => {
+    const company = service.company_name && service.company_name !== service.name ? ` (${escapeHtml(service.company_name)})` : '';
+    const policy = service.privacy_policy_url;
+    const name = policy ? `<a href="${escapeHtml(policy)}" target="_blank" rel="noopener">${escapeHtml(service.name)}</a>` : escapeHtml(service.name);
+    return name + company;
+  });
+  const listed = names.length > 0 ? `${escapeHtml(t.services)} ${names.join(', ')}` : '';
+  const description = category.description ? escapeHtml(category.description) : '';
+  return [description, listed].filter(Boolean).join('<br><br>') || undefined;
+}
+
 function translation(t: Texts): CookieConsent.Translation {
   const policy = config.banner.privacy_policy_url;
   const policyLink = policy ? `<a href="${escapeHtml(policy)}" target="_blank" rel="noopener">${escapeHtml(t.privacy_policy)}</a>` : '';
@@ -252,7 +265,7 @@ function translation(t: Texts): CookieConsent.Translation {
         { description: `${escapeHtml(t.preferences_description)}${gpcNote}${policyLink ? ` ${policyLink}` : ''}` },
         ...config.categories.map((category) => ({
           title: escapeHtml(category.name),
-          description: category.description ? escapeHtml(category.description) : undefined,
+          description: sectionDescription(category, t),
           linkedCategory: category.slug,
           cookieTable: cookieTable(category, t),
         })),

@@ -24,6 +24,7 @@ export const TEXT_KEYS = [
   'cookie_domain',
   'cookie_duration',
   'cookie_description',
+  'services',
 ] as const;
 
 export type TextKey = (typeof TEXT_KEYS)[number];
@@ -53,6 +54,7 @@ export const TRANSLATIONS: Record<BuiltInLanguage, Texts> = {
     cookie_domain: 'Domain',
     cookie_duration: 'Duration',
     cookie_description: 'Purpose',
+    services: 'Services that receive data:',
   },
   de: {
     title: 'Ihre Privatsphäre ist uns wichtig',
@@ -74,6 +76,7 @@ export const TRANSLATIONS: Record<BuiltInLanguage, Texts> = {
     cookie_domain: 'Domain',
     cookie_duration: 'Dauer',
     cookie_description: 'Zweck',
+    services: 'Dienste, die Daten erhalten:',
   },
   fr: {
     title: 'Votre vie privée compte pour nous',
@@ -95,6 +98,7 @@ export const TRANSLATIONS: Record<BuiltInLanguage, Texts> = {
     cookie_domain: 'Domaine',
     cookie_duration: 'Durée',
     cookie_description: 'Finalité',
+    services: 'Services qui reçoivent des données :',
   },
   es: {
     title: 'Respetamos tu privacidad',
@@ -116,6 +120,7 @@ export const TRANSLATIONS: Record<BuiltInLanguage, Texts> = {
     cookie_domain: 'Dominio',
     cookie_duration: 'Duración',
     cookie_description: 'Finalidad',
+    services: 'Servicios que reciben datos:',
   },
   it: {
     title: 'La tua privacy è importante',
@@ -137,6 +142,7 @@ export const TRANSLATIONS: Record<BuiltInLanguage, Texts> = {
     cookie_domain: 'Dominio',
     cookie_duration: 'Durata',
     cookie_description: 'Scopo',
+    services: 'Servizi che ricevono dati:',
   },
   nl: {
     title: 'Wij respecteren je privacy',
@@ -158,5 +164,6 @@ export const TRANSLATIONS: Record<BuiltInLanguage, Texts> = {
     cookie_domain: 'Domein',
     cookie_duration: 'Duur',
     cookie_description: 'Doel',
+    services: 'Diensten die gegevens ontvangen:',
   },
 };

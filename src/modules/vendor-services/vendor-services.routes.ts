@@ -39,8 +39,12 @@ export const vendorServicesRoutes: RoutesPlugin = async (app, { services }) => {
       body: CreateServiceBody,
       response: withErrors({ 201: Wrapped }, { 403: true, 413: true, 415: true, 422: true }),
     },
-  }, async (request, reply) =>
-    reply.code(201).send({ data: toService(await createService(services, scopeOf(request).accountId, request.body.service)) }));
+  }, async (request, reply) => {
+    const row = await createService(services, scopeOf(request).accountId, request.body.service);
+    // The banner names each category's services.
+    await services.forgetBanner([row.account_id]);
+    return reply.code(201).send({ data: toService(row) });
+  });
 
   app.get('/services/:id', {
     config: read,
@@ -59,7 +63,11 @@ export const vendorServicesRoutes: RoutesPlugin = async (app, { services }) => {
       body: UpdateServiceBody,
       response: withErrors({ 200: Wrapped }, { 403: true, 404: true, 413: true, 415: true, 422: true }),
     },
-  }, async (request) => ({ data: toService(await changeService(services, scopeOf(request).accountId, request.params.id, request.body.service)) }));
+  }, async (request) => {
+    const row = await changeService(services, scopeOf(request).accountId, request.params.id, request.body.service);
+    await services.forgetBanner([row.account_id]);
+    return { data: toService(row) };
+  });
 
   app.delete('/services/:id', {
     config: write,
@@ -70,6 +78,7 @@ export const vendorServicesRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, async (request) => {
     await removeService(services, scopeOf(request).accountId, request.params.id);
+    await services.forgetBanner([scopeOf(request).accountId]);
     return { message: 'Service was deleted successfully' };
   });
 };

@@ -54,7 +54,7 @@ export function scriptFor(bundle: string, config: BannerConfig): string {
  * Each account's banner script and configuration, built once and kept in memory, so that a page view
  * costs no database round trip and no compression.
  *
- * - A change of the banner, a category or a storage item calls `forget` after its commit (through
+ * - A change of the banner, a category, a storage item or a service calls `forget` after its commit (through
  *   `Services.forgetBanner` or `forgetCategories`, which tell the other instances over Redis);
  *   the lifetime (one minute) bounds what a lost message, or a change made by the AI worker, leaves.
  * - A build that overlapped a `forget` is answered but not kept.

@@ -17,9 +17,12 @@ export async function findWidgetAccount(db: Executor, id: string): Promise<Widge
     .executeTakeFirst();
 }
 
-/** The banner's content: every published category, with the finalised storage items in each. */
+/**
+ * The banner's content: every published category, with the finalised storage items and the
+ * services (the third parties that receive data) in each.
+ */
 export async function bannerContent(db: Executor, accountId: string) {
-  const [categories, items] = await Promise.all([
+  const [categories, items, services] = await Promise.all([
     db
       .selectFrom('categories')
       .select(['id', 'slug', 'name', 'description', 'required'])
@@ -39,9 +42,18 @@ export async function bannerContent(db: Executor, accountId: string) {
       .orderBy('name')
       .orderBy('id')
       .execute(),
+    db
+      .selectFrom('services')
+      .select(['id', 'category_id', 'slug', 'name', 'description', 'company_name', 'privacy_policy_url'])
+      .where('account_id', '=', accountId)
+      .where('category_id', 'is not', null)
+      .orderBy('name')
+      .orderBy('id')
+      .execute(),
   ]);
   return categories.map((category) => ({
     ...category,
     storage_items: items.filter((item) => item.category_id === category.id).map(({ category_id: _, ...item }) => item),
+    services: services.filter((service) => service.category_id === category.id).map(({ category_id: _, ...service }) => service),
   }));
 }

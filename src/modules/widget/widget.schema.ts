@@ -18,6 +18,15 @@ const BannerItem = Type.Object({
   is_wildcard_cookie: Type.Boolean(),
 });
 
+const BannerService = Type.Object({
+  id: Type.String(),
+  slug: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  company_name: Type.String(),
+  privacy_policy_url: Nullable(Type.String()),
+});
+
 const Theme = Type.Object({
   background: Nullable(Type.String()),
   text: Nullable(Type.String()),
@@ -47,6 +56,7 @@ export const WidgetConfig = Type.Object({
       description: Type.String(),
       required: Type.Boolean(),
       storage_items: Type.Array(BannerItem),
+      services: Type.Array(BannerService, { description: "The account's services in this category, named in the banner" }),
     })),
   }),
 });

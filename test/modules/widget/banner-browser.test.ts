@@ -45,6 +45,10 @@ describeBrowser('the banner on a website', () => {
       ids[name.toLowerCase()] = (await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name, required, description } } })).body.data.id;
     }
     await call(t.app, 'POST', '/api/v1/categories', { token: refused.tokens.account, body: { category: { name: 'Analytics' } } });
+    for (const service of [
+      { name: 'Matomo', company_name: 'InnoCraft', category_id: ids.analytics, privacy_policy_url: 'https://matomo.example/privacy?a=1&b=2' },
+      { name: 'Ad <img src="/nowhere.png" onerror="window.injectedService = true">', category_id: ids.marketing },
+    ]) expect((await call(t.app, 'POST', '/api/v1/services', { token, body: { service } })).status).toBe(201);
     for (const [name, storage_type] of [['_ga', 'cookie'], ['_ga_*', 'cookie'], ['ajs_user_id', 'local_storage']]) {
       const res = await call(t.app, 'POST', '/api/v1/storage-items', {
         token, body: { storage_item: { name, storage_type, category_id: ids.analytics, status: 'finalised', duration: '1 year', description: 'Counts visits' } },
@@ -213,6 +217,22 @@ describeBrowser('the banner on a website', () => {
     });
     await expect.poll(() => page.evaluate(() => (window as any).inlineRuns)).toBe(1);
     expect(await page.locator('iframe[title="Video"]').getAttribute('src')).toBeNull();
+    await context.close();
+  });
+
+  it('names each category\'s services in the preferences, linked to their privacy policies, as text', async () => {
+    const { context, page } = await visit();
+    await page.getByRole('button', { name: 'Manage preferences', exact: true }).click();
+    // A category's details (its description, services and storage table) open under its title.
+    await page.locator('#cc-main .pm').getByRole('button', { name: 'Analytics', exact: true }).click();
+    const policy = page.locator('#cc-main .pm').getByRole('link', { name: 'Matomo', exact: true });
+    await policy.waitFor();
+    expect(await policy.getAttribute('href')).toBe('https://matomo.example/privacy?a=1&b=2');
+    expect(await policy.getAttribute('rel')).toBe('noopener');
+    const text = await page.locator('#cc-main .pm').textContent();
+    expect(text).toContain('Services that receive data: Matomo (InnoCraft)');
+    expect(text).toContain('Services that receive data: Ad <img src="/nowhere.png"');
+    expect(await page.evaluate(() => (window as any).injectedService)).toBeUndefined();
     await context.close();
   });
 

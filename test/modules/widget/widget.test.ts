@@ -41,6 +41,22 @@ describe('GET /widget/{account_id}/config.json', () => {
     }]);
   });
 
+  it('names each category\'s services, and a service added, moved or deleted through the API at once', async () => {
+    const config = async () => (await call(t.app, 'GET', `/widget/${tenant.account.id}/config.json`)).body.data.categories as Array<{ name: string; services: unknown[] }>;
+    expect((await config()).map((c) => c.services)).toEqual([[], []]);
+    const analytics = (await config())[1] as unknown as { id: string };
+    const create = (service: object) => call(t.app, 'POST', '/api/v1/services', { token: tenant.tokens.account, body: { service } });
+    const matomo = (await create({ name: 'Matomo', company_name: 'InnoCraft', category_id: analytics.id, privacy_policy_url: 'https://matomo.org/privacy-policy/' })).body.data;
+    await create({ name: 'Unfiled' });
+    expect((await config())[1].services).toEqual([{
+      id: matomo.id, slug: 'matomo', name: 'Matomo', description: '', company_name: 'InnoCraft', privacy_policy_url: 'https://matomo.org/privacy-policy/',
+    }]);
+    await call(t.app, 'PUT', `/api/v1/services/${matomo.id}`, { token: tenant.tokens.account, body: { service: { category_id: necessary.id } } });
+    expect((await config()).map((c) => c.services.length)).toEqual([1, 0]);
+    await call(t.app, 'DELETE', `/api/v1/services/${matomo.id}`, { token: tenant.tokens.account });
+    expect((await config()).map((c) => c.services.length)).toEqual([0, 0]);
+  });
+
   it('refuses a foreign origin with 403 and no CORS header; 404 for an unknown account', async () => {
     const res = await call(t.app, 'GET', `/widget/${tenant.account.id}/config.json`, { headers: { origin: 'https://evil.example' } });
     expect(res).toMatchObject({ status: 403, body: { errors: [{ code: 403, message: 'Origin is not allowed for this account' }] } });

@@ -10444,6 +10444,7 @@ export interface operations {
                                     cookie_domain?: string;
                                     cookie_duration?: string;
                                     cookie_description?: string;
+                                    services?: string;
                                 };
                             };
                             /** @description Visitors whose stored choice has an older revision are asked again */
@@ -10571,6 +10572,7 @@ export interface operations {
                                 cookie_domain?: string | null;
                                 cookie_duration?: string | null;
                                 cookie_description?: string | null;
+                                services?: string | null;
                             } | null;
                         };
                     };
@@ -10620,6 +10622,7 @@ export interface operations {
                                     cookie_domain?: string;
                                     cookie_duration?: string;
                                     cookie_description?: string;
+                                    services?: string;
                                 };
                             };
                             /** @description Visitors whose stored choice has an older revision are asked again */
@@ -10802,6 +10805,7 @@ export interface operations {
                                 cookie_domain?: string | null;
                                 cookie_duration?: string | null;
                                 cookie_description?: string | null;
+                                services?: string | null;
                             } | null;
                         };
                     };
@@ -10985,6 +10989,7 @@ export interface operations {
                                     cookie_domain?: string;
                                     cookie_duration?: string;
                                     cookie_description?: string;
+                                    services?: string;
                                 };
                             };
                             /** @description Visitors whose stored choice has an older revision are asked again */
@@ -12021,6 +12026,15 @@ export interface operations {
                                     /** @enum {string} */
                                     storage_type: "cookie" | "local_storage" | "session_storage";
                                     is_wildcard_cookie: boolean;
+                                }[];
+                                /** @description The account's services in this category, named in the banner */
+                                services: {
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                    description: string;
+                                    company_name: string;
+                                    privacy_policy_url: string | null;
                                 }[];
                             }[];
                         };
