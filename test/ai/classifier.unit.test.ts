@@ -212,7 +212,7 @@ describe('the classifier', () => {
   });
 
   it('decides an unlisted name by words that say a choice, a consent or an ad click id, whoever set it', () => {
-    for (const name of ['WEBAPP_LANG', 'acmeWidgetTheme', 'zzshop_display_currency', 'acme-player-mute']) {
+    for (const name of ['WEBAPP_LANG', 'acmeWidgetTheme', 'zzshop_display_currency', 'acme-player-mute', 'acme_localization', 'site-localisation']) {
       expect(classifier.classify({ name, domain: 'www.shop.example' }).category, name).toMatchObject({ value: 'preferences', source: expect.stringMatching(/^convention: a name of the visitor's language/) });
     }
     // A country or region is as often where the visitor was found to be; settings say too little.

@@ -58,7 +58,7 @@ const NECESSARY_RULES: Array<{ rule: string; pattern: RegExp }> = [
 ];
 
 /** Words of a name that say it keeps one of the visitor's choices. */
-const PREFERENCE_RULE = /(^|[^a-z])(lang(uage)?|locale|i18n|currency|theme|dark[-_]?mode|color[-_]?scheme|appearance|layout|timezone|tz|region|country|font[-_]?size|volume|muted?|settings)([^a-z]|$)|language|locale|currency|i18n_redirected/i;
+const PREFERENCE_RULE = /(^|[^a-z])(lang(uage)?|locale|i18n|currency|theme|dark[-_]?mode|color[-_]?scheme|appearance|layout|timezone|tz|region|country|font[-_]?size|volume|muted?|settings)([^a-z]|$)|language|locale|locali[sz]ation|currency|i18n_redirected/i;
 
 /**
  * Words of a name that say it serves one of the optional features the convention lists as
