@@ -86,8 +86,14 @@ export function Form(props: {
   class?: string;
   label?: string;
   secondary?: ComponentChildren;
+  /** Takes the focus to the first field when shown (and so scrolls it into view): an Edit form below a long list. */
+  focusFirst?: boolean;
 }) {
   const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (props.focusFirst) formRef.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+  }, []);
   const sending = useRef(false);
   const [error, setError] = useState<unknown>(undefined);
   const onSubmit = async (event: Event) => {
@@ -107,7 +113,7 @@ export function Form(props: {
     }
   };
   return (
-    <form class={props.class ?? 'form'} onSubmit={onSubmit} aria-label={props.label} aria-busy={busy}>
+    <form ref={formRef} class={props.class ?? 'form'} onSubmit={onSubmit} aria-label={props.label} aria-busy={busy}>
       {props.children}
       <ErrorNote error={error} />
       <div class="actions">

@@ -227,6 +227,31 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
   });
 
+  it('moves the focus to the Edit form below a long list, on Categories, Storage items and Services', async () => {
+    const long = await createTenant(t.services, 'Long lists');
+    const token = long.tokens.account;
+    for (let i = 10; i < 30; i++) {
+      expect((await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name: `Category ${i}` } } })).status).toBe(201);
+      expect((await call(t.app, 'POST', '/api/v1/storage-items', { token, body: { storage_item: { name: `item_${i}` } } })).status).toBe(201);
+      expect((await call(t.app, 'POST', '/api/v1/services', { token, body: { service: { name: `Service ${i}` } } })).status).toBe(201);
+    }
+    const { context, page } = await newPage();
+    await signIn(page, long.admin.email, PASSWORD);
+    for (const [link, row] of [['Categories', 'Category 10'], ['Storage items', 'item_10'], ['Services', 'Service 10']]) {
+      await page.getByRole('link', { name: link, exact: true }).click();
+      await settled(page);
+      await page.getByRole('rowheader', { name: row }).waitFor();
+      // The form is below the fold: without the focus moving there, clicking Edit shows nothing.
+      expect(await page.evaluate(() => document.querySelector('section.card')!.getBoundingClientRect().top > innerHeight), link).toBe(true);
+      await page.getByRole('button', { name: `Edit ${row}` }).click();
+      const name = page.getByRole('form', { name: `Edit ${row}` }).getByLabel('Name');
+      await name.waitFor();
+      expect(await name.evaluate((input) => input === document.activeElement), link).toBe(true);
+      expect(await name.evaluate((input) => input.getBoundingClientRect().bottom <= innerHeight), link).toBe(true);
+    }
+    await context.close();
+  });
+
   it('filters the consent log and opens a consent', async () => {
     const token = tenant.tokens.account;
     for (const session of ['visitor-a', 'visitor-b']) {

@@ -8,7 +8,7 @@ const LIMIT = 20;
 function CategoryForm({ category, onDone, onCancel }: { category?: Category; onDone: () => void; onCancel?: () => void }) {
   return (
     <Form submit={category ? 'Save category' : 'Add category'} label={category ? `Edit ${category.name}` : 'New category'}
-      secondary={onCancel && <button type="button" onClick={onCancel}>Cancel</button>}
+      secondary={onCancel && <button type="button" onClick={onCancel}>Cancel</button>} focusFirst={category !== undefined}
       onSubmit={async (data, form) => {
         const fields = {
           name: text(data, 'name'), description: text(data, 'description'), required: data.get('required') === 'on',

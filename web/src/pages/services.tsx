@@ -11,7 +11,7 @@ function ServiceForm({ service, categories, onDone, onCancel }: {
 }) {
   return (
     <Form submit={service ? 'Save service' : 'Add service'} label={service ? `Edit ${service.name}` : 'New service'}
-      secondary={onCancel && <button type="button" onClick={onCancel}>Cancel</button>}
+      secondary={onCancel && <button type="button" onClick={onCancel}>Cancel</button>} focusFirst={service !== undefined}
       onSubmit={async (data, form) => {
         const fields = {
           name: text(data, 'name'), description: text(data, 'description'), company_name: text(data, 'company_name'),

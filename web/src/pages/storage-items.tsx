@@ -21,7 +21,7 @@ function ItemForm({ item, categories, onDone, onCancel }: {
 }) {
   return (
     <Form submit={item ? 'Save item' : 'Add item'} label={item ? `Edit ${item.name}` : 'New storage item'}
-      secondary={onCancel && <button type="button" onClick={onCancel}>Cancel</button>}
+      secondary={onCancel && <button type="button" onClick={onCancel}>Cancel</button>} focusFirst={item !== undefined}
       onSubmit={async (data, form) => {
         const fields = {
           name: text(data, 'name'), domain: text(data, 'domain'), description: text(data, 'description'),
