@@ -274,6 +274,41 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
   });
 
+  it('keeps the consent log\'s filters in the address, through a reload and Back', async () => {
+    const token = tenant.tokens.account;
+    for (const session of ['kept-a', 'kept-b', 'kept-a']) {
+      const res = await call(t.app, 'POST', '/api/v1/consents', { token, body: { consent: { session_id: session, user_preferences: { accept_type: 'all' } } } });
+      expect(res.status).toBe(201);
+    }
+    const today = new Date().toISOString().slice(0, 10);
+    const { context, page } = await newPage();
+    const sessions = () => page.locator('tbody td code').allTextContents();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Consent log' }).click();
+    await settled(page);
+    await page.getByRole('cell', { name: 'kept-b' }).waitFor();
+    expect((await sessions()).length).toBeGreaterThan(2);
+    await page.getByLabel('Session').fill('kept-a');
+    await page.getByLabel('From (UTC day)').fill(today);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 2);
+    expect(await sessions()).toEqual(['kept-a', 'kept-a']);
+
+    await page.reload();
+    await settled(page);
+    expect(await page.getByLabel('Session').inputValue()).toBe('kept-a');
+    expect(await page.getByLabel('From (UTC day)').inputValue()).toBe(today);
+    await page.getByRole('cell', { name: 'kept-a' }).first().waitFor();
+    expect(await sessions()).toEqual(['kept-a', 'kept-a']);
+
+    // Back to the log before the filter: its list and its empty fields.
+    await page.goBack();
+    await page.getByRole('cell', { name: 'kept-b' }).waitFor();
+    expect(await page.getByLabel('Session').inputValue()).toBe('');
+    expect((await sessions()).length).toBeGreaterThan(2);
+    await context.close();
+  });
+
   it('verifies the log, shows a consent\'s hash, and exports CSV and NDJSON equal to the API\'s list', async () => {
     const token = tenant.tokens.account;
     for (const session of ['export-a', 'export-b', 'export-a']) {

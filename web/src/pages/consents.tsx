@@ -1,5 +1,6 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { ApiError, must, wordsOf } from '../api/client';
+import { navigate, useLocation } from '../router';
 import { api, currentSession } from '../session';
 import { ErrorNote, Field, Link, Loading, Notice, Page, Pager, Table, formatDate, useLoad } from '../ui';
 import { useCategories } from './storage-items';
@@ -102,30 +103,57 @@ function Export({ filters, accountId }: { filters: Filters; accountId: string })
 }
 
 /** A day typed in a date field, as the start (or the end) of that day in UTC. */
-const dayBound = (value: string, end: boolean) => (value ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : undefined);
+const dayBound = (value: string | undefined, end: boolean) =>
+  (value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : undefined);
 
+/** The filter's fields, named as in the address: what was typed, so that a reload or a shared link shows it again. */
+const FILTER_FIELDS = ['session_id', 'user_id', 'created_after', 'created_before'] as const;
+
+/** The API's filters from the address's query (days as typed become the bounds of those days). */
+function filtersOf(query: URLSearchParams): Filters {
+  const typed = (name: string) => query.get(name)?.trim() || undefined;
+  return Object.fromEntries(Object.entries({
+    session_id: typed('session_id'), user_id: typed('user_id'),
+    created_after: dayBound(typed('created_after'), false), created_before: dayBound(typed('created_before'), true),
+  }).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * The filters and the page live in the address's query, not in the page's state: a reload, a shared
+ * link and the browser's Back button show the same filtered list.
+ */
 export function ConsentsPage({ accountId }: { accountId: string }) {
-  const [page, setPage] = useState(1);
-  const [filters, setFilters] = useState<Filters>({});
+  const { path, query } = useLocation();
+  const search = query.toString();
+  const page = Math.max(1, Number.parseInt(query.get('page') ?? '', 10) || 1);
+  const filters = useMemo(() => filtersOf(new URLSearchParams(search)), [search]);
   const list = useLoad(() => must(api.GET('/api/v1/consents', { params: { query: { page, limit: LIMIT, ...filters } } })), [page, filters]);
+  const show = (next: URLSearchParams) => navigate(next.toString() ? `${path}?${next}` : path);
   const apply = (event: Event) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget as HTMLFormElement);
-    const value = (name: string) => String(data.get(name) ?? '').trim() || undefined;
-    setFilters(Object.fromEntries(Object.entries({
-      session_id: value('session_id'), user_id: value('user_id'),
-      created_after: dayBound(value('created_after') ?? '', false), created_before: dayBound(value('created_before') ?? '', true),
-    }).filter(([, v]) => v !== undefined)));
-    setPage(1);
+    const next = new URLSearchParams();
+    for (const name of FILTER_FIELDS) {
+      const value = String(data.get(name) ?? '').trim();
+      if (value) next.set(name, value);
+    }
+    show(next);
+  };
+  const goTo = (to: number) => {
+    const next = new URLSearchParams(search);
+    if (to > 1) next.set('page', String(to));
+    else next.delete('page');
+    show(next);
   };
   return (
     <Page title="Consent log">
       <p>Every choice a visitor made on your website, newest first. Records are never changed or deleted.</p>
-      <form class="filters" onSubmit={apply} aria-label="Filter consents">
-        <Field label="Session" name="session_id" />
-        <Field label="User id" name="user_id" />
-        <Field label="From (UTC day)" name="created_after" type="date" />
-        <Field label="Until (UTC day)" name="created_before" type="date" />
+      {/* Keyed by the filters in the address, so that Back shows the fields of the list it shows. */}
+      <form key={FILTER_FIELDS.map((name) => query.get(name) ?? '').join('\n')} class="filters" onSubmit={apply} aria-label="Filter consents">
+        <Field label="Session" name="session_id" defaultValue={query.get('session_id') ?? ''} />
+        <Field label="User id" name="user_id" defaultValue={query.get('user_id') ?? ''} />
+        <Field label="From (UTC day)" name="created_after" type="date" defaultValue={query.get('created_after') ?? ''} />
+        <Field label="Until (UTC day)" name="created_before" type="date" defaultValue={query.get('created_before') ?? ''} />
         <div class="actions"><button type="submit">Filter</button></div>
       </form>
       <ErrorNote error={list.error} />
@@ -146,7 +174,7 @@ export function ConsentsPage({ accountId }: { accountId: string }) {
               ))}
             </tbody>
           </Table>
-          <Pager pagination={list.data.pagination} limit={LIMIT} onPage={setPage} />
+          <Pager pagination={list.data.pagination} limit={LIMIT} onPage={goTo} />
         </>
       ))}
       <section class="card">
