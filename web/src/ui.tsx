@@ -47,7 +47,9 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T |
 
 /**
  * A row's Delete button: asks the question, deletes, then `done` (a reload); a refusal of the API is
- * kept, to be shown in the page's ErrorNote.
+ * kept, to be shown in the page's ErrorNote. The third element is for the page's other actions
+ * (adding, editing): on their success it does `done` and takes the earlier refusal away, which would
+ * otherwise stay on screen beside a change that worked.
  */
 export function useDelete<T>(question: (row: T) => string, remove: (row: T) => Promise<unknown>, done: () => void) {
   const [error, setError] = useState<unknown>();
@@ -61,7 +63,11 @@ export function useDelete<T>(question: (row: T) => string, remove: (row: T) => P
       setError(caught);
     }
   };
-  return [run, error] as const;
+  const succeeded = () => {
+    setError(undefined);
+    done();
+  };
+  return [run, error, succeeded] as const;
 }
 
 /** A list row's Edit and Delete buttons, each named after the row for screen readers. */

@@ -252,6 +252,51 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
   });
 
+  it('takes away a refused deletion\'s error once a later action succeeds', async () => {
+    const owner = await createTenant(t.services, 'Refusals');
+    const token = owner.tokens.account;
+    const holding = await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name: 'Holding' } } });
+    const held = await call(t.app, 'POST', '/api/v1/storage-items', { token, body: { storage_item: { name: '_held', category_id: holding.body.data.id } } });
+    expect(held.status).toBe(201);
+    const { context, page } = await newPage();
+    await signIn(page, owner.admin.email, PASSWORD);
+    const refuse = async () => {
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Delete Holding' }).click();
+      expect(await page.getByRole('alert').textContent()).toBe('Category still holds storage items; move or delete them first');
+    };
+    await page.getByRole('link', { name: 'Categories', exact: true }).click();
+    await settled(page);
+    await refuse();
+    // A category added: the refusal is no longer what the page has to say.
+    await page.getByRole('form', { name: 'New category' }).getByLabel('Name').fill('Added after');
+    await page.getByRole('button', { name: 'Add category' }).click();
+    await page.getByRole('rowheader', { name: 'Added after' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    // Nor after a category edited.
+    await refuse();
+    await page.getByRole('button', { name: 'Edit Added after' }).click();
+    await page.getByRole('form', { name: 'Edit Added after' }).getByLabel('Name').fill('Edited after');
+    await page.getByRole('button', { name: 'Save category' }).click();
+    await page.getByRole('rowheader', { name: 'Edited after' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+
+    // On Services, a service deleted meanwhile elsewhere is refused (404), then another one is added.
+    const gone = await call(t.app, 'POST', '/api/v1/services', { token, body: { service: { name: 'Gone' } } });
+    await page.getByRole('link', { name: 'Services', exact: true }).click();
+    await settled(page);
+    await page.getByRole('rowheader', { name: 'Gone' }).waitFor();
+    expect((await call(t.app, 'DELETE', `/api/v1/services/${gone.body.data.id}`, { token })).status).toBe(200);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete Gone' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByRole('form', { name: 'New service' }).getByLabel('Name').fill('Kept');
+    await page.getByRole('button', { name: 'Add service' }).click();
+    await page.getByRole('rowheader', { name: 'Kept' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await context.close();
+  });
+
   it('filters the consent log and opens a consent', async () => {
     const token = tenant.tokens.account;
     for (const session of ['visitor-a', 'visitor-b']) {

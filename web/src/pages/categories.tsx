@@ -34,7 +34,7 @@ export function CategoriesPage() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Category>();
   const list = useLoad(() => must(api.GET('/api/v1/categories', { params: { query: { page, limit: LIMIT, sort: 'name' } } })), [page]);
-  const [remove, error] = useDelete<Category>((category) => `Delete the category ${category.name}?`,
+  const [remove, error, succeeded] = useDelete<Category>((category) => `Delete the category ${category.name}?`,
     (category) => must(api.DELETE('/api/v1/categories/{id}', { params: { path: { id: category.id } } })), list.reload);
   return (
     <Page title="Categories">
@@ -61,12 +61,12 @@ export function CategoriesPage() {
         {editing ? (
           <>
             <h2>Edit {editing.name}</h2>
-            <CategoryForm key={editing.id} category={editing} onCancel={() => setEditing(undefined)} onDone={() => { setEditing(undefined); list.reload(); }} />
+            <CategoryForm key={editing.id} category={editing} onCancel={() => setEditing(undefined)} onDone={() => { setEditing(undefined); succeeded(); }} />
           </>
         ) : (
           <>
             <h2>New category</h2>
-            <CategoryForm onDone={list.reload} />
+            <CategoryForm onDone={succeeded} />
           </>
         )}
       </section>

@@ -45,7 +45,7 @@ export function ServicesPage() {
   const categories = useCategories();
   const list = useLoad(() => must(api.GET('/api/v1/services', { params: { query: { page, limit: LIMIT } } })), [page]);
   const names = new Map((categories.data ?? []).map((c) => [c.id, c.name]));
-  const [remove, error] = useDelete<Service>((service) => `Delete the service ${service.name}?`,
+  const [remove, error, succeeded] = useDelete<Service>((service) => `Delete the service ${service.name}?`,
     (service) => must(api.DELETE('/api/v1/services/{id}', { params: { path: { id: service.id } } })), list.reload);
   return (
     <Page title="Services">
@@ -74,12 +74,12 @@ export function ServicesPage() {
             <>
               <h2>Edit {editing.name}</h2>
               <ServiceForm key={editing.id} service={editing} categories={categories.data} onCancel={() => setEditing(undefined)}
-                onDone={() => { setEditing(undefined); list.reload(); }} />
+                onDone={() => { setEditing(undefined); succeeded(); }} />
             </>
           ) : (
             <>
               <h2>New service</h2>
-              <ServiceForm categories={categories.data} onDone={list.reload} />
+              <ServiceForm categories={categories.data} onDone={succeeded} />
             </>
           )}
         </section>

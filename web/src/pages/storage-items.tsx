@@ -70,7 +70,7 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
   } } })), [page, status, category, storageType, creator]);
   const names = new Map((categories.data ?? []).map((c) => [c.id, c.name]));
   const filter = (set: (value: string) => void) => (event: Event) => { set((event.currentTarget as HTMLSelectElement).value); setPage(1); };
-  const [remove, error] = useDelete<StorageItem>((item) => `Delete ${item.name}?`,
+  const [remove, error, succeeded] = useDelete<StorageItem>((item) => `Delete ${item.name}?`,
     (item) => must(api.DELETE('/api/v1/storage-items/{id}', { params: { path: { id: item.id } } })), list.reload);
   return (
     <Page title="Storage items">
@@ -120,12 +120,12 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
             <>
               <h2>Edit {editing.name}</h2>
               <ItemForm key={editing.id} item={editing} categories={categories.data} onCancel={() => setEditing(undefined)}
-                onDone={() => { setEditing(undefined); list.reload(); }} />
+                onDone={() => { setEditing(undefined); succeeded(); }} />
             </>
           ) : (
             <>
               <h2>New storage item</h2>
-              <ItemForm categories={categories.data} onDone={list.reload} />
+              <ItemForm categories={categories.data} onDone={succeeded} />
             </>
           )}
         </section>
