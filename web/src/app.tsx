@@ -8,7 +8,7 @@ import { ServicesPage } from './pages/services';
 import { ConsentDetail, ConsentsPage } from './pages/consents';
 import { MembersPage } from './pages/members';
 import { GroupPage, PartnerPage } from './pages/partner';
-import { AcceptInvitation, ForgotPassword, ResetPassword, SignIn } from './pages/public';
+import { AcceptInvitation, ForgotPassword, ResetPassword, SignIn, SignUp } from './pages/public';
 import { ScanReport, ScansPage } from './pages/scans';
 import { StorageItemsPage } from './pages/storage-items';
 import { ChangePassword, TokensPage } from './pages/tokens';
@@ -18,6 +18,7 @@ import { Link, Loading, Page, useLoad } from './ui';
 
 const PUBLIC: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/sign-in', () => <SignIn />],
+  ['/sign-up', () => <SignUp />],
   ['/forgot-password', () => <ForgotPassword />],
   ['/reset-password/:token', (p) => <ResetPassword token={p.token} />],
   ['/invitations/:secret', (p) => <AcceptInvitation secret={p.secret} />],

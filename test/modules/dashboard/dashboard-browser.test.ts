@@ -144,6 +144,64 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
   });
 
+  it('signs up from the sign-in page, saying the API\'s refusals in the form, and is signed in', async () => {
+    const { context, page } = await newPage();
+    await page.goto('/sign-in');
+    await settled(page);
+    await page.getByRole('link', { name: 'Sign up' }).click();
+    await page.waitForURL(`${base}/sign-up`);
+    await settled(page);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign up');
+    const form = page.getByRole('form', { name: 'Sign up' });
+    const email = `new-owner-${Date.now()}@example.test`;
+    await form.getByLabel('Your name').fill('New Owner');
+    await form.getByLabel('Email').fill(tenant.admin.email);
+    await form.getByLabel('Password').fill(PASSWORD);
+    await form.getByRole('button', { name: 'Sign up' }).click();
+    expect(await form.getByRole('alert').textContent()).toBe('Email has already been taken');
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Password').fill('short');
+    await form.getByRole('button', { name: 'Sign up' }).click();
+    expect(await form.getByRole('alert').textContent()).toBe('Password is too short (minimum is 8 characters)');
+
+    await form.getByLabel('Password').fill(PASSWORD);
+    await form.getByRole('button', { name: 'Sign up' }).click();
+    // A new login has no account yet: it lands where it creates one, signed in with the API's session token.
+    await page.waitForURL(`${base}/accounts`);
+    await settled(page);
+    expect(await page.locator('.who').textContent()).toBe('New Owner');
+    const token = await page.evaluate(() => localStorage.getItem('consentry.token'));
+    const me = await call(t.app, 'GET', '/api/v1/me', { token: token! });
+    expect(me.body.data).toMatchObject({ token_type: 'user', user: { name: 'New Owner', email } });
+    await context.close();
+  });
+
+  it('says on the sign-up page that sign-up is turned off, when the server is configured so', async () => {
+    const port = await freePort();
+    const closed = await startApp({ env: { SIGNUP_ENABLED: 'false' } });
+    try {
+      await closed.app.listen({ port, host: '127.0.0.1' });
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: `http://127.0.0.1:${port}` });
+      context.setDefaultTimeout(10_000);
+      const page = await context.newPage();
+      await page.goto('/sign-up');
+      await settled(page);
+      await page.getByLabel('Your name').fill('Turned Away');
+      await page.getByLabel('Email').fill('turned-away@example.test');
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign up' }).click();
+      expect(await page.getByRole('alert').textContent()).toMatch(/^Sign-up is disabled on this server\. Ask someone /);
+      // The form gives way to the answer: there is nothing left to fill in.
+      expect(await page.getByRole('form', { name: 'Sign up' }).count()).toBe(0);
+      await inspect(page, 'sign-up-turned-off');
+      expect(await page.evaluate(() => localStorage.getItem('consentry.token'))).toBeNull();
+      expect(await closed.services.db.selectFrom('users').select('id').where('email', '=', 'turned-away@example.test').execute()).toEqual([]);
+      await context.close();
+    } finally {
+      await closed.close();
+    }
+  });
+
   it('creates a category and a storage item in it, and filters the uncategorised ones', async () => {
     const { context, page } = await newPage();
     await signIn(page, tenant.admin.email, PASSWORD);
@@ -925,6 +983,7 @@ describeHere('the dashboard in a browser', () => {
     expect((await seriousViolations(page)).join('\n')).toMatch(/^critical button-name/);
 
     await visit('/sign-in', 'sign-in');
+    await visit('/sign-up', 'sign-up');
     await visit('/forgot-password', 'forgot-password');
     await visit('/reset-password/some-token', 'reset-password');
     await visit('/invitations/some-secret', 'accept-invitation');

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { must } from '../api/client';
+import { ApiError, must } from '../api/client';
 import { navigate } from '../router';
 import { api, signInWith, useSession } from '../session';
 import { Field, Form, Link, Notice, Page, text } from '../ui';
@@ -36,6 +36,47 @@ export function SignIn() {
           </Form>
         )}
         <p><Link href="/forgot-password">Forgot your password?</Link></p>
+        <p>New here? <Link href="/sign-up">Sign up</Link></p>
+      </div>
+    </Page>
+  );
+}
+
+/**
+ * Public sign-up (`POST /users`): the new login is signed in with the session token the API answers.
+ * Nothing public says beforehand whether the server allows it; with sign-up turned off (403) the form
+ * gives way to that answer and to where people come from instead.
+ */
+export function SignUp() {
+  const [closed, setClosed] = useState<string>();
+  const signUp = async (data: FormData) => {
+    try {
+      const { token } = await must(api.POST('/api/v1/users', {
+        body: { user: { name: text(data, 'name'), email: text(data, 'email'), password: String(data.get('password')) } },
+      }));
+      await signInWith(token);
+      navigate('/', { replace: true });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 403)) throw error;
+      setClosed(error.message);
+    }
+  };
+  return (
+    <Page title="Sign up">
+      <div class="narrow card">
+        {closed ? (
+          <div class="note error" role="alert">
+            <p>{closed}. Ask someone who already works on your website in Consentry to invite you, or whoever runs
+              this server for a login.</p>
+          </div>
+        ) : (
+          <Form onSubmit={signUp} submit="Sign up" label="Sign up">
+            <Field label="Your name" name="name" autocomplete="name" required />
+            <Field label="Email" name="email" type="email" autocomplete="username" required />
+            <Field label="Password" name="password" type="password" autocomplete="new-password" required hint="At least 8 characters." />
+          </Form>
+        )}
+        <p>Already have a login? <Link href="/sign-in">Sign in</Link></p>
       </div>
     </Page>
   );
