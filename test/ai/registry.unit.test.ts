@@ -186,6 +186,8 @@ describe('the Open Cookie Database, relabelled', () => {
     expect(relabelOpenCookieDatabase('Instagram', 'Marketing', 'sessionid')).toEqual({ category: 'marketing', rule: 'session name in a marketing row', uncertain: 'the name says session, the database marketing' });
     expect(relabelOpenCookieDatabase('Google AdSense', 'Security', '__eoi')).toMatchObject({ category: 'marketing', uncertain: 'a tracking platform\'s own security cookie' });
     expect(relabelOpenCookieDatabase('Cloudflare', 'Functional', '__cf_bm')).toEqual({ category: 'necessary', rule: 'protection' });
+    expect(relabelOpenCookieDatabase('Akamai Botmanager', 'Functional', '_abck')).toEqual({ category: 'necessary', rule: 'protection' });
+    expect(relabelOpenCookieDatabase('Lightbox CDN', 'Functional', 'TiPMix')).toEqual({ category: 'necessary', rule: 'load balancer' });
     expect(relabelOpenCookieDatabase('PHP.net', 'Functional', 'PHPSESSID')).toEqual({ category: 'necessary', rule: 'session' });
   });
 
@@ -204,6 +206,8 @@ describe('the Open Cookie Database, relabelled', () => {
     for (const row of rows) counts.set(row.platform, (counts.get(row.platform) ?? 0) + 1);
     const largest = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 150).map(([platform]) => platform);
     expect(largest.filter((platform) => !(platform in OCD_PLATFORM_PURPOSES))).toEqual([]);
+    // Every platform with a Functional row has a purpose: none is left to the bare default.
+    expect([...new Set(functional.map((row) => row.platform.trim()))].filter((platform) => !(platform in OCD_PLATFORM_PURPOSES))).toEqual([]);
     expect(factsFromOpenCookieDatabase(rows).some((fact) => fact.category === 'functional')).toBe(true);
   });
 

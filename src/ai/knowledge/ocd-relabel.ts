@@ -54,8 +54,8 @@ const BALANCER: PlatformPurpose = { role: 'load balancer', functional: 'necessar
 const SHOP_PLATFORM: PlatformPurpose = { role: 'shop platform', functional: 'necessary' };
 
 /**
- * The reviewed purposes of the database's ~200 largest platforms (by number of rows), by what each
- * platform is for. Platforms whose rows are sessions and carts of a framework or shop system have
+ * The reviewed purposes of the database's ~200 largest platforms (by number of rows), and of every
+ * other platform with a Functional row, by what each platform is for. Platforms whose rows are sessions and carts of a framework or shop system have
  * `functional` here: their session and CSRF names are caught by the rules, the rest (recently
  * viewed, wishlists, editor settings) is optional.
  */
@@ -125,6 +125,22 @@ export const OCD_PLATFORM_PURPOSES: Record<string, PlatformPurpose> = {
   Complianz: CONSENT, 'Cookie Law Info': CONSENT, 'Consentmanager.net': CONSENT, CookieYes: CONSENT, Cookiebot: CONSENT,
   OneTrust: CONSENT, Osano: CONSENT, QookieQloud: CONSENT, 'CookieConsent.io': CONSENT, Civic: CONSENT,
   PrivacyPillar: CONSENT, Enzuzo: CONSENT, Axeptio: CONSENT, Termly: CONSENT,
+  // Every other platform with a Functional row (reviewed 2026-11-28), by what it is for.
+  'Google reCAPTCHA': PROTECTION, 'Akamai Botmanager': PROTECTION, Datadome: PROTECTION, Adyen: PROTECTION,
+  // The database's rows of these say load balancing (Lightbox CDN's are Azure App Service's routing cookies).
+  'Lightbox CDN': BALANCER, 'f5 BIG-IP': BALANCER, 'NGINX Ingresss': BALANCER, Alteon: BALANCER, HAproxy: BALANCER, Citrix: BALANCER,
+  Didomi: CONSENT, 'Cookie First': CONSENT, Iubenda: CONSENT, Borlabs: CONSENT, 'Hu-manity.co': CONSENT, Moove: CONSENT,
+  'Cookie Script': CONSENT,
+  Permutive: ALL('marketing'), Prebid: ALL('marketing'), Loggly: F('analytics'),
+  Crisp: F('functional'), Drift: F('functional'), 'Tawk.to': F('functional'), LiveChat: F('functional'), 'Channel.me': F('functional'),
+  Wufoo: F('functional'), Typeform: F('functional'), Snapwidget: F('functional'), Flowbox: F('functional'), Kiyoh: F('functional'),
+  FeedbackCompany: F('functional'), 'Joomla! Engagebox': F('functional'), 'Easysize.me': F('functional'),
+  'Browser-Update.org': F('functional'), JoomlArt: F('functional'), 'Yithemes.com': F('functional'), WPML: F('functional'),
+  Polylang: F('functional'), 'WP-Glogin': F('functional'), 'AWS Cookies Popup': F('functional'), 'WooCommerce / Jetpack': F('functional'),
+  Django: F('functional'), 'ASP.net': F('functional'), Laravel: F('functional'), Wordpress: F('functional'),
+  'Drupal CMS': F('functional'), CodeIgniter: F('functional'), CakePHP: F('functional'), J2EE: F('functional'), Rack: F('functional'),
+  Perl: F('functional'), Next: F('functional'), 'Next.js': F('functional'), Processwire: F('functional'),
+  'Devise (Ruby on Rails)': F('functional'), Vercel: F('functional'), 'Digital Factory': F('functional'),
 };
 
 export interface Relabelled {
