@@ -231,7 +231,8 @@ function cookieTable(category: BannerCategory, t: Texts) {
 function sectionDescription(category: BannerCategory, t: Texts): string | undefined {
   const names = category.services.map((service) => {
     const company = service.company_name && service.company_name !== service.name ? ` (${escapeHtml(service.company_name)})` : '';
-    const policy = service.privacy_policy_url;
+    // The service stores only http(s) addresses; a page never gets a link of another scheme from here.
+    const policy = service.privacy_policy_url && /^https?:\/\//i.test(service.privacy_policy_url) ? service.privacy_policy_url : null;
     const name = policy ? `<a href="${escapeHtml(policy)}" target="_blank" rel="noopener">${escapeHtml(service.name)}</a>` : escapeHtml(service.name);
     return name + company;
   });

@@ -6,6 +6,7 @@ import { call, startApp, type TestApp } from '../../helpers/app.ts';
 import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 import { pageviewsOf } from '../../helpers/records.ts';
+import { newId } from '../../../src/db/ids.ts';
 
 /**
  * The banner in a real browser: a demo shop served by this test on its own loopback origin
@@ -49,6 +50,11 @@ describeBrowser('the banner on a website', () => {
       { name: 'Matomo', company_name: 'InnoCraft', category_id: ids.analytics, privacy_policy_url: 'https://matomo.example/privacy?a=1&b=2' },
       { name: 'Ad <img src="/nowhere.png" onerror="window.injectedService = true">', category_id: ids.marketing },
     ]) expect((await call(t.app, 'POST', '/api/v1/services', { token, body: { service } })).status).toBe(201);
+    // A row written around the API's checks: the banner still links only to http(s) addresses.
+    await t.services.db.insertInto('services').values({
+      id: newId(), account_id: tenant.account.id, name: 'Scripted', slug: 'scripted', category_id: ids.analytics, privacy_policy_url: 'javascript:window.injectedService=true',
+    }).execute();
+    await t.services.forgetBanner([tenant.account.id]);
     for (const [name, storage_type] of [['_ga', 'cookie'], ['_ga_*', 'cookie'], ['ajs_user_id', 'local_storage']]) {
       const res = await call(t.app, 'POST', '/api/v1/storage-items', {
         token, body: { storage_item: { name, storage_type, category_id: ids.analytics, status: 'finalised', duration: '1 year', description: 'Counts visits' } },
@@ -232,6 +238,8 @@ describeBrowser('the banner on a website', () => {
     const text = await page.locator('#cc-main .pm').textContent();
     expect(text).toContain('Services that receive data: Matomo (InnoCraft)');
     expect(text).toContain('Services that receive data: Ad <img src="/nowhere.png"');
+    expect(await page.locator('#cc-main .pm').getByRole('link', { name: 'Scripted' }).count()).toBe(0);
+    expect(text).toContain('Matomo (InnoCraft), Scripted');
     expect(await page.evaluate(() => (window as any).injectedService)).toBeUndefined();
     await context.close();
   });
