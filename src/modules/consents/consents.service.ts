@@ -35,7 +35,8 @@ const unique = (ids: string[] | undefined) => [...new Set((ids ?? []).map((id) =
  * `all` rejects none). An `all` consent stores every published category of the account (those the
  * banner shows) as accepted, a `necessary` one the published required ones as accepted and the
  * others as rejected, so the record itself proves what the visitor agreed to and refused (and the
- * statistics count a "necessary only" as a refusal of each optional category).
+ * statistics count a "necessary only" as a refusal of each optional category). Those lists are
+ * sorted, so that one choice is stored once whatever order the categories were read in.
  */
 async function checkPreferences(categories: CategoryCache, accountId: string, input: ConsentInput, problems: Problems): Promise<UserPreferences> {
   const preferences = input.user_preferences;
@@ -52,14 +53,14 @@ async function checkPreferences(categories: CategoryCache, accountId: string, in
   if (preferences.accept_type === 'all') {
     if (rejected.length > 0) problems.add('rejected_categories', 'must be empty when accept_type is all');
     for (const category of known.values()) if (category.published) accepted.push(category.id);
-    accepted = unique(accepted);
+    accepted = unique(accepted).sort();
   }
   if (preferences.accept_type === 'necessary') {
     for (const category of known.values()) {
       if (category.published) (category.required ? accepted : rejected).push(category.id);
     }
-    accepted = unique(accepted);
-    rejected = unique(rejected);
+    accepted = unique(accepted).sort();
+    rejected = unique(rejected).sort();
   }
   if (input.url != null && !isWebUrl(input.url)) problems.add('url', 'must be an http or https URL');
   problems.throwIfAny();
