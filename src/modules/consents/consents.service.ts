@@ -50,14 +50,11 @@ async function checkPreferences(categories: CategoryCache, accountId: string, in
   if (preferences.accept_type === 'necessary' && accepted.some((id) => known.has(id) && !known.get(id)!.required)) {
     problems.add('accepted_categories', 'can only include required categories when accept_type is necessary');
   }
-  if (preferences.accept_type === 'all') {
-    if (rejected.length > 0) problems.add('rejected_categories', 'must be empty when accept_type is all');
-    for (const category of known.values()) if (category.published) accepted.push(category.id);
-    accepted = unique(accepted).sort();
-  }
-  if (preferences.accept_type === 'necessary') {
+  if (preferences.accept_type === 'all' && rejected.length > 0) problems.add('rejected_categories', 'must be empty when accept_type is all');
+  if (preferences.accept_type !== 'custom') {
+    const all = preferences.accept_type === 'all';
     for (const category of known.values()) {
-      if (category.published) (category.required ? accepted : rejected).push(category.id);
+      if (category.published) (all || category.required ? accepted : rejected).push(category.id);
     }
     accepted = unique(accepted).sort();
     rejected = unique(rejected).sort();
