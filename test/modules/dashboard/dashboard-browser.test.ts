@@ -858,8 +858,19 @@ describeHere('the dashboard in a browser', () => {
   it('previews the newest change when an older preview is answered last', async () => {
     const { context, page, preview } = await bannerEditor();
     // The first preview asked after this is answered only once the second has been.
-    const signal = () => { let done!: () => void; const promise = new Promise<void>((resolve) => { done = resolve; }); return { promise, done }; };
-    const [firstAsked, firstReleased, firstAnswered, secondAnswered] = [signal(), signal(), signal(), signal()];
+    // Each wait says what it waited for when it runs out, instead of the whole test timing out silently.
+    const signal = (what: string) => {
+      let done!: () => void;
+      const promise = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`never happened: ${what}`)), 10_000);
+        done = () => { clearTimeout(timer); resolve(); };
+      });
+      promise.catch(() => {});
+      return { promise, done };
+    };
+    const [firstAsked, firstAnswered, secondAnswered] = [signal('the first preview asked'), signal('the first preview answered'), signal('the second preview answered')];
+    let release!: () => void;
+    const firstReleased = { promise: new Promise<void>((resolve) => { release = resolve; }), done: () => release() };
     let asked = 0;
     await page.route(/\/api\/v1\/banner\/preview(\?|$)/, async (route) => {
       const n = ++asked;
