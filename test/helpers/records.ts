@@ -25,3 +25,17 @@ export async function pageviewsOf(services: Services, accountId: string): Promis
   const rows = await services.db.selectFrom('account_daily_stats').select('pageviews').where('account_id', '=', accountId).execute();
   return rows.reduce((sum, row) => sum + row.pageviews, 0);
 }
+
+/**
+ * The account's page views once the count has stopped moving: the beacons of pages an earlier test
+ * left (a closed browser context sends them late) can still be arriving when a test starts counting.
+ */
+export async function settledPageviewsOf(services: Services, accountId: string): Promise<number> {
+  let count = await pageviewsOf(services, accountId);
+  for (let previous = -1; previous !== count;) {
+    previous = count;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    count = await pageviewsOf(services, accountId);
+  }
+  return count;
+}

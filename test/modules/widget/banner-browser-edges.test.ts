@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
 import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
-import { pageviewsOf } from '../../helpers/records.ts';
+import { pageviewsOf, settledPageviewsOf } from '../../helpers/records.ts';
 
 /**
  * The banner at its edges in a real browser: a shop that this test serves on its own port under
@@ -283,13 +283,7 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
   it('leaves a page view to its beacon when the choice made on it could not be recorded', async () => {
     const pageviews = () => pageviewsOf(t.services, tenant.account.id);
     const { context, page } = await visit();
-    // The beacons of pages earlier tests left can still be arriving: count from a figure that has stopped moving.
-    let before = await pageviews();
-    for (let previous = -1; previous !== before;) {
-      previous = before;
-      await page.waitForTimeout(500);
-      before = await pageviews();
-    }
+    const before = await settledPageviewsOf(t.services, tenant.account.id);
     await page.route('**/consents', (route) => route.abort());
     const failed = new Promise((resolve) => page.on('requestfailed', (request) => { if (request.url().endsWith('/consents')) resolve(true); }));
     await page.getByRole('button', { name: 'Accept all', exact: true }).click();

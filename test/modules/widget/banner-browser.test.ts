@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
 import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
-import { pageviewsOf } from '../../helpers/records.ts';
+import { pageviewsOf, settledPageviewsOf } from '../../helpers/records.ts';
 import { newId } from '../../../src/db/ids.ts';
 
 /**
@@ -318,7 +318,7 @@ describeBrowser('the banner on a website', () => {
 
   it('counts each page it is loaded on as one page view, naming no visitor', async () => {
     const pageviews = () => pageviewsOf(t.services, tenant.account.id);
-    const before = await pageviews();
+    const before = await settledPageviewsOf(t.services, tenant.account.id);
     // A page left without a choice: the beacon, when it is left.
     const { context, page } = await visit();
     await page.getByRole('button', { name: 'Accept all', exact: true }).waitFor();
