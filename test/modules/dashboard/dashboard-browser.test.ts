@@ -374,6 +374,11 @@ describeHere('the dashboard in a browser', () => {
     await page.locator('tbody th a').click();
     await settled(page);
     expect(await page.locator('.details').first().textContent()).toContain('https://browser.example.com/visitor-b');
+    // The way back shows the filtered list it was opened from.
+    await page.getByRole('link', { name: 'Back to the consent log' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+    expect(await page.getByLabel('Session').inputValue()).toBe('visitor-b');
+    expect(await page.locator('tbody td code').allTextContents()).toEqual(['visitor-b']);
     await context.close();
   });
 

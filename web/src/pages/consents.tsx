@@ -109,6 +109,17 @@ const dayBound = (value: string | undefined, end: boolean) =>
 /** The filter's fields, named as in the address: what was typed, so that a reload or a shared link shows it again. */
 const FILTER_FIELDS = ['session_id', 'user_id', 'created_after', 'created_before'] as const;
 
+/** The part of an address's query that says which list of the log is shown: its filters and its page. */
+function listQueryOf(query: URLSearchParams): string {
+  const kept = new URLSearchParams();
+  for (const name of [...FILTER_FIELDS, 'page']) {
+    const value = query.get(name);
+    if (value) kept.set(name, value);
+  }
+  const text = kept.toString();
+  return text ? `?${text}` : '';
+}
+
 /** The API's filters from the address's query (days as typed become the bounds of those days). */
 function filtersOf(query: URLSearchParams): Filters {
   const typed = (name: string) => query.get(name)?.trim() || undefined;
@@ -165,7 +176,7 @@ export function ConsentsPage({ accountId }: { accountId: string }) {
             <tbody>
               {list.data.data.map((c) => (
                 <tr key={c.id}>
-                  <th scope="row"><Link href={`/accounts/${accountId}/consents/${c.id}`}>{formatDate(c.created_at)}</Link></th>
+                  <th scope="row"><Link href={`/accounts/${accountId}/consents/${c.id}${listQueryOf(query)}`}>{formatDate(c.created_at)}</Link></th>
                   <td>{ACCEPT_LABELS[c.user_preferences.accept_type]}</td>
                   <td><code>{c.session_id}</code></td>
                   <td class="source">{c.url ?? '—'}</td>
@@ -187,7 +198,9 @@ export function ConsentsPage({ accountId }: { accountId: string }) {
   );
 }
 
+/** A consent; the list it was opened from rides in the address's query, so that the way back shows that list. */
 export function ConsentDetail({ accountId, id }: { accountId: string; id: string }) {
+  const { query } = useLocation();
   const consent = useLoad(() => must(api.GET('/api/v1/consents/{id}', { params: { path: { id } } })).then((r) => r.data), [id]);
   const categories = useCategories();
   const names = new Map((categories.data ?? []).flatMap((c) => [[c.id, c.name], [c.slug, c.name]]));
@@ -195,7 +208,7 @@ export function ConsentDetail({ accountId, id }: { accountId: string; id: string
   const c = consent.data;
   return (
     <Page title="Consent">
-      <p><Link href={`/accounts/${accountId}/consents`}>Back to the consent log</Link></p>
+      <p><Link href={`/accounts/${accountId}/consents${listQueryOf(query)}`}>Back to the consent log</Link></p>
       <ErrorNote error={consent.error} />
       {!c && !consent.error && <Loading what="the consent" />}
       {c && (
