@@ -2,7 +2,6 @@ import { useEffect } from 'preact/hooks';
 import { must } from './api/client';
 import { AiPage } from './pages/ai';
 import { AccountsPage, Overview } from './pages/accounts';
-import { BannerPage } from './pages/banner';
 import { CategoriesPage } from './pages/categories';
 import { ServicesPage } from './pages/services';
 import { ConsentDetail, ConsentsPage } from './pages/consents';
@@ -14,7 +13,10 @@ import { StorageItemsPage } from './pages/storage-items';
 import { ChangePassword, TokensPage } from './pages/tokens';
 import { match, navigate, useLocation, type Location } from './router';
 import { api, chooseAccount, signOut, useSession, type Session } from './session';
-import { Link, Loading, Page, useLoad } from './ui';
+import { Link, Loading, Page, lazy, useLoad } from './ui';
+
+/** The banner editor carries the banner's built-in words of every language: a file of its own, loaded when opened. */
+const BannerPage = lazy<{ accountId: string }>(() => import('./pages/banner').then((m) => m.BannerPage), 'banner editor');
 
 const PUBLIC: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/sign-in', () => <SignIn />],

@@ -254,7 +254,7 @@ export function Page({ title, children, actions }: { title: string; children: Co
 }
 
 /**
- * A part of the app loaded only when it is first shown (charts, scans, the banner editor), so that
+ * A part of the app loaded only when it is first shown (the charts, the banner editor), so that
  * the first page load carries none of it. A failed load says so in words.
  */
 export function lazy<P extends object>(load: () => Promise<(props: P) => preact.JSX.Element | null>, what: string) {

@@ -860,6 +860,32 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
   });
 
+  it('edits every text of the banner, the less used ones under More texts, showing the built-in words where one is empty', async () => {
+    const { context, page, preview } = await bannerEditor();
+    const token = tenant.tokens.account;
+    const language = (await call(t.app, 'GET', `/api/v1/accounts/${tenant.account.id}`, { token })).body.default_language;
+    const before = (await call(t.app, 'GET', '/api/v1/banner', { token })).body.data.translations[language];
+    const manage = page.getByLabel('"Manage preferences" button');
+    expect(await manage.isVisible()).toBe(false);
+    await page.getByText('More texts').click();
+    expect(await manage.getAttribute('placeholder')).toBe('Manage preferences');
+    await manage.fill('Let me choose');
+    await preview.getByRole('button', { name: 'Let me choose' }).waitFor();
+    await page.getByLabel('Before the services of a category').fill('Who gets the data:');
+    await page.getByRole('button', { name: 'Save banner' }).click();
+    await page.getByText('The banner was saved').waitFor();
+    expect((await call(t.app, 'GET', '/api/v1/banner', { token })).body.data.translations[language]).toEqual({ ...before, manage: 'Let me choose', services: 'Who gets the data:' });
+    // Opened again, the section shows itself, since texts of its own are in it; another language's placeholders are its words.
+    await page.reload();
+    await settled(page);
+    await manage.waitFor();
+    expect(await manage.inputValue()).toBe('Let me choose');
+    await page.getByLabel('Language of the texts').selectOption('de');
+    expect(await page.getByLabel('"Manage preferences" button').getAttribute('placeholder')).toBe('Einstellungen verwalten');
+    await call(t.app, 'PATCH', '/api/v1/banner', { token, body: { banner: { translations: { [language]: { manage: null, services: null } } } } });
+    await context.close();
+  });
+
   it('previews the newest change when an older preview is answered last', async () => {
     const { context, page, preview } = await bannerEditor();
     // The first preview asked after this is answered only once the second has been.

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { must } from '../api/client';
 import type { paths } from '../api/schema';
 import { api } from '../session';
+import { BUILT_IN_LANGUAGES, TRANSLATIONS, type BuiltInLanguage, type TextKey } from '../../../banner/src/translations';
 import { Checkbox, ErrorNote, Field, Form, Loading, Notice, Page, Select, text, useLoad } from '../ui';
 
 type Changes = paths['/api/v1/banner']['patch']['requestBody']['content']['application/json']['banner'];
@@ -11,9 +12,17 @@ type Position = NonNullable<Changes['position']>;
 const LAYOUTS: [Layout, string][] = [['box', 'Box'], ['bar', 'Bar across the page'], ['cloud', 'Cloud']];
 const POSITIONS: Position[] = ['bottom right', 'bottom left', 'bottom center', 'bottom', 'top', 'middle', 'middle center', 'top right', 'top left', 'top center'];
 const COLOURS = [['background', 'Background colour'], ['text', 'Text colour'], ['primary', 'Button colour'], ['primary_text', 'Button text colour']] as const;
-const TEXTS = [['title', 'Title'], ['description', 'Text'], ['accept_all', '"Accept all" button'], ['reject_all', '"Reject all" button']] as const;
-/** The languages the banner speaks without the account adding one. */
-const BUILT_IN = ['en', 'de', 'fr', 'es', 'it', 'nl'];
+/** Every text of the banner, labelled; the first four are shown, the others under "More texts". */
+const TEXTS: [TextKey, string][] = [
+  ['title', 'Title'], ['description', 'Text'], ['accept_all', '"Accept all" button'], ['reject_all', '"Reject all" button'],
+  ['manage', '"Manage preferences" button'], ['save', '"Save preferences" button'], ['preferences_title', 'Title of the preferences'],
+  ['preferences_description', 'Text of the preferences'], ['close', '"Close" button'], ['privacy_policy', 'Privacy policy link'],
+  ['services', 'Before the services of a category'], ['cookie_name', 'Cookie table: name'], ['cookie_domain', 'Cookie table: domain'],
+  ['cookie_duration', 'Cookie table: duration'], ['cookie_description', 'Cookie table: purpose'],
+  ['gpc_notice', 'Notice to a browser sending Global Privacy Control'], ['revision_notice', 'Notice when asking again after a change'],
+  ['consent_id', 'Before the visitor\'s consent ID'],
+];
+const MAIN_TEXTS = 4;
 const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
 /** Typing pauses this long before the preview is built again. */
 const PREVIEW_DELAY_MS = 400;
@@ -105,7 +114,13 @@ export function BannerPage({ accountId }: { accountId: string }) {
   if (!banner.data || !account.data) return <Loading what="the banner" />;
   const settings = banner.data;
   const own = settings.translations[language] ?? {};
-  const languages = [...new Set([...BUILT_IN, account.data.default_language, ...Object.keys(settings.translations)])];
+  const languages = [...new Set([...BUILT_IN_LANGUAGES, account.data.default_language, ...Object.keys(settings.translations)])];
+  const shownTexts = drafts.current[language] ?? own;
+  // The built-in words in that language (or its base language, else English) show where a text is empty.
+  const builtIn = TRANSLATIONS[([language, language.split('-')[0]].find((code) => code in TRANSLATIONS) ?? 'en') as BuiltInLanguage];
+  const textField = ([key, label]: [TextKey, string]) => (
+    <Field key={`${language} ${key}`} label={label} name={`text_${key}`} defaultValue={shownTexts[key] ?? ''} placeholder={builtIn[key]} hint="Empty: the built-in words." />
+  );
   return (
     <Page title="Banner">
       <p>How the consent banner looks, and what it says in each language. The preview shows the banner
@@ -127,9 +142,11 @@ export function BannerPage({ accountId }: { accountId: string }) {
               setChosen((event.currentTarget as HTMLSelectElement).value);
             }}
               options={languages.map((code) => [code, `${languageNames.of(code) ?? code} (${code})`])} />
-            {TEXTS.map(([key, label]) => (
-              <Field key={`${language} ${key}`} label={label} name={`text_${key}`} defaultValue={(drafts.current[language] ? drafts.current[language][key] : own[key]) ?? ''} hint="Empty: the built-in words." />
-            ))}
+            {TEXTS.slice(0, MAIN_TEXTS).map(textField)}
+            <details key={language} open={TEXTS.slice(MAIN_TEXTS).some(([key]) => shownTexts[key])}>
+              <summary>More texts</summary>
+              {TEXTS.slice(MAIN_TEXTS).map(textField)}
+            </details>
             {COLOURS.map(([key, label]) => (
               <Field key={key} label={label} name={key} defaultValue={settings.theme[key] ?? ''} placeholder="#1a73e8" pattern="#[0-9a-fA-F]{3,8}" />
             ))}
