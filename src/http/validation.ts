@@ -35,6 +35,12 @@ export function bodyMessage(error: SchemaError): string {
   const field = fieldOf(error);
   if (field === '') return 'Body must be a JSON object';
   const name = humanize(field);
+  // A key of a map the client named (a service in `accepted_services`): said as a key, never repeated.
+  if (error.schemaPath?.includes('/propertyNames/')) {
+    if (error.keyword === 'maxLength') return `${name} has a key that is too long (maximum is ${params.limit} characters)`;
+    if (error.keyword === 'minLength') return `${name} has a blank key`;
+    return `${name} is invalid`;
+  }
   switch (error.keyword) {
     case 'minLength':
       return params.limit === 1

@@ -36,8 +36,8 @@ function forValidation(schema: unknown, closeObjects: boolean): unknown {
   if (copy.type === 'object') {
     const named = copy.properties !== undefined || copy.patternProperties !== undefined;
     if (closeObjects && named && copy.additionalProperties === undefined) copy.additionalProperties = false;
-    // Keys of a map (a TypeBox Record) are texts too.
-    if (copy.patternProperties || typeof copy.additionalProperties === 'object') copy.propertyNames = { type: 'string', storable: true };
+    // Keys of a map (a TypeBox Record) are texts too, within whatever bounds the schema gives them.
+    if (copy.patternProperties || typeof copy.additionalProperties === 'object') copy.propertyNames = { ...(copy.propertyNames as object | undefined), type: 'string', storable: true };
   }
   return copy;
 }

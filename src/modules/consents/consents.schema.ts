@@ -6,7 +6,8 @@ import { Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
 export const ACCEPT_TYPES = ['all', 'custom', 'necessary'] as const;
 
 const CategoryIds = Type.Array(Text(64), { maxItems: 100 });
-const Services = Type.Record(Text(255), Type.Array(Text(255), { maxItems: 200 }), { maxProperties: 200 });
+// A record's keys are not checked by its key schema (it becomes a pattern): `propertyNames` bounds them as the values are.
+const Services = Type.Record(Text(255), Type.Array(Text(255), { maxItems: 200 }), { maxProperties: 200, propertyNames: { minLength: 1, maxLength: 255 } });
 
 export const UserPreferencesSchema = Type.Object({
   accept_type: StringEnum(ACCEPT_TYPES),

@@ -61,6 +61,11 @@ describe.each([['the API', viaApi], ['the widget', viaWidget]] as const)('a cons
     expect(hostile).toMatchObject(invalid('Accepted services is invalid'));
     const plain = await send({ session_id: 's', user_preferences: { accept_type: 'custom', accepted_services: { you_were_hacked: 5 } } });
     expect(plain).toMatchObject(invalid('Accepted services is invalid'));
+    // A service's name is as long as a value may be: 255 characters, and not empty.
+    const withService = (name: string) => send({ session_id: 's', user_preferences: { accept_type: 'custom', rejected_services: { [name]: [] } } });
+    expect(await withService('s'.repeat(256))).toMatchObject(invalid('Rejected services has a key that is too long (maximum is 255 characters)'));
+    expect(await withService('')).toMatchObject(invalid('Rejected services has a blank key'));
+    expect((await send({ session_id: 's', user_preferences: { accept_type: 'custom', accepted_services: { ['s'.repeat(255)]: ['_ga'] } } })).status).toBe(201);
     const twice = await send({ session_id: 's', user_preferences: { accept_type: 'custom', accepted_categories: [1, {}] } });
     expect(twice).toMatchObject(invalid('Accepted categories is invalid'));
   });
