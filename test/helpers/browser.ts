@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-import { describe } from 'vitest';
+import { afterEach, describe } from 'vitest';
 
 /** Debian's Chromium; nothing in this project downloads a browser. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -29,4 +29,21 @@ export const describeBrowser = installed ? describe : describe.skip;
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A banner in a real page, timed by a browser the suite shares two cores with, now and then waits
+ * past its test's time under CI where it never does alone (one test in four full runs, a different
+ * one each time). Such a block runs a failed test once more under CI, and a test that passes only
+ * then is printed with its first error, so that it is seen and not hidden. Use it with
+ * `describeBrowser(name, RETRIED_UNDER_CI, …)` and call `reportRetries()` inside.
+ */
+export const RETRIED_UNDER_CI = { retry: process.env.CI ? 1 : 0 };
+
+export function reportRetries(): void {
+  afterEach(({ task }) => {
+    const result = task.result;
+    if (result?.state !== 'pass' || !result.retryCount) return;
+    console.warn(`FLAKY, passed on retry ${result.retryCount}: ${task.name}: ${result.errors?.map((error) => error.message).join(' | ')}`);
+  });
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
+import { RETRIED_UNDER_CI, describeBrowser, launchBrowser, reportRetries } from '../../helpers/browser.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 import { pageviewsOf, settledPageviewsOf } from '../../helpers/records.ts';
 
@@ -13,7 +13,8 @@ import { pageviewsOf, settledPageviewsOf } from '../../helpers/records.ts';
  * sends every `*.localhost` to this machine) — loads the script from the real service
  * (http://127.0.0.1:PORT). See banner-browser.test.ts for the banner's ordinary work.
  */
-describeBrowser('the banner at its edges', () => {
+describeBrowser('the banner at its edges', RETRIED_UNDER_CI, () => {
+  reportRetries();
   let t: TestApp;
   let browser: Browser;
   let site: Server;

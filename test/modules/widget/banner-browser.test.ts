@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
+import { RETRIED_UNDER_CI, describeBrowser, launchBrowser, reportRetries } from '../../helpers/browser.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 import { pageviewsOf, settledPageviewsOf } from '../../helpers/records.ts';
 import { newId } from '../../../src/db/ids.ts';
@@ -12,7 +12,8 @@ import { newId } from '../../../src/db/ids.ts';
  * The banner in a real browser: a demo shop served by this test on its own loopback origin
  * (http://localhost:PORT) loads the script from the real service (http://127.0.0.1:PORT).
  */
-describeBrowser('the banner on a website', () => {
+describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
+  reportRetries();
   let t: TestApp;
   let browser: Browser;
   let site: Server;
@@ -87,6 +88,8 @@ describeBrowser('the banner on a website', () => {
   /** A new visitor (fresh cookies and storage); `gpc` makes the browser send the GPC property. */
   async function visit(options: { gpc?: boolean; account?: string; lang?: string; prepare?: (page: Page) => Promise<void> } = {}): Promise<{ context: BrowserContext; page: Page; errors: Error[] }> {
     const context = await browser.newContext();
+    // A wait that runs out names what it waited for, before the test's own time ends without a word.
+    context.setDefaultTimeout(10_000);
     if (options.gpc) {
       await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
     }
