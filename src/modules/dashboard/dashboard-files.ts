@@ -32,8 +32,8 @@ export interface SiteFile {
   encodings: Encoding[];
 }
 
-function siteFile(path: string, immutable: boolean): SiteFile {
-  const raw = readFileSync(path);
+function siteFile(path: string, immutable: boolean, edit: (raw: Buffer) => Buffer = (raw) => raw): SiteFile {
+  const raw = edit(readFileSync(path));
   const extension = extname(path);
   const compressible = COMPRESSIBLE.has(extension) && raw.length >= MIN_COMPRESS_BYTES;
   // Compressed once, on first demand, then kept: the whole app is a few hundred kilobytes.
@@ -65,16 +65,30 @@ function walk(dir: string): string[] {
   });
 }
 
+/** What the page is told of the server before it asks anything: whether anyone may sign up. */
+export interface SiteSettings {
+  signupEnabled: boolean;
+}
+
+/**
+ * The page's `<head>` says what the server allows (`<meta name="consentry-sign-up" content="off">`
+ * when sign-up is turned off), so that the dashboard neither offers nor shows a form the API refuses.
+ */
+function withSettings(settings: SiteSettings) {
+  const meta = '<meta name="consentry-sign-up" content="off">';
+  return (raw: Buffer) => (settings.signupEnabled ? raw : Buffer.from(raw.toString('utf8').replace(/<head[^>]*>|^<!doctype html>/i, (at) => `${at}${meta}`)));
+}
+
 /**
  * The built dashboard (`npm run build` writes it to `dist/web`), read into memory once: URL path →
  * file. Undefined when it was not built, so that the API still runs without it.
  */
-export function loadSite(dir: string): Map<string, SiteFile> | undefined {
+export function loadSite(dir: string, settings: SiteSettings): Map<string, SiteFile> | undefined {
   if (!existsSync(join(dir, 'index.html'))) return undefined;
   const files = new Map<string, SiteFile>();
   for (const path of walk(dir)) {
     const url = `/${relative(dir, path).split(sep).join('/')}`;
-    files.set(url, siteFile(path, url.startsWith('/assets/')));
+    files.set(url, siteFile(path, url.startsWith('/assets/'), url === '/index.html' ? withSettings(settings) : undefined));
   }
   return files;
 }

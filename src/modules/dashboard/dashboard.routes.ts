@@ -56,7 +56,7 @@ function send(request: FastifyRequest, reply: FastifyReply, file: SiteFile) {
  */
 export const dashboardRoutes: RoutesPlugin = async (app, { services }) => {
   let site: Map<string, SiteFile> | undefined | null = null;
-  const files = () => (site === null ? (site = loadSite(services.config.webDir)) : site);
+  const files = () => (site === null ? (site = loadSite(services.config.webDir, services.config)) : site);
   let routes: ReturnType<typeof parameterisedRoutes> | undefined;
 
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {

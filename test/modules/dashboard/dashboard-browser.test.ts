@@ -184,19 +184,33 @@ describeHere('the dashboard in a browser', () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: `http://127.0.0.1:${port}` });
       context.setDefaultTimeout(10_000);
       const page = await context.newPage();
+      // Sign-in offers no way to a form the server refuses, and the sign-up page says so before anything is typed.
+      await page.goto('/sign-in');
+      await settled(page);
+      expect(await page.getByRole('link', { name: 'Sign up' }).count()).toBe(0);
       await page.goto('/sign-up');
       await settled(page);
-      await page.getByLabel('Your name').fill('Turned Away');
-      await page.getByLabel('Email').fill('turned-away@example.test');
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign up' }).click();
       expect(await page.getByRole('alert').textContent()).toMatch(/^Sign-up is disabled on this server\. Ask someone /);
-      // The form gives way to the answer: there is nothing left to fill in.
       expect(await page.getByRole('form', { name: 'Sign up' }).count()).toBe(0);
       await inspect(page, 'sign-up-turned-off');
-      expect(await page.evaluate(() => localStorage.getItem('consentry.token'))).toBeNull();
-      expect(await closed.services.db.selectFrom('users').select('id').where('email', '=', 'turned-away@example.test').execute()).toEqual([]);
       await context.close();
+      // A server whose sign-up was turned off after its page loaded: the API's refusal takes the form's place.
+      const user = { name: 'Turned Away', email: 'turned-away@example.test', password: PASSWORD };
+      const refusal = await call(closed.app, 'POST', '/api/v1/users', { body: { user } });
+      expect(refusal.status).toBe(403);
+      const open = await newPage();
+      await open.page.route('**/api/v1/users', (route) => route.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify(refusal.body) }));
+      await open.page.goto('/sign-up');
+      await settled(open.page);
+      await open.page.getByLabel('Your name').fill(user.name);
+      await open.page.getByLabel('Email').fill(user.email);
+      await open.page.getByLabel('Password').fill(user.password);
+      await open.page.getByRole('button', { name: 'Sign up' }).click();
+      expect(await open.page.getByRole('alert').textContent()).toMatch(/^Sign-up is disabled on this server\. Ask someone /);
+      expect(await open.page.getByRole('form', { name: 'Sign up' }).count()).toBe(0);
+      expect(await open.page.evaluate(() => localStorage.getItem('consentry.token'))).toBeNull();
+      expect(await closed.services.db.selectFrom('users').select('id').where('email', '=', user.email).execute()).toEqual([]);
+      await open.context.close();
     } finally {
       await closed.close();
     }

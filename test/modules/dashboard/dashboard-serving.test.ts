@@ -98,6 +98,17 @@ describe('the dashboard at /', () => {
     expect(head.body).toBe('');
   });
 
+  it('tells the page in its head when sign-up is turned off, and only then', async () => {
+    expect((await get('/sign-up')).body).not.toContain('consentry-sign-up');
+    const closed = await startApp({ env: { WEB_DIR: dir, SIGNUP_ENABLED: 'false' } });
+    try {
+      const page = await closed.app.inject({ method: 'GET', url: '/sign-up' });
+      expect(page.body).toBe(INDEX.replace('<!doctype html>', '<!doctype html><meta name="consentry-sign-up" content="off">'));
+    } finally {
+      await closed.close();
+    }
+  });
+
   it('runs the API without a built dashboard, answering 404 at /', async () => {
     const bare = await startApp({ env: { WEB_DIR: join(dir, 'not-built') } });
     try {
@@ -110,7 +121,7 @@ describe('the dashboard at /', () => {
 });
 
 describe('chooseEncoding', () => {
-  const file = loadSite(dir)!.get('/assets/app-1a2b.js')!;
+  const file = loadSite(dir, { signupEnabled: true })!.get('/assets/app-1a2b.js')!;
   it('prefers brotli, then gzip, honours q=0 and *, and falls back to identity', () => {
     expect(chooseEncoding(file, 'gzip, br')).toBe('br');
     expect(chooseEncoding(file, 'gzip')).toBe('gzip');

@@ -4,6 +4,11 @@ import { navigate } from '../router';
 import { api, signInWith, useSession } from '../session';
 import { Field, Form, Link, Notice, Page, text } from '../ui';
 
+/** What the server wrote in the page's head: sign-up turned off (see the server's dashboard files). */
+const SIGN_UP_OFF = document.querySelector('meta[name="consentry-sign-up"]')?.getAttribute('content') === 'off';
+/** The API's own sentence for a refused sign-up, shown without asking it. */
+const SIGN_UP_OFF_WORDS = 'Sign-up is disabled on this server';
+
 export function SignIn() {
   const session = useSession();
   const [mode, setMode] = useState<'password' | 'token'>('password');
@@ -36,7 +41,7 @@ export function SignIn() {
           </Form>
         )}
         <p><Link href="/forgot-password">Forgot your password?</Link></p>
-        <p>New here? <Link href="/sign-up">Sign up</Link></p>
+        {!SIGN_UP_OFF && <p>New here? <Link href="/sign-up">Sign up</Link></p>}
       </div>
     </Page>
   );
@@ -44,11 +49,12 @@ export function SignIn() {
 
 /**
  * Public sign-up (`POST /users`): the new login is signed in with the session token the API answers.
- * Nothing public says beforehand whether the server allows it; with sign-up turned off (403) the form
- * gives way to that answer and to where people come from instead.
+ * With sign-up turned off, the server says so in the page's head (then the form is never shown and
+ * sign-in offers no link here), and the API refuses it (403: a server whose setting changed since the
+ * page loaded); either way the form gives way to where people come from instead.
  */
 export function SignUp() {
-  const [closed, setClosed] = useState<string>();
+  const [closed, setClosed] = useState<string | undefined>(SIGN_UP_OFF ? SIGN_UP_OFF_WORDS : undefined);
   const signUp = async (data: FormData) => {
     try {
       const { token } = await must(api.POST('/api/v1/users', {
