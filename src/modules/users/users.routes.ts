@@ -3,6 +3,7 @@ import { ForbiddenError } from '../../http/app-errors.ts';
 import { principalOf } from '../../http/auth.ts';
 import { withErrors } from '../../http/schemas.ts';
 import type { RoutesPlugin } from '../../services.ts';
+import { SIGN_UP_CLOSED } from './sign-up-closed.ts';
 import { PasswordBody, SignUpBody, SignUpResponse } from './users.schema.ts';
 import { changePassword, signUp } from './users.service.ts';
 
@@ -39,7 +40,7 @@ export const usersRoutes: RoutesPlugin = async (app, { services }) => {
     },
     // Refused before the body is read: with sign-up off, what the body holds does not matter.
     preValidation: async () => {
-      if (!services.config.signupEnabled) throw new ForbiddenError('Sign-up is disabled on this server');
+      if (!services.config.signupEnabled) throw new ForbiddenError(SIGN_UP_CLOSED);
     },
   }, async (request, reply) => reply.code(201).send(await signUp(db, request.body.user)));
 };

@@ -22,7 +22,8 @@ const TEXTS: [TextKey, string][] = [
   ['gpc_notice', 'Notice to a browser sending Global Privacy Control'], ['revision_notice', 'Notice when asking again after a change'],
   ['consent_id', 'Before the visitor\'s consent ID'],
 ];
-const MAIN_TEXTS = 4;
+const MAIN_TEXTS = TEXTS.slice(0, 4);
+const MORE_TEXTS = TEXTS.slice(4);
 const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
 /** Typing pauses this long before the preview is built again. */
 const PREVIEW_DELAY_MS = 400;
@@ -142,10 +143,10 @@ export function BannerPage({ accountId }: { accountId: string }) {
               setChosen((event.currentTarget as HTMLSelectElement).value);
             }}
               options={languages.map((code) => [code, `${languageNames.of(code) ?? code} (${code})`])} />
-            {TEXTS.slice(0, MAIN_TEXTS).map(textField)}
-            <details key={language} open={TEXTS.slice(MAIN_TEXTS).some(([key]) => shownTexts[key])}>
+            {MAIN_TEXTS.map(textField)}
+            <details key={language} open={MORE_TEXTS.some(([key]) => shownTexts[key])}>
               <summary>More texts</summary>
-              {TEXTS.slice(MAIN_TEXTS).map(textField)}
+              {MORE_TEXTS.map(textField)}
             </details>
             {COLOURS.map(([key, label]) => (
               <Field key={key} label={label} name={key} defaultValue={settings.theme[key] ?? ''} placeholder="#1a73e8" pattern="#[0-9a-fA-F]{3,8}" />

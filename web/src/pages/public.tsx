@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { SIGN_UP_CLOSED } from '../../../src/modules/users/sign-up-closed';
 import { ApiError, must } from '../api/client';
 import { navigate } from '../router';
 import { api, signInWith, useSession } from '../session';
@@ -6,8 +7,6 @@ import { Field, Form, Link, Notice, Page, text } from '../ui';
 
 /** What the server wrote in the page's head: sign-up turned off (see the server's dashboard files). */
 const SIGN_UP_OFF = document.querySelector('meta[name="consentry-sign-up"]')?.getAttribute('content') === 'off';
-/** The API's own sentence for a refused sign-up, shown without asking it. */
-const SIGN_UP_OFF_WORDS = 'Sign-up is disabled on this server';
 
 export function SignIn() {
   const session = useSession();
@@ -54,7 +53,7 @@ export function SignIn() {
  * page loaded); either way the form gives way to where people come from instead.
  */
 export function SignUp() {
-  const [closed, setClosed] = useState<string | undefined>(SIGN_UP_OFF ? SIGN_UP_OFF_WORDS : undefined);
+  const [closed, setClosed] = useState<string | undefined>(SIGN_UP_OFF ? SIGN_UP_CLOSED : undefined);
   const signUp = async (data: FormData) => {
     try {
       const { token } = await must(api.POST('/api/v1/users', {
