@@ -231,10 +231,15 @@ export interface ConsentChoicesTable {
   rejected_categories: string[] | null;
   accepted_services: NullableJson<Record<string, string[]>>;
   rejected_services: NullableJson<Record<string, string[]>>;
+  /** The lists' size as text (service maps as JSON, 37 bytes a category id), computed by PostgreSQL. */
+  text_bytes: ColumnType<number, never, never>;
 }
 
 /** The view `consent_records`: a stored consent with its choice's lists (an empty list or map is null). */
-export interface ConsentRecordsView extends Omit<ConsentsTable, 'choice_id'>, Omit<ConsentChoicesTable, 'id' | 'account_id' | 'digest'> {}
+export interface ConsentRecordsView extends Omit<ConsentsTable, 'choice_id'>, Omit<ConsentChoicesTable, 'id' | 'account_id' | 'digest' | 'text_bytes'> {
+  /** The choice's `text_bytes`; null for a consent with no choice. */
+  choice_bytes: number | null;
+}
 
 /** A consent as the API and the chain see it: its preferences as one document, its hashes in hex. */
 export interface ConsentRow {

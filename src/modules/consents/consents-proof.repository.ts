@@ -1,7 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import { LIVE_VISITORS } from '../accounts/accounts.schema.ts';
 import type { Executor } from '../../db/kysely.ts';
-import type { ConsentRow } from '../../db/schema.ts';
+import type { Selectable } from 'kysely';
+import type { ConsentRecordsView, ConsentRow } from '../../db/schema.ts';
 import { listPage } from '../../db/list-page.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import { GENESIS } from './consent-chain.ts';
@@ -33,11 +34,44 @@ export async function findUnchained(db: Executor, accountId: string): Promise<st
   return row?.id;
 }
 
-/** The next `limit` consents of the chain after `afterSeq`, in chain order (keyset, on the chain's index). */
-export async function chainPage(db: Executor, accountId: string, afterSeq: number, limit: number): Promise<ConsentRow[]> {
-  const rows = await db.selectFrom('consent_records').selectAll().where('account_id', '=', accountId).where('chain_seq', '>', afterSeq)
-    .orderBy('chain_seq').limit(limit).execute();
-  return rows.map(fromStored);
+/** How much one read of consents may take: at most `rows` of them, and `bytes` (the first one always). */
+export interface PageLimits {
+  rows: number;
+  bytes: number;
+}
+
+/**
+ * An upper bound of the bytes a consent takes once read or exported, from sizes PostgreSQL knows
+ * without reading its lists: its choice's lists twice (CSV doubles their quotes), its personal texts
+ * six times (JSON writes a control character in six bytes), and 640 for the fixed fields.
+ */
+const ROW_BYTES = sql<number>`(2 * coalesce(choice_bytes, 0) + 640 + 6 * (octet_length(session_id)
+  + coalesce(octet_length(user_id), 0) + coalesce(octet_length(url), 0) + coalesce(octet_length(user_agent), 0)))`;
+
+/**
+ * The part of `candidates` (a CTE of rows with `bytes`, in the order `order`) that fits in `bytes`:
+ * the rows whose predecessors together take less. A consent's lists can be tens of kilobytes
+ * (consents recorded before their size was bounded, as much as a body may hold), so a page is
+ * bounded by bytes as well as by rows, or thousands of them make one string past what Node holds.
+ */
+const fitting = (order: RawBuilder<unknown>, bytes: number) =>
+  sql`(select * from (select *, sum(bytes) over (order by ${order} rows unbounded preceding) - bytes as before from candidates) c
+    where before < ${bytes})`;
+
+/**
+ * The next consents of the chain after `afterSeq`, in chain order (keyset, on the chain's index),
+ * within `limits`; `more` when the chain may go on past them.
+ */
+export async function chainPage(db: Executor, accountId: string, afterSeq: number, limits: PageLimits): Promise<{ rows: ConsentRow[]; more: boolean }> {
+  const candidates = db.selectFrom('consent_records').select(['chain_seq', ROW_BYTES.as('bytes')])
+    .where('account_id', '=', accountId).where('chain_seq', '>', afterSeq).orderBy('chain_seq').limit(limits.rows);
+  const { rows } = await sql<Selectable<ConsentRecordsView> & { candidates: number }>`with candidates as (${candidates}),
+      taken as ${fitting(sql`chain_seq`, limits.bytes)}
+    select r.*, (select count(*)::int from candidates) as candidates from consent_records r
+    where account_id = ${accountId} and chain_seq > ${afterSeq} and chain_seq <= (select max(chain_seq) from taken)
+    order by chain_seq`.execute(db);
+  const candidateCount = rows.length === 0 ? 0 : Number(rows[0].candidates);
+  return { rows: rows.map(fromStored), more: rows.length < candidateCount || candidateCount === limits.rows };
 }
 
 const iso = (column: string) => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -49,9 +83,20 @@ function csvField(value: RawBuilder<unknown>): RawBuilder<string> {
   return sql<string>`(case when ${text} is null then '' when ${guarded} ~ '[",\r\n]' then '"' || replace(${guarded}, '"', '""') || '"' else ${guarded} end)`;
 }
 
+/** A service map's JSON as a CSV field: `{}`, or quoted (a map's keys are quoted, and JSON never starts with a formula sign). */
+const csvMap = (json: RawBuilder<string>) => sql<string>`(case when ${json} = '{}' then '{}' else '"' || replace(${json}, '"', '""') || '"' end)`;
+
 const categoryList = (column: string) => sql`array_to_string(${sql.ref(column)}, ' ')`;
 const services = (column: string) => sql`coalesce(${sql.ref(column)}, '{}'::jsonb)`;
 const hex = (column: string) => sql`encode(${sql.ref(column)}, 'hex')`;
+
+/**
+ * A consent's service maps as text, once a row: a CSV field names its value several times, and
+ * converting maps of tens of kilobytes again for each made CSV twenty times slower than NDJSON
+ * (`offset 0` keeps the planner from putting the expressions back in their place).
+ */
+const servicesText = sql`select ${services('accepted_services')}::text as accepted_services_text,
+  ${services('rejected_services')}::text as rejected_services_text offset 0`;
 
 /** A consent as one exported line, built by PostgreSQL: the driver and the event loop only pass text on. */
 function exportLine(format: 'csv' | 'ndjson'): RawBuilder<string> {
@@ -69,7 +114,7 @@ function exportLine(format: 'csv' | 'ndjson'): RawBuilder<string> {
   const fields = [
     plain(sql`id`), plain(iso('created_at')), csvField(sql`session_id`), csvField(sql`user_id`), plain(sql`accept_type`),
     plain(categoryList('accepted_categories')), plain(categoryList('rejected_categories')),
-    csvField(services('accepted_services')), csvField(services('rejected_services')), csvField(sql`url`),
+    csvMap(sql`accepted_services_text`), csvMap(sql`rejected_services_text`), csvField(sql`url`),
     csvField(sql`user_agent`), plain(sql`ip_address`), plain(sql`gpc`), plain(sql`chain_seq`), plain(hex('hash')), plain(hex('personal_hash')),
     plain(iso('erased_at')),
   ];
@@ -83,34 +128,39 @@ export interface ExportCursor {
 }
 
 /**
- * The next `limit` consents matching the list's filters after the cursor, oldest first, as one text
- * of lines, with the cursor of the last one (undefined when there were none).
+ * The next consents matching the list's filters after the cursor, oldest first, within `limits`, as
+ * one text of lines, with the cursor of the last one (undefined when there were none); `more` when
+ * others may follow.
  */
 export async function exportPage(
   db: Executor,
   accountId: string,
   filters: ConsentFilters,
   after: ExportCursor | undefined,
-  limit: number,
+  limits: PageLimits,
   format: 'csv' | 'ndjson',
-): Promise<{ text: string; rows: number; last: ExportCursor | undefined }> {
-  let page = filtered(db, accountId, filters, 'consent_records')
-    .select((eb) => [exportLine(format).as('line'), 'created_at', 'id', eb.cast<string>('created_at', 'text').as('created_text')]);
+): Promise<{ text: string; rows: number; more: boolean; last: ExportCursor | undefined }> {
+  let candidates = filtered(db, accountId, filters, 'consent_records').select(['id', 'created_at', ROW_BYTES.as('bytes')]);
   if (after) {
     // A row comparison, so that the page starts inside the (account_id, created_at, id) index.
-    page = page.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(sql<Date>`${after.created_at}::timestamptz`, after.id)));
+    candidates = candidates.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(sql<Date>`${after.created_at}::timestamptz`, after.id)));
   }
-  const row = await db.selectFrom(page.orderBy('created_at').orderBy('id').limit(limit).as('page'))
-    .select([
-      sql<string | null>`string_agg(line, '' order by created_at, id)`.as('text'),
-      sql<number>`count(*)::int`.as('rows'),
-      sql<string | null>`(array_agg(created_text order by created_at desc, id desc))[1]`.as('last_created'),
-      sql<string | null>`(array_agg(id order by created_at desc, id desc))[1]`.as('last_id'),
-    ])
-    .executeTakeFirstOrThrow();
+  const { rows: [row] } = await sql<{ candidates: number; rows: number; text: string | null; last_created: string | null; last_id: string | null }>`
+    with candidates as (${candidates.orderBy('created_at').orderBy('id').limit(limits.rows)}),
+      taken as ${fitting(sql`created_at, id`, limits.bytes)}
+    select (select count(*)::int from candidates) as candidates, count(*)::int as rows,
+      string_agg(line, '' order by created_at, id) as text,
+      (array_agg(created_text order by created_at desc, id desc))[1] as last_created,
+      (array_agg(id order by created_at desc, id desc))[1] as last_id
+    from (select ${exportLine(format)} as line, created_at, id, created_at::text as created_text from consent_records
+      cross join lateral (${servicesText}) texts
+      where account_id = ${accountId} and id in (select id from taken)) page`.execute(db);
+  const rows = Number(row.rows);
+  const candidateCount = Number(row.candidates);
   return {
     text: row.text ?? '',
-    rows: Number(row.rows),
+    rows,
+    more: rows < candidateCount || candidateCount === limits.rows,
     last: row.last_created && row.last_id ? { created_at: row.last_created, id: row.last_id } : undefined,
   };
 }

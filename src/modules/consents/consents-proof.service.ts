@@ -4,11 +4,14 @@ import type { Kysely } from 'kysely';
 import { newId } from '../../db/ids.ts';
 import type { ConsentRow, Database } from '../../db/schema.ts';
 import { linkHash, personalHash } from './consent-chain.ts';
-import { chainPage, eraseSubject, exportPage, findAnchor, findHead, findUnchained, insertErasure, type ExportCursor } from './consents-proof.repository.ts';
+import { chainPage, eraseSubject, exportPage, findAnchor, findHead, findUnchained, insertErasure, type ExportCursor, type PageLimits } from './consents-proof.repository.ts';
 import type { ConsentFilters } from './consents.schema.ts';
 
-/** Rows read per query while verifying or exporting: memory stays flat whatever the account holds. */
-const PAGE = 2_000;
+/**
+ * What one read takes while verifying: memory stays flat whatever the account holds, and however
+ * large its consents (a page of 2,000 of the largest a body may hold was ~260 MB of text).
+ */
+const PAGE: PageLimits = { rows: 2_000, bytes: 1024 * 1024 };
 
 export interface Verification {
   valid: boolean;
@@ -42,7 +45,7 @@ export async function verifyChain(db: Kysely<Database>, accountId: string): Prom
   const walk = async (until: number): Promise<{ bad?: string; read: number }> => {
     let read = 0;
     for (;;) {
-      const rows = await chainPage(db, accountId, at.seq, PAGE);
+      const { rows, more } = await chainPage(db, accountId, at.seq, PAGE);
       for (const row of rows) {
         if (Number(row.chain_seq) > until) return { bad: row.id, read };
         const personal = personalOf(row);
@@ -53,7 +56,7 @@ export async function verifyChain(db: Kysely<Database>, accountId: string): Prom
         at.checked++;
         read++;
       }
-      if (rows.length < PAGE) return { read };
+      if (!more) return { read };
     }
   };
   const first = await walk(Number.MAX_SAFE_INTEGER);
@@ -63,8 +66,8 @@ export async function verifyChain(db: Kysely<Database>, accountId: string): Prom
   for (let round = 0; round < HEAD_ROUNDS; round++) {
     const head = await findHead(db, accountId);
     if (at.seq > head.seq) {
-      const extra = await chainPage(db, accountId, head.seq, 1);
-      return { valid: false, checked: at.checked, first_bad_id: extra[0]?.id ?? null };
+      const extra = await chainPage(db, accountId, head.seq, { rows: 1, bytes: 1 });
+      return { valid: false, checked: at.checked, first_bad_id: extra.rows[0]?.id ?? null };
     }
     if (at.seq === head.seq) {
       const valid = at.hash === head.hash;
@@ -84,8 +87,12 @@ const CSV_COLUMNS = [
   'accepted_services', 'rejected_services', 'url', 'user_agent', 'ip_address', 'gpc', 'chain_seq', 'hash', 'personal_hash', 'erased_at',
 ] as const;
 
-/** Rows per exported page: larger than the verifier's, as PostgreSQL hands each page over as one text. */
-const EXPORT_PAGE = 5_000;
+/**
+ * What one exported page takes: more rows than the verifier's, as PostgreSQL hands each page over as
+ * one text, and bytes bounded so that the text stays small whatever the consents hold, and a page of
+ * the embedded database (which runs in the server's thread) takes a fraction of a second.
+ */
+const EXPORT_PAGE: PageLimits = { rows: 5_000, bytes: 1024 * 1024 };
 
 /**
  * Every consent matching the list's filters, oldest first, as a stream: a page is read only when the
@@ -94,15 +101,15 @@ const EXPORT_PAGE = 5_000;
  * event loop only passes text on.
  */
 export function exportConsents(
-  db: Kysely<Database>, accountId: string, filters: ConsentFilters, format: ExportFormat, pageSize = EXPORT_PAGE,
+  db: Kysely<Database>, accountId: string, filters: ConsentFilters, format: ExportFormat, limits = EXPORT_PAGE,
 ): Readable {
   async function* pages() {
     if (format === 'csv') yield `${CSV_COLUMNS.join(',')}\n`;
     let after: ExportCursor | undefined;
     for (;;) {
-      const page = await exportPage(db, accountId, filters, after, pageSize, format);
+      const page = await exportPage(db, accountId, filters, after, limits, format);
       if (page.rows > 0) yield page.text;
-      if (page.rows < pageSize || !page.last) return;
+      if (!page.more || !page.last) return;
       after = page.last;
     }
   }

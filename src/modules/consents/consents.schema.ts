@@ -6,6 +6,11 @@ import { Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
 export const ACCEPT_TYPES = ['all', 'custom', 'necessary'] as const;
 
 const CategoryIds = Type.Array(Text(64), { maxItems: 100 });
+/**
+ * What a consent's `accepted_services` and `rejected_services` may hold together: each is bounded
+ * per key, and this bounds the whole, so that no consent is tens of kilobytes to store, list and export.
+ */
+export const SERVICES_LIMIT = { names: 1_000, characters: 16_384 };
 // A record's keys are not checked by its key schema (it becomes a pattern): `propertyNames` bounds them as the values are.
 const Services = Type.Record(Text(255), Type.Array(Text(255), { maxItems: 200 }), { maxProperties: 200, propertyNames: { minLength: 1, maxLength: 255 } });
 

@@ -5,7 +5,7 @@ import { Problems } from '../../http/validation.ts';
 import type { CategoryCache } from '../categories/categories.service.ts';
 import type { ConsentWriter } from './consent-writer.ts';
 import type { NewConsent } from './consents.repository.ts';
-import type { ConsentInput } from './consents.schema.ts';
+import { SERVICES_LIMIT, type ConsentInput } from './consents.schema.ts';
 import { isWebUrl } from '../../lib/web-url.ts';
 import { maskIp } from './ip-mask.ts';
 
@@ -23,6 +23,20 @@ export function visitorContext(request: FastifyRequest): VisitorContext {
     userAgent: userAgent ? userAgent.slice(0, 512) : null,
     gpc: request.headers['sec-gpc'] === '1',
   };
+}
+
+/** Whether the service maps together stay within `SERVICES_LIMIT`. */
+function withinServicesLimit(...maps: (Record<string, string[]> | undefined)[]): boolean {
+  let names = 0;
+  let characters = 0;
+  for (const map of maps) {
+    for (const [key, list] of Object.entries(map ?? {})) {
+      names += list.length;
+      characters += key.length;
+      for (const name of list) characters += name.length;
+    }
+  }
+  return names <= SERVICES_LIMIT.names && characters <= SERVICES_LIMIT.characters;
 }
 
 /** Ids once each, in lower case: ids in capitals name the same categories, as everywhere in the API. */
@@ -58,6 +72,9 @@ async function checkPreferences(categories: CategoryCache, accountId: string, in
     }
     accepted = unique(accepted).sort();
     rejected = unique(rejected).sort();
+  }
+  if (!withinServicesLimit(preferences.accepted_services, preferences.rejected_services)) {
+    problems.add('accepted_services', `and rejected services are too large together (maximum is ${SERVICES_LIMIT.names} names and ${SERVICES_LIMIT.characters} characters of keys and names in all)`);
   }
   if (input.url != null && !isWebUrl(input.url)) problems.add('url', 'must be an http or https URL');
   problems.throwIfAny();

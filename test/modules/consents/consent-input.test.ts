@@ -29,6 +29,16 @@ const viaApi = (consent: unknown) => call(t.app, 'POST', '/api/v1/consents', { t
 const viaWidget = (consent: unknown) => call(t.app, 'POST', `/widget/${tenant.account.id}/consents`, { body: { consent } });
 const invalid = (...messages: string[]) => ({ status: 422, body: { errors: messages.map((error) => ({ error })) } });
 
+describe('a consent through the API', () => {
+  it('refuses services of more characters in all than the limit, within the body limit', async () => {
+    // 80 keys of 10 names of 20 characters: 16,000 characters of names, plus the keys'.
+    const map = (salt: string) => Object.fromEntries(Array.from({ length: 40 }, (_, key) =>
+      [`${salt}-vendor-${key}`, Array.from({ length: 10 }, (_, i) => `${salt}-name-${key}-${i}`.padEnd(20, 'x'))]));
+    const res = await viaApi({ session_id: 's', user_preferences: { accept_type: 'custom', accepted_services: map('a'), rejected_services: map('r') } });
+    expect(res).toMatchObject(invalid('Accepted services and rejected services are too large together (maximum is 1000 names and 16384 characters of keys and names in all)'));
+  });
+});
+
 describe.each([['the API', viaApi], ['the widget', viaWidget]] as const)('a consent through %s', (_, send) => {
   it.each(['javascript:alert(1)', 'data:text/html,hi', 'ftp://files.example.com/', 'not a url'])('refuses the url %s', async (url) => {
     const res = await send({ session_id: 's', url, user_preferences: { accept_type: 'necessary' } });
@@ -68,6 +78,16 @@ describe.each([['the API', viaApi], ['the widget', viaWidget]] as const)('a cons
     expect((await send({ session_id: 's', user_preferences: { accept_type: 'custom', accepted_services: { ['s'.repeat(255)]: ['_ga'] } } })).status).toBe(201);
     const twice = await send({ session_id: 's', user_preferences: { accept_type: 'custom', accepted_categories: [1, {}] } });
     expect(twice).toMatchObject(invalid('Accepted categories is invalid'));
+  });
+
+  it('refuses services past their limit in all, across keys and both maps, naming it', async () => {
+    const names = (count: number, prefix = '') => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
+    const tooLarge = invalid('Accepted services and rejected services are too large together (maximum is 1000 names and 16384 characters of keys and names in all)');
+    // 1,000 names in all are taken (200 a key at most); one more, in either map, is not.
+    const atLimit = { accepted_services: { a: names(200), b: names(200), c: names(100) }, rejected_services: { d: names(200), e: names(200), f: names(100) } };
+    expect((await send({ session_id: 's', user_preferences: { accept_type: 'custom', ...atLimit } })).status).toBe(201);
+    const past = { ...atLimit, rejected_services: { ...atLimit.rejected_services, g: ['x'] } };
+    expect(await send({ session_id: 's', user_preferences: { accept_type: 'custom', ...past } })).toMatchObject(tooLarge);
   });
 
   it('refuses all with a rejected category', async () => {

@@ -6,7 +6,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
 import { ConsentWriter, type ConsentWriterOptions } from '../../../src/modules/consents/consent-writer.ts';
-import { exportConsents } from '../../../src/modules/consents/consents-proof.service.ts';
+import { chainPage } from '../../../src/modules/consents/consents-proof.repository.ts';
+import { exportConsents, verifyChain } from '../../../src/modules/consents/consents-proof.service.ts';
 import { fromStored, type NewConsent } from '../../../src/modules/consents/consents.repository.ts';
 import { call, ENGINE, startApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
@@ -302,15 +303,50 @@ describe('GET /consents/export', () => {
 
     // Pages of 7 rows: the cursor carries on from each page's last row, with no overlap and no gap.
     let paged = '';
-    for await (const chunk of exportConsents(t.services.db, tenant.account.id, {}, 'ndjson', 7)) paged += chunk;
+    for await (const chunk of exportConsents(t.services.db, tenant.account.id, {}, 'ndjson', { rows: 7, bytes: 1 << 30 })) paged += chunk;
     expect(ndjson(paged)).toEqual(exported);
     let pagedCsv = '';
-    for await (const chunk of exportConsents(t.services.db, tenant.account.id, {}, 'csv', 4)) pagedCsv += chunk;
+    for await (const chunk of exportConsents(t.services.db, tenant.account.id, {}, 'csv', { rows: 4, bytes: 1 << 30 })) pagedCsv += chunk;
     expect(pagedCsv).toBe(csv.body);
 
     const bad = await call(t.app, 'GET', '/api/v1/consents/export', { token: tenant.tokens.account, query: { format: 'xml' } });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ errors: [{ code: 400, message: expect.any(String) }] });
+  });
+});
+
+describe('consents of tens of kilobytes', () => {
+  // As recorded before a consent's services were bounded in total: 80 keys of 200 names, ~150 KB
+  // as JSON. Thousands of them in one page made a string past Node's limit and killed the server.
+  const huge = (salt: number) => Object.fromEntries(Array.from({ length: 80 }, (_, key) =>
+    [`vendor-${salt}-${key}`, Array.from({ length: 200 }, (_, name) => `s${name}`)]));
+
+  it('are exported and verified in pages bounded by bytes, whole and in order', async () => {
+    const tenant = await createTenant(t.services, 'Huge');
+    const writer = new ConsentWriter(t.services.connection, { maxBatch: 4, maxQueue: 100, concurrency: 1 });
+    for (let i = 0; i < 12; i++) {
+      const preferences = { ...prefs, accept_type: 'custom' as const, accepted_services: huge(i), rejected_services: huge(i + 100) };
+      await writer.write({ ...newConsent(tenant, `huge-${i}`, new Date(Date.now() - 60_000 + i)), user_preferences: preferences });
+    }
+    await writer.close();
+    const budget = 400_000;
+    for (const format of ['ndjson', 'csv'] as const) {
+      const whole = (await exportOf(tenant, { format })).body;
+      const chunks: string[] = [];
+      for await (const chunk of exportConsents(t.services.db, tenant.account.id, {}, format, { rows: 5_000, bytes: budget })) chunks.push(String(chunk));
+      const rows = chunks.filter((chunk) => !chunk.startsWith('id,')).map((chunk) => chunk.trimEnd().split('\n'));
+      const longest = Math.max(...rows.flat().map((line) => Buffer.byteLength(line) + 1));
+      // A page takes rows until the rows before them fill the budget: at most the budget and one row.
+      expect(rows.length).toBeGreaterThan(3);
+      for (const page of rows) expect(Buffer.byteLength(page.join('\n'))).toBeLessThanOrEqual(budget + longest);
+      expect(chunks.join('')).toBe(whole);
+      expect(rows.flat()).toHaveLength(12);
+    }
+    const firstPage = await chainPage(t.services.db, tenant.account.id, 0, { rows: 2_000, bytes: budget });
+    expect(firstPage.more).toBe(true);
+    expect(firstPage.rows.length).toBeGreaterThan(0);
+    expect(firstPage.rows.length).toBeLessThan(5);
+    expect(await verifyChain(t.services.db, tenant.account.id)).toEqual({ valid: true, checked: 12, first_bad_id: null });
   });
 });
 
