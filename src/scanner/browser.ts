@@ -21,7 +21,8 @@ const CHROMIUM_ARGS = [
   // Loopback is proxied too (Playwright's default, which an environment variable can turn off).
   '--proxy-bypass-list=<-loopback>',
   // The browser resolves no name itself (the guard does, for each request): no DNS query, plain
-  // or over HTTPS, for a name a page chose, be it a WebRTC server's or a prefetch hint's.
+  // or over HTTPS, for a name a page chose, be it a WebRTC server's or a prefetch hint's. The
+  // exception is the proxy's own address.
   '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
   // Chromium refuses to run as root with its sandbox on (containers).
   ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
