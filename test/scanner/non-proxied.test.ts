@@ -211,7 +211,7 @@ const where = (site: Site) => Object.fromEntries(site.reports.map((report) => [r
     const context = await chromium.launchPersistentContext(profile, scanLaunchOptions(CHROMIUM_PATH, proxy.url));
     try {
       await context.pages()[0].goto(`${site.url}/`);
-      await expect.poll(() => site.reports.length).toBe(3);
+      await expect.poll(() => site.reports.length, { timeout: 30_000 }).toBe(3);
     } finally {
       await context.close();
       await proxy.close();
