@@ -14,35 +14,73 @@ for (const [network, prefix] of [
 ] as const) {
   reserved.addSubnet(network, prefix, 'ipv4');
 }
-for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16],
-  ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) {
+/**
+ * IPv6 is public only in global unicast, 2000::/3: the rest is loopback, unspecified, unique
+ * local (fc00::/7, fd00:ec2::254 included), link-local, multicast, the local-use NAT64 prefix
+ * 64:ff9b:1::/48 (whose format the network chooses) and reserved space. Within it: the IETF
+ * protocol assignments 2001::/23 (Teredo 2001::/32 among them, whose client address is hidden)
+ * and documentation.
+ */
+const globalUnicast = new BlockList();
+globalUnicast.addSubnet('2000::', 3, 'ipv6');
+for (const [network, prefix] of [['2001::', 23], ['2001:db8::', 32], ['3fff::', 20]] as const) {
   reserved.addSubnet(network, prefix, 'ipv6');
 }
 
-/** The IPv4 address an IPv6 one carries (`::ffff:10.0.0.1`, NAT64 `64:ff9b::10.0.0.1`), if any. */
-function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::|::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return undefined;
-  const high = parseInt(hex[1], 16);
-  const low = parseInt(hex[2], 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/** The eight 16-bit groups of what `isIP` calls an IPv6 address (a zone, `%eth0`, left out). */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase().replace(/%.*$/, '');
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const groupsOf = (part: string) => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));
+  const [head, tail] = text.split('::');
+  const front = groupsOf(head);
+  if (tail === undefined) return front;
+  const back = groupsOf(tail);
+  return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
 }
 
-/** Whether an IP address is on the public internet. */
+const ipv4Of = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+
+/**
+ * The IPv4 address an IPv6 one stands for, however written (dotted or hex, compressed or not):
+ * IPv4-compatible `::a.b.c.d` (`::` and `::1` among them), IPv4-mapped `::ffff:a.b.c.d`,
+ * IPv4-translated `::ffff:0:a.b.c.d`, NAT64 `64:ff9b::a.b.c.d` and 6to4 `2002:AABB:CCDD::/48`.
+ */
+function embeddedIpv4(groups: number[]): string | undefined {
+  const zero = (from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
+  const [g0, g1, g2, , g4, g5, g6, g7] = groups;
+  if (zero(0, 5) && (g5 === 0 || g5 === 0xffff)) return ipv4Of(g6, g7);
+  if (zero(0, 4) && g4 === 0xffff && g5 === 0) return ipv4Of(g6, g7);
+  if (g0 === 0x64 && g1 === 0xff9b && zero(2, 6)) return ipv4Of(g6, g7);
+  if (g0 === 0x2002) return ipv4Of(g1, g2);
+  return undefined;
+}
+
+/**
+ * The IPv4 address at the end of an ISATAP interface identifier (`…:0:5efe:a.b.c.d`, `…:200:5efe:…`),
+ * which a site's ISATAP router tunnels to: such an address is refused when that IPv4 address is.
+ */
+const isatapIpv4 = ([, , , , g4, g5, g6, g7]: number[]) => ((g4 === 0 || g4 === 0x200) && g5 === 0x5efe ? ipv4Of(g6, g7) : undefined);
+
+/**
+ * Whether an IP address is on the public internet. An IPv6 address that carries an IPv4 one is
+ * judged as that IPv4 address, whatever its spelling: `::7f00:1` is loopback.
+ */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return !reserved.check(address, 'ipv4');
-  if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4 !== undefined) return isPublicAddress(v4);
-    return !reserved.check(address, 'ipv6');
-  }
-  return false;
+  if (family !== 6) return false;
+  const groups = ipv6Groups(address);
+  const carried = embeddedIpv4(groups);
+  if (carried !== undefined) return isPublicAddress(carried);
+  const tunnelled = isatapIpv4(groups);
+  if (tunnelled !== undefined && !isPublicAddress(tunnelled)) return false;
+  const canonical = groups.map((group) => group.toString(16)).join(':');
+  return globalUnicast.check(canonical, 'ipv6') && !reserved.check(canonical, 'ipv6');
 }
 
 export class RefusedAddressError extends Error {}
