@@ -25,7 +25,7 @@ export {
   findAccount,
   findAccountById,
   findAiFeatures,
-  findScanHosts,
+  findScanAccount,
   markCodeInstalled,
   markVendorsSetup,
   takeDueScanSchedules,

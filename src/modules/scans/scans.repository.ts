@@ -48,11 +48,26 @@ export async function cancelScan(db: Executor, accountId: string, id: string): P
 }
 
 /**
- * Takes the oldest queued scan for this instance. SKIP LOCKED lets several instances claim at once
- * on PostgreSQL without waiting on each other or taking the same scan twice.
+ * Takes the next queued scan for this instance, round robin across owners: the owner with the fewest
+ * scans running goes first, then the one whose last scan started longest ago (one never served
+ * first), then its oldest scan. So one owner's backlog waits behind every other owner's next scan,
+ * on every instance alike, since the turns are read from the table. SKIP LOCKED lets several
+ * instances claim at once on PostgreSQL without waiting on each other or taking the same scan twice.
  */
 export async function claimNextScan(db: Executor, instanceId: string, leaseS: number): Promise<ScanRow | undefined> {
-  const next = db.selectFrom('scans').select('id').where('status', '=', 'queued').orderBy('created_at').orderBy('id').limit(1).forUpdate().skipLocked();
+  const next = sql<string>`(
+    with owners as (
+      select q.owner_id,
+        (select count(*) from scans r where r.owner_id = q.owner_id and r.status = 'in_progress') as running,
+        (select max(r.started_at) from scans r where r.owner_id = q.owner_id) as last_started
+      from scans q where q.status = 'queued' group by q.owner_id
+    )
+    select s.id from scans s join owners o on o.owner_id = s.owner_id
+    where s.status = 'queued'
+    order by o.running, o.last_started nulls first, s.created_at, s.id
+    limit 1
+    for update of s skip locked
+  )`;
   return db
     .updateTable('scans')
     .set({

@@ -7,7 +7,7 @@ import { found, ValidationError } from '../../http/app-errors.ts';
 import { addressPolicy, resolveAllowed, RefusedAddressError, UnresolvedHostError } from '../../scanner/address-guard.ts';
 import { normaliseDomain, originMatches } from '../../lib/hosts.ts';
 import { DAY_MS } from '../../lib/utc-period.ts';
-import { findScanHosts } from '../accounts/accounts.service.ts';
+import { findScanAccount } from '../accounts/accounts.service.ts';
 import { refusableCategoriesOf } from '../storage-items/scanned-items.service.ts';
 import { cancelScan, countScansSince, findActiveScan, findScan, insertScan } from './scans.repository.ts';
 import type { ScanFields, StoredReport, Violation } from './scans.schema.ts';
@@ -26,7 +26,7 @@ export function hostBelongs(host: string, account: { domain: string; allowed_dom
  * limit not reached.
  */
 export async function queueScan(db: Kysely<Database>, config: Config, accountId: string, fields: ScanFields, scheduled = false): Promise<ScanRow> {
-  const account = found(await findScanHosts(db, accountId));
+  const account = found(await findScanAccount(db, accountId));
   let url: URL | undefined;
   try {
     url = new URL(fields.starting_url.trim());
@@ -56,6 +56,7 @@ export async function queueScan(db: Kysely<Database>, config: Config, accountId:
     return await insertScan(db, {
       id: newId(),
       account_id: accountId,
+      owner_id: account.scan_owner_id,
       scheduled,
       starting_url: url.href,
       max_pages: fields.max_pages ?? 50,
