@@ -76,6 +76,20 @@ export async function findScanAccount(
     .executeTakeFirst();
 }
 
+/** Holds, until the transaction ends, the right to add an account owned by this user (one at a time). */
+export async function lockOwnedAccounts(db: Executor, userId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`consentry:owned-accounts:${userId}`}))`.execute(db);
+}
+
+export async function countOwnedAccounts(db: Executor, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('owner_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** The account's language, the default of what is created in it. */
 export async function accountLanguage(db: Executor, accountId: string): Promise<string> {
   const row = await db.selectFrom('accounts').select('default_language').where('id', '=', accountId).executeTakeFirstOrThrow();

@@ -35,6 +35,22 @@ export async function countScansSince(db: Executor, accountId: string, since: Da
   return Number(row.count);
 }
 
+/** Holds, until the transaction ends, the right to queue a scan for this owner (one at a time). */
+export async function lockOwnerScans(db: Executor, ownerId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`consentry:owner-scans:${ownerId}`}))`.execute(db);
+}
+
+/** The owner's scans queued or running, over all its accounts. */
+export async function countActiveScansOf(db: Executor, ownerId: string): Promise<number> {
+  const row = await db
+    .selectFrom('scans')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('owner_id', '=', ownerId)
+    .where('status', 'in', ['queued', 'in_progress'])
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** Cancels a queued or running scan; undefined when it is neither (any more). */
 export async function cancelScan(db: Executor, accountId: string, id: string): Promise<ScanRow | undefined> {
   return db
