@@ -28,7 +28,7 @@ async function owner(label: string, count: number) {
 }
 
 async function queue(token: string, accountId: string, url = `${site.url}/`): Promise<string> {
-  const res = await api('POST', `/api/v1/scans?account_id=${accountId}`, token, { scan: { starting_url: url, max_pages: 2 } });
+  const res = await api('POST', `/api/v1/scans?account_id=${accountId}`, token, { scan: { starting_url: url, max_pages: 1 } });
   expect(res.status).toBe(201);
   return res.body.data.id;
 }
@@ -39,7 +39,7 @@ async function scanOf(token: string, accountId: string, id: string) {
   return res.body.data as { id: string; status: string; started_at: string | null };
 }
 
-async function until<T>(what: () => Promise<T | undefined | false>, timeoutMs = 120_000): Promise<T> {
+async function until<T>(what: () => Promise<T | undefined | false>, timeoutMs = 200_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await what();
@@ -85,7 +85,8 @@ describe(`claims across owners (${ENGINE})`, () => {
 describeBrowser(`scans taken fairly across owners (${ENGINE})`, () => {
   beforeAll(async () => {
     site = await startScanSite({ banner: false });
-    site.delayMs = 200;
+    // Each page takes a second: A's first scan is still running when B asks.
+    site.delayMs = 1000;
     t = await startApp({ env: { SCAN_ALLOW_PRIVATE_NETWORKS: 'true', SCAN_CONCURRENCY: '1', RATE_LIMIT_MAX: '100000' } });
   });
   afterAll(async () => {
@@ -99,7 +100,11 @@ describeBrowser(`scans taken fairly across owners (${ENGINE})`, () => {
     const queuedA: Array<{ token: string; accountId: string; id: string }> = [];
     for (const accountId of a.accounts) queuedA.push({ token: a.token, accountId, id: await queue(a.token, accountId) });
     // B asks once A's first scan is running and the rest of A's are waiting.
-    await until(async () => (await scanOf(a.token, a.accounts[0], queuedA[0].id)).status === 'in_progress');
+    const first = await until(async () => {
+      const scan = await scanOf(a.token, a.accounts[0], queuedA[0].id);
+      return scan.status !== 'queued' && scan;
+    });
+    expect(first.status).toBe('in_progress');
     const queuedB = { token: b.token, accountId: b.accounts[0], id: await queue(b.token, b.accounts[0]) };
 
     const scans = await until(async () => {
@@ -109,5 +114,5 @@ describeBrowser(`scans taken fairly across owners (${ENGINE})`, () => {
     const started = [...scans].sort((x, y) => x.started_at!.localeCompare(y.started_at!)).map((scan) => scan.id);
     expect(started.indexOf(queuedB.id)).toBe(1);
     expect(started[0]).toBe(queuedA[0].id);
-  }, 180_000);
+  }, 240_000);
 });
