@@ -14,7 +14,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       from accounts a left join groups g on g.id = a.group_id
       where a.id = scans.account_id;
     alter table scans alter column owner_id set not null;
-    create index scans_owner_active_idx on scans (owner_id, status) where status in ('queued', 'in_progress');
+    create index scans_owner_active_idx on scans (owner_id, status, created_at, id) where status in ('queued', 'in_progress');
     create index scans_owner_started_idx on scans (owner_id, started_at);
   `.execute(db);
 }

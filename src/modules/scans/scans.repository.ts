@@ -67,18 +67,21 @@ export async function cancelScan(db: Executor, accountId: string, id: string): P
  * Takes the next queued scan for this instance, round robin across owners: the owner with the fewest
  * scans running goes first, then the one whose last scan started longest ago (one never served
  * first), then its oldest scan. So one owner's backlog waits behind every other owner's next scan,
- * on every instance alike, since the turns are read from the table. SKIP LOCKED lets several
- * instances claim at once on PostgreSQL without waiting on each other or taking the same scan twice.
+ * on every instance alike, since the turns are read from the table. Only each owner's oldest queued
+ * scan is a candidate (one row per owner to sort, however long the backlogs). SKIP LOCKED lets
+ * several instances claim at once on PostgreSQL without waiting on each other or taking the same
+ * scan twice: a candidate another instance is claiming is passed over for the next owner's.
  */
 export async function claimNextScan(db: Executor, instanceId: string, leaseS: number): Promise<ScanRow | undefined> {
   const next = sql<string>`(
-    with owners as (
-      select q.owner_id,
-        (select count(*) from scans r where r.owner_id = q.owner_id and r.status = 'in_progress') as running,
-        (select max(r.started_at) from scans r where r.owner_id = q.owner_id) as last_started
-      from scans q where q.status = 'queued' group by q.owner_id
+    with owners as materialized (
+      select q.owner_id, coalesce(r.running, 0) as running,
+        (select max(l.started_at) from scans l where l.owner_id = q.owner_id) as last_started,
+        (select f.id from scans f where f.owner_id = q.owner_id and f.status = 'queued' order by f.created_at, f.id limit 1) as first_id
+      from (select distinct owner_id from scans where status = 'queued') q
+      left join (select owner_id, count(*) as running from scans where status = 'in_progress' group by owner_id) r on r.owner_id = q.owner_id
     )
-    select s.id from scans s join owners o on o.owner_id = s.owner_id
+    select s.id from owners o join scans s on s.id = o.first_id
     where s.status = 'queued'
     order by o.running, o.last_started nulls first, s.created_at, s.id
     limit 1
