@@ -20,6 +20,8 @@ export interface Config {
   ownerRateLimitMax: number;
   /** Live named API tokens one user or partner may hold (account tokens count for their maker). */
   tokensPerOwnerMax: number;
+  /** Accounts one user may own (make through the API); partners have no such bound. */
+  accountsPerUserMax: number;
   /** Per client IP and per password route (login, sign-up, password change, invitation acceptance). */
   authRateLimitPerMin: number;
   /** Logins per email address per hour, from any IP. */
@@ -55,6 +57,8 @@ export interface Config {
   /** Scans (browsers) this instance runs at once; 0: it runs none. */
   scanConcurrency: number;
   scanDailyLimit: number;
+  /** Scans queued or running at once for the accounts of one owner (the user or partner behind them). */
+  scansPerOwnerMax: number;
   scanPageTimeoutMs: number;
   /** How long a running scan's claim holds without renewal before it counts as abandoned. */
   scanLeaseS: number;
@@ -144,6 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitWindowS: integer(env, 'RATE_LIMIT_WINDOW_S', 300, 1, 86_400),
     ownerRateLimitMax: integer(env, 'OWNER_RATE_LIMIT_MAX', 3 * integer(env, 'RATE_LIMIT_MAX', 300, 1, 1_000_000_000), 1, 3_000_000_000),
     tokensPerOwnerMax: integer(env, 'TOKENS_PER_OWNER_MAX', 50, 1, 100_000),
+    accountsPerUserMax: integer(env, 'ACCOUNTS_PER_USER_MAX', 20, 1, 100_000),
     authRateLimitPerMin: integer(env, 'AUTH_RATE_LIMIT_PER_MIN', 10, 1, 1_000_000_000),
     loginEmailRateLimitPerHour: integer(env, 'LOGIN_EMAIL_RATE_LIMIT_PER_HOUR', 30, 1, 1_000_000_000),
     widgetRateLimitPerMin: integer(env, 'WIDGET_RATE_LIMIT_PER_MIN', 120, 1, 1_000_000_000),
@@ -168,6 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
     scanAllowPrivateNetworks: boolean(env, 'SCAN_ALLOW_PRIVATE_NETWORKS', false),
     scanConcurrency: integer(env, 'SCAN_CONCURRENCY', 1, 0, 16),
     scanDailyLimit: integer(env, 'SCAN_DAILY_LIMIT', 10, 1, 1_000_000),
+    scansPerOwnerMax: integer(env, 'SCANS_PER_OWNER_MAX', 20, 1, 100_000),
     scanPageTimeoutMs: integer(env, 'SCAN_PAGE_TIMEOUT_MS', 15_000, 1_000, 120_000),
     scanLeaseS: integer(env, 'SCAN_LEASE_S', 30, 3, 3_600),
   };

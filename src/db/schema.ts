@@ -72,6 +72,8 @@ export type ScanStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'ca
 export interface ScansTable {
   id: string;
   account_id: string;
+  /** The user or partner the scan counts against (see the migration `scan_owners`): fairness and limits. */
+  owner_id: string;
   status: ColumnType<ScanStatus, ScanStatus | undefined, ScanStatus>;
   scheduled: ColumnType<boolean, boolean | undefined, boolean>;
   starting_url: string;

@@ -37,7 +37,7 @@ async function seedRecords(tenant: Tenant): Promise<Record<string, string>> {
   await db.insertInto('storage_items').values({ id: storageItem, account_id: tenant.account.id, category_id: category, name: 's' }).execute();
   const scan = newId();
   // Finished: the runner never takes it up, so no browser starts.
-  await db.insertInto('scans').values({ id: scan, account_id: tenant.account.id, status: 'completed', starting_url: `https://${tenant.account.domain}/`, max_pages: 5 }).execute();
+  await db.insertInto('scans').values({ id: scan, account_id: tenant.account.id, owner_id: tenant.partner.id, status: 'completed', starting_url: `https://${tenant.account.domain}/`, max_pages: 5 }).execute();
   const accountUser = (await db.selectFrom('account_users').select('id')
     .where('account_id', '=', tenant.account.id).where('user_id', '=', tenant.member.id).executeTakeFirstOrThrow()).id;
   const invitation = newId();

@@ -224,3 +224,25 @@ describe('2026_11_26_0003_consent_choices', () => {
     expect(await verifyChain(db.kysely, accounts[0])).toEqual({ valid: true, checked: 11, first_bad_id: null });
   });
 });
+
+describe('2026_11_29_0001_scan_owners', () => {
+  it("gives each scan its account's owner: the group's partner, else the owning user, else the account", async () => {
+    const { db, schema } = await databaseBefore('2026_11_29_0001_scan_owners');
+    const [partner, group, user] = [newId(), newId(), newId()];
+    await sql`insert into partners (id, name) values (${partner}::uuid, 'P')`.execute(db.kysely);
+    await sql`insert into groups (id, partner_id, name) values (${group}::uuid, ${partner}::uuid, 'G')`.execute(db.kysely);
+    await sql`insert into users (id, name, email, password_hash) values (${user}::uuid, 'U', 'u@example.test', 'x')`.execute(db.kysely);
+    const [grouped, owned, orphan] = [newId(), newId(), newId()];
+    for (const id of [grouped, owned, orphan]) await insertAccount(db, id);
+    await sql`update accounts set group_id = ${group}::uuid, owner_id = ${user}::uuid where id = ${grouped}::uuid`.execute(db.kysely);
+    await sql`update accounts set owner_id = ${user}::uuid where id = ${owned}::uuid`.execute(db.kysely);
+    const scans = [newId(), newId(), newId()];
+    for (const [i, accountId] of [grouped, owned, orphan].entries()) {
+      await sql`insert into scans (id, account_id, status, starting_url, max_pages) values (${scans[i]}::uuid, ${accountId}::uuid, 'completed', 'https://site.example.com/', 5)`.execute(db.kysely);
+    }
+
+    expect(await migrate(db, schema)).toContain('2026_11_29_0001_scan_owners');
+    const rows = await db.kysely.selectFrom('scans').select(['id', 'owner_id']).execute();
+    expect(Object.fromEntries(rows.map((row) => [row.id, row.owner_id]))).toEqual({ [scans[0]]: partner, [scans[1]]: user, [scans[2]]: orphan });
+  });
+});

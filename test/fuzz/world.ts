@@ -131,7 +131,7 @@ async function seedSide(t: TestApp, label: string): Promise<Side> {
   for (const page of ['home', 'spare']) {
     const id = newId();
     await db.insertInto('scans').values({
-      id, account_id: tenant.account.id, status: 'completed', starting_url: `https://${tenant.account.domain}/${marker}-${page}`, max_pages: 5,
+      id, account_id: tenant.account.id, owner_id: tenant.partner.id, status: 'completed', starting_url: `https://${tenant.account.domain}/${marker}-${page}`, max_pages: 5,
       pages_scanned: 1, storage_items_found: 1, finished_at: new Date(),
       report: JSON.stringify({
         pages: [{ url: `https://${tenant.account.domain}/${marker}-${page}`, status: 200, time_ms: 10, pass: 'before_consent', error: null }],

@@ -58,9 +58,36 @@ export async function takeDueScanSchedules(db: Executor, limit: number): Promise
     .execute();
 }
 
-/** The hosts an account's scans may start on: its domain and allowed domains. */
-export async function findScanHosts(db: Executor, accountId: string): Promise<{ domain: string; allowed_domains: string[] } | undefined> {
-  return db.selectFrom('accounts').select(['domain', 'allowed_domains']).where('id', '=', accountId).executeTakeFirst();
+/**
+ * What a scan of the account needs: the hosts it may start on (the domain and allowed domains), and
+ * its owner, whom its scans count against: the partner of the account's group, else the user who
+ * owns it, else the account itself.
+ */
+export async function findScanAccount(
+  db: Executor,
+  accountId: string,
+): Promise<{ domain: string; allowed_domains: string[]; scan_owner_id: string } | undefined> {
+  return db
+    .selectFrom('accounts')
+    .leftJoin('groups', 'groups.id', 'accounts.group_id')
+    .select(['accounts.domain', 'accounts.allowed_domains'])
+    .select(sql<string>`coalesce(groups.partner_id, accounts.owner_id, accounts.id)`.as('scan_owner_id'))
+    .where('accounts.id', '=', accountId)
+    .executeTakeFirst();
+}
+
+/** Holds, until the transaction ends, the right to add an account owned by this user (one at a time). */
+export async function lockOwnedAccounts(db: Executor, userId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`consentry:owned-accounts:${userId}`}))`.execute(db);
+}
+
+export async function countOwnedAccounts(db: Executor, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('owner_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 /** The account's language, the default of what is created in it. */

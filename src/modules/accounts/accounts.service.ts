@@ -8,10 +8,12 @@ import type { Services } from '../../services.ts';
 import { findMembership, insertMembership, memberIdsOf } from '../account-users/account-users.service.ts';
 import { accountTokenHashes } from '../tokens/tokens.service.ts';
 import {
+  countOwnedAccounts,
   deleteAccount,
   findAccount,
   findAccountById,
   insertAccount,
+  lockOwnedAccounts,
   partnerOwnsGroup,
   updateAccount,
   type NewAccount,
@@ -25,7 +27,7 @@ export {
   findAccount,
   findAccountById,
   findAiFeatures,
-  findScanHosts,
+  findScanAccount,
   markCodeInstalled,
   markVendorsSetup,
   takeDueScanSchedules,
@@ -103,13 +105,22 @@ export function assertMayCreateAccount(principal: Principal): void {
 /**
  * A partner's account goes in one of its groups; a user's is owned and administered by the user,
  * whose cached memberships are forgotten everywhere (or for a while their token would still act on
- * their only earlier account).
+ * their only earlier account). A user owns at most `ACCOUNTS_PER_USER_MAX` accounts, counted under a
+ * lock so that simultaneous requests cannot pass it; a partner's accounts are not bounded (partners
+ * are made by the operator, and manage many sites).
  */
 export async function createAccount(services: Services, principal: Principal, fields: AccountFields): Promise<AccountWithStatus> {
-  const { db } = services;
+  const { db, config } = services;
   assertMayCreateAccount(principal);
   const clean = await cleanFields(db, principal, { ...fields, group_id: fields.group_id ?? null }, null);
   const id = await db.transaction().execute(async (trx) => {
+    if (principal.userId) {
+      await lockOwnedAccounts(trx, principal.userId);
+      const cap = config.accountsPerUserMax;
+      if ((await countOwnedAccounts(trx, principal.userId)) >= cap) {
+        new Problems().add('accounts', `are limited to ${cap} per user; delete one first`).throwIfAny();
+      }
+    }
     const row = await insertAccount(trx, {
       name: clean.name!,
       domain: clean.domain!,

@@ -35,6 +35,22 @@ export async function countScansSince(db: Executor, accountId: string, since: Da
   return Number(row.count);
 }
 
+/** Holds, until the transaction ends, the right to queue a scan for this owner (one at a time). */
+export async function lockOwnerScans(db: Executor, ownerId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`consentry:owner-scans:${ownerId}`}))`.execute(db);
+}
+
+/** The owner's scans queued or running, over all its accounts. */
+export async function countActiveScansOf(db: Executor, ownerId: string): Promise<number> {
+  const row = await db
+    .selectFrom('scans')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('owner_id', '=', ownerId)
+    .where('status', 'in', ['queued', 'in_progress'])
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** Cancels a queued or running scan; undefined when it is neither (any more). */
 export async function cancelScan(db: Executor, accountId: string, id: string): Promise<ScanRow | undefined> {
   return db
@@ -48,11 +64,29 @@ export async function cancelScan(db: Executor, accountId: string, id: string): P
 }
 
 /**
- * Takes the oldest queued scan for this instance. SKIP LOCKED lets several instances claim at once
- * on PostgreSQL without waiting on each other or taking the same scan twice.
+ * Takes the next queued scan for this instance, round robin across owners: the owner with the fewest
+ * scans running goes first, then the one whose last scan started longest ago (one never served
+ * first), then its oldest scan. So one owner's backlog waits behind every other owner's next scan,
+ * on every instance alike, since the turns are read from the table. Only each owner's oldest queued
+ * scan is a candidate (one row per owner to sort, however long the backlogs). SKIP LOCKED lets
+ * several instances claim at once on PostgreSQL without waiting on each other or taking the same
+ * scan twice: a candidate another instance is claiming is passed over for the next owner's.
  */
 export async function claimNextScan(db: Executor, instanceId: string, leaseS: number): Promise<ScanRow | undefined> {
-  const next = db.selectFrom('scans').select('id').where('status', '=', 'queued').orderBy('created_at').orderBy('id').limit(1).forUpdate().skipLocked();
+  const next = sql<string>`(
+    with owners as materialized (
+      select q.owner_id, coalesce(r.running, 0) as running,
+        (select max(l.started_at) from scans l where l.owner_id = q.owner_id) as last_started,
+        (select f.id from scans f where f.owner_id = q.owner_id and f.status = 'queued' order by f.created_at, f.id limit 1) as first_id
+      from (select distinct owner_id from scans where status = 'queued') q
+      left join (select owner_id, count(*) as running from scans where status = 'in_progress' group by owner_id) r on r.owner_id = q.owner_id
+    )
+    select s.id from owners o join scans s on s.id = o.first_id
+    where s.status = 'queued'
+    order by o.running, o.last_started nulls first, s.created_at, s.id
+    limit 1
+    for update of s skip locked
+  )`;
   return db
     .updateTable('scans')
     .set({

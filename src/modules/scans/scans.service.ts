@@ -7,9 +7,9 @@ import { found, ValidationError } from '../../http/app-errors.ts';
 import { addressPolicy, resolveAllowed, RefusedAddressError, UnresolvedHostError } from '../../scanner/address-guard.ts';
 import { normaliseDomain, originMatches } from '../../lib/hosts.ts';
 import { DAY_MS } from '../../lib/utc-period.ts';
-import { findScanHosts } from '../accounts/accounts.service.ts';
+import { findScanAccount } from '../accounts/accounts.service.ts';
 import { refusableCategoriesOf } from '../storage-items/scanned-items.service.ts';
-import { cancelScan, countScansSince, findActiveScan, findScan, insertScan } from './scans.repository.ts';
+import { cancelScan, countActiveScansOf, countScansSince, findActiveScan, findScan, insertScan, lockOwnerScans } from './scans.repository.ts';
 import type { ScanFields, StoredReport, Violation } from './scans.schema.ts';
 
 export const ALREADY_SCANNING = 'Account already has a scan queued or running';
@@ -22,11 +22,14 @@ export function hostBelongs(host: string, account: { domain: string; allowed_dom
 
 /**
  * Queues a scan after the checks: an http(s) URL of the account's sites, whose host is public
- * (unless the operator allows private networks), no other scan queued or running, and the daily
- * limit not reached.
+ * (unless the operator allows private networks), no other scan queued or running, the daily limit
+ * not reached, and fewer than `SCANS_PER_OWNER_MAX` queued or running for the account's owner (the
+ * user or partner behind it; counted under a lock, so that simultaneous requests cannot pass it).
+ * A scheduled rescan is checked only for its URL: refused, it would wait a whole period, and it
+ * counts towards the owner's scans all the same.
  */
 export async function queueScan(db: Kysely<Database>, config: Config, accountId: string, fields: ScanFields, scheduled = false): Promise<ScanRow> {
-  const account = found(await findScanHosts(db, accountId));
+  const account = found(await findScanAccount(db, accountId));
   let url: URL | undefined;
   try {
     url = new URL(fields.starting_url.trim());
@@ -52,14 +55,25 @@ export async function queueScan(db: Kysely<Database>, config: Config, accountId:
     throw error;
   }
   url.hash = '';
+  const owner = account.scan_owner_id;
   try {
-    return await insertScan(db, {
-      id: newId(),
-      account_id: accountId,
-      scheduled,
-      starting_url: url.href,
-      max_pages: fields.max_pages ?? 50,
-      crawl_subdomains: fields.crawl_subdomains ?? false,
+    return await db.transaction().execute(async (trx) => {
+      if (!scheduled) {
+        await lockOwnerScans(trx, owner);
+        const cap = config.scansPerOwnerMax;
+        if ((await countActiveScansOf(trx, owner)) >= cap) {
+          throw new ValidationError(`Scans are limited to ${cap} queued or running at once per user or partner; wait for one to finish`);
+        }
+      }
+      return insertScan(trx, {
+        id: newId(),
+        account_id: accountId,
+        owner_id: owner,
+        scheduled,
+        starting_url: url.href,
+        max_pages: fields.max_pages ?? 50,
+        crawl_subdomains: fields.crawl_subdomains ?? false,
+      });
     });
   } catch (error) {
     // Another request queued one between the check and the insert.

@@ -67,7 +67,7 @@ async function finishedScan(label: string): Promise<string> {
   const id = newId();
   const url = `https://${tenant.account.domain}/`;
   await t.services.db.insertInto('scans').values({
-    id, account_id: tenant.account.id, status: 'completed', starting_url: url, max_pages: 5, pages_scanned: 1, storage_items_found: 1,
+    id, account_id: tenant.account.id, owner_id: tenant.partner.id, status: 'completed', starting_url: url, max_pages: 5, pages_scanned: 1, storage_items_found: 1,
     started_at: new Date(), finished_at: new Date(),
     report: JSON.stringify({
       pages: [{ url, status: 200, time_ms: 120, pass: 'before_consent', error: null }],

@@ -234,7 +234,7 @@ describeBrowser(`scans (${ENGINE})`, () => {
     // At most SCAN_DAILY_LIMIT (10) a day.
     const busy = await siteTenant('Busy');
     await t.services.db.insertInto('scans').values(Array.from({ length: 10 }, (_, i) => ({
-      id: crypto.randomUUID(), account_id: busy.account.id, status: 'completed' as const, starting_url: `${site.url}/`, max_pages: 1,
+      id: crypto.randomUUID(), account_id: busy.account.id, owner_id: busy.partner.id, status: 'completed' as const, starting_url: `${site.url}/`, max_pages: 1,
       created_at: new Date(Date.now() - i * 60_000),
     }))).execute();
     const limited = await api('POST', '/api/v1/scans', busy.tokens.account, { scan: { starting_url: `${site.url}/` } });
