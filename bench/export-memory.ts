@@ -4,7 +4,7 @@
  * services were bounded in total: written here past the API, through the writer), exported as CSV
  * and as NDJSON from the built server, on the embedded database and on PostgreSQL when
  * DATABASE_URL is set. Prints, per engine and format, the bytes and lines received, the server's
- * resident memory (sampled every 100 ms, and its peak) and the slowest `/healthz` answer while the
+ * resident memory (before, sampled every 100 ms during, and its peak) and the slowest `/healthz` answer while the
  * export ran (asked every 250 ms). Run with `npm run bench:export`; BENCH_EXPORT_CONSENTS changes the count.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -64,6 +64,7 @@ async function measure(engine: string, env: Record<string, string>) {
   try {
     for (const format of ['csv', 'ndjson']) {
       const pid = server.process.pid!;
+      const rssBefore = rssMiB(pid);
       let rssMax = 0;
       const sampler = setInterval(() => { rssMax = Math.max(rssMax, rssMiB(pid)); }, 100);
       // Asked from a thread of its own, so that reading the export here does not delay the asking.
@@ -84,7 +85,7 @@ async function measure(engine: string, env: Record<string, string>) {
       const alive = server.process.exitCode === null;
       console.log(JSON.stringify({
         engine, format, consents: CONSENTS, status: res.status, lines, mb: Math.round(bytes / 1e6), seconds: Number(seconds.toFixed(1)),
-        rss_max_mib: rssMax, rss_peak_mib: server.peakRssMiB(), healthz_slowest_ms: Math.round(healthMaxMs), healthz_failures: healthFailures, alive,
+        rss_before_mib: rssBefore, rss_max_mib: rssMax, rss_peak_mib: server.peakRssMiB(), healthz_slowest_ms: Math.round(healthMaxMs), healthz_failures: healthFailures, alive,
       }));
     }
   } finally {
