@@ -23,7 +23,9 @@ export interface Config {
   tokensPerOwnerMax: number;
   /** Per client IP and per password route (login, sign-up, password change, invitation acceptance). */
   authRateLimitPerMin: number;
-  /** Logins per email address per hour, from any IP. */
+  /** Failed logins per email address from one client IP per hour. */
+  loginFailuresPerIpPerHour: number;
+  /** Failed logins per email address per hour from every IP, past which only IPs without failures may try. */
   loginEmailRateLimitPerHour: number;
   widgetRateLimitPerMin: number;
   signupEnabled: boolean;
@@ -189,6 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
     ownerRateLimitMax: integer(env, 'OWNER_RATE_LIMIT_MAX', 3 * integer(env, 'RATE_LIMIT_MAX', 300, 1, 1_000_000_000), 1, 3_000_000_000),
     tokensPerOwnerMax: integer(env, 'TOKENS_PER_OWNER_MAX', 50, 1, 100_000),
     authRateLimitPerMin: integer(env, 'AUTH_RATE_LIMIT_PER_MIN', 10, 1, 1_000_000_000),
+    loginFailuresPerIpPerHour: integer(env, 'LOGIN_FAILURES_PER_IP_PER_HOUR', 10, 1, 1_000_000_000),
     loginEmailRateLimitPerHour: integer(env, 'LOGIN_EMAIL_RATE_LIMIT_PER_HOUR', 30, 1, 1_000_000_000),
     widgetRateLimitPerMin: integer(env, 'WIDGET_RATE_LIMIT_PER_MIN', 120, 1, 1_000_000_000),
     // On, as the API contract says; off, users come only from the CLI or an invitation.
