@@ -30,7 +30,7 @@ async function rotatingLogins(t: TestApp, count: number): Promise<number[]> {
   return statuses;
 }
 
-/** A consent recorded through the balancer with a forged left-most entry; answers its stored (masked) address. */
+/** A consent recorded through the balancer with a forged left-most entry; answers the (masked) address stored with it. */
 async function consentAddress(t: TestApp): Promise<string | null> {
   const tenant = await createTenant(t.services, 'Proxied');
   const necessary = await insertCategory(t.services, tenant.account.id, { name: 'Necessary', required: true });
@@ -40,7 +40,9 @@ async function consentAddress(t: TestApp): Promise<string | null> {
     payload: { consent: { session_id: 'behind-proxy', user_preferences: { accept_type: 'necessary', accepted_categories: [necessary.id], rejected_categories: [] } } },
   });
   expect(res.statusCode).toBe(201);
-  return res.json().data.ip_address;
+  const stored = await t.services.db.selectFrom('consents').select('ip_address').where('id', '=', res.json().data.id).executeTakeFirstOrThrow();
+  expect(res.json().data.ip_address).toBe(stored.ip_address);
+  return stored.ip_address;
 }
 
 describe('TRUST_PROXY', () => {

@@ -21,7 +21,7 @@ export const passwordResetsRoutes: RoutesPlugin = async (app, { services }) => {
       response: withErrors({ 202: ResetRequestResponse }, { 415: true, 422: true }),
     },
   }, async (request, reply) => {
-    // Answered before the email is looked up: the same work, and time, for every email.
+    // Answered before the email is looked up: the answer takes the same work for every email.
     resets.add(request.body.email, request.log);
     return reply.code(202).send({ message: RESET_REQUESTED });
   });
