@@ -11,6 +11,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerProxyWarning } from './http/proxy-warning.ts';
 import { registerRequestGuards } from './http/request-guards.ts';
 import { registerResponseHeaders } from './http/response-headers.ts';
+import { trustProxyOption } from './http/trust-proxy.ts';
 import { registerValidators } from './http/validators.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { accountInvitationsRoutes } from './modules/account-invitations/account-invitations.routes.ts';
@@ -102,7 +103,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const { config } = services;
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], ...(options.logStream && { stream: options.logStream }) },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: false,
     // The API reference is at /docs, as the contract names it: served there, not redirected to /docs/.

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export interface Config {
@@ -24,11 +25,19 @@ export interface Config {
   accountsPerUserMax: number;
   /** Per client IP and per password route (login, sign-up, password change, invitation acceptance). */
   authRateLimitPerMin: number;
-  /** Logins per email address per hour, from any IP. */
+  /** Failed logins per email address from one client IP per hour. */
+  loginFailuresPerIpPerHour: number;
+  /** Failed logins per email address per hour from every IP, past which only IPs without failures may try. */
   loginEmailRateLimitPerHour: number;
   widgetRateLimitPerMin: number;
   signupEnabled: boolean;
-  trustProxy: boolean;
+  /**
+   * Whose `X-Forwarded-For` entries to believe, read from the right (the entry the nearest proxy
+   * appended) until one not trusted: that one is the client. `false`: none (the socket's address);
+   * a number: that many proxies in front; a list: the proxies at these addresses or ranges; `true`:
+   * every entry, so the client picks its own address (kept for compatibility, warned at start).
+   */
+  trustProxy: boolean | number | string[];
   bodyLimitBytes: number;
   /** Consents waiting for their batch before new ones are refused with 503. */
   consentQueueMax: number;
@@ -114,6 +123,43 @@ function metricsToken(env: Env): string | undefined {
   return token;
 }
 
+/** proxy-addr's names for ranges, as Fastify's `trustProxy` takes them. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An address, an address with a prefix length (`10.0.0.0/8`, `fd00::/8`), or one of proxy-addr's range names. */
+function proxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * TRUST_PROXY: `true`/`false`, a hop count, or a comma-separated list of the proxies' addresses and
+ * ranges. A number used to read as `true` (`1`); it now counts proxies, which is what `1` means
+ * behind one balancer.
+ */
+function trustProxy(env: Env): boolean | number | string[] {
+  const raw = optional(env, 'TRUST_PROXY');
+  if (raw === undefined) return false;
+  const word = raw.toLowerCase();
+  if (['true', 'yes'].includes(word)) return true;
+  if (['false', 'no'].includes(word)) return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = integer(env, 'TRUST_PROXY', 0, 0, 100);
+    return hops === 0 ? false : hops;
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const wrong = entries.filter((entry) => !proxyAddress(entry));
+  if (wrong.length > 0) {
+    throw new ConfigError(
+      `TRUST_PROXY must be true, false, a number of proxies, or a comma-separated list of proxy addresses and ranges (got ${wrong.map((entry) => `"${entry}"`).join(', ')})`,
+    );
+  }
+  return entries;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads the environment once; every other module receives the typed result. */
@@ -150,11 +196,12 @@ export function loadConfig(env: Env = process.env): Config {
     tokensPerOwnerMax: integer(env, 'TOKENS_PER_OWNER_MAX', 50, 1, 100_000),
     accountsPerUserMax: integer(env, 'ACCOUNTS_PER_USER_MAX', 20, 1, 100_000),
     authRateLimitPerMin: integer(env, 'AUTH_RATE_LIMIT_PER_MIN', 10, 1, 1_000_000_000),
+    loginFailuresPerIpPerHour: integer(env, 'LOGIN_FAILURES_PER_IP_PER_HOUR', 10, 1, 1_000_000_000),
     loginEmailRateLimitPerHour: integer(env, 'LOGIN_EMAIL_RATE_LIMIT_PER_HOUR', 30, 1, 1_000_000_000),
     widgetRateLimitPerMin: integer(env, 'WIDGET_RATE_LIMIT_PER_MIN', 120, 1, 1_000_000_000),
     // On, as the API contract says; off, users come only from the CLI or an invitation.
     signupEnabled: boolean(env, 'SIGNUP_ENABLED', true),
-    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     consentQueueMax: integer(env, 'CONSENT_QUEUE_MAX', 10_000, 1, 1_000_000),
     aiQueueMax: integer(env, 'AI_QUEUE_MAX', 10_000, 1, 1_000_000),

@@ -8,7 +8,7 @@ import { TtlMap } from '../lib/ttl-map.ts';
 
 /** The password routes each have their own per-IP budget, so that one onboarding does not exhaust another's. */
 export type ThrottleName = 'login' | 'signup' | 'password' | 'reset' | 'accept' | 'widget' | 'views';
-export type LimiterName = 'general' | 'owner' | 'loginEmail' | ThrottleName;
+export type LimiterName = 'general' | 'owner' | 'loginFailures' | 'loginEmail' | ThrottleName;
 
 /** One request counted against a key's window. */
 export interface Count {
@@ -21,6 +21,10 @@ export interface Count {
 export interface Limiter {
   readonly points: number;
   count(key: string): MaybePromise<Count>;
+  /** The key's window as it stands, counting nothing: `limited` when the next count would be refused. */
+  peek(key: string): MaybePromise<Count>;
+  /** Takes one count back (an attempt that turned out not to be what the limit counts). */
+  refund(key: string): MaybePromise<void>;
 }
 
 export type Limiters = Record<LimiterName, Limiter>;
@@ -54,6 +58,21 @@ export class MemoryLimiter implements Limiter {
       resetSeconds: resetSecondsOf(window.endsAt - now),
       limited: window.used > this.points,
     };
+  }
+
+  peek(key: string, now = Date.now()): Count {
+    const window = this.windows.get(key, now)?.value;
+    if (!window) return { remaining: this.points, resetSeconds: resetSecondsOf(this.durationMs), limited: false };
+    return {
+      remaining: Math.max(0, this.points - window.used),
+      resetSeconds: resetSecondsOf(window.endsAt - now),
+      limited: window.used >= this.points,
+    };
+  }
+
+  refund(key: string, now = Date.now()): void {
+    const window = this.windows.get(key, now)?.value;
+    if (window && window.used > 0) window.used--;
   }
 
   /** Keys with a window open or not yet dropped. */
@@ -99,6 +118,20 @@ class SharedLimiter implements Limiter {
       throw error;
     }
   }
+
+  async peek(key: string): Promise<Count> {
+    const result = await this.limiter.get(key);
+    if (!result) return { remaining: this.points, resetSeconds: resetSecondsOf(this.limiter.duration * 1000), limited: false };
+    return {
+      remaining: Math.max(0, result.remainingPoints),
+      resetSeconds: resetSecondsOf(result.msBeforeNext),
+      limited: result.consumedPoints >= this.points,
+    };
+  }
+
+  async refund(key: string): Promise<void> {
+    await this.limiter.reward(key, 1);
+  }
 }
 
 function limiter(name: LimiterName, points: number, durationS: number, config: Config, redis?: RedisClients): Limiter {
@@ -115,7 +148,9 @@ export function createLimiters(config: Config, redis?: RedisClients): Limiters {
     password: limiter('password', config.authRateLimitPerMin, 60, config, redis),
     reset: limiter('reset', config.authRateLimitPerMin, 60, config, redis),
     accept: limiter('accept', config.authRateLimitPerMin, 60, config, redis),
-    // Per email address, whatever the IP: a slow guess at one password from many addresses.
+    // Failed logins (src/modules/auth/login-limits.ts): per email address from one client IP, and
+    // per email address from every IP, a slow guess at one password from many addresses.
+    loginFailures: limiter('loginFailures', config.loginFailuresPerIpPerHour, 3600, config, redis),
     loginEmail: limiter('loginEmail', config.loginEmailRateLimitPerHour, 3600, config, redis),
     widget: limiter('widget', config.widgetRateLimitPerMin, 60, config, redis),
     // The banner's page-view beacons, one per page: a budget of their own, so that many page views
@@ -137,17 +172,23 @@ export function consumeBoth(first: Limiter, firstKey: string, second: Limiter, s
 }
 
 /**
- * Counts a request against one more limit than its route's (a login's per-address budget after the
+ * Counts a request against one more limit than its route's (a login's per-email budget after the
  * per-IP one): the headers already set change only where this limit is the stricter, or refuses.
  */
-export function consumeToo(limiter: Limiter, key: string, reply: FastifyReply): MaybePromise<void> {
-  return after(limiter.count(key), ({ remaining, resetSeconds, limited }) => {
-    const shown = Number(reply.getHeader('x-ratelimit-remaining'));
-    if (limited || !(shown <= remaining)) {
-      reply.headers({ 'x-ratelimit-limit': limiter.points, 'x-ratelimit-remaining': remaining, 'x-ratelimit-reset': resetSeconds });
-    }
-    if (limited) throw new RateLimitedError(resetSeconds);
+export function consumeToo(limiter: Limiter, key: string, reply: FastifyReply): MaybePromise<Count> {
+  return after(limiter.count(key), (count) => {
+    showOrRefuse(limiter, count, reply);
+    return count;
   });
+}
+
+/** Shows a limit's count in the headers where it is the stricter, and refuses when it is used up. */
+export function showOrRefuse(limiter: Limiter, { remaining, resetSeconds, limited }: Count, reply: FastifyReply): void {
+  const shown = Number(reply.getHeader('x-ratelimit-remaining'));
+  if (limited || !(shown <= remaining)) {
+    reply.headers({ 'x-ratelimit-limit': limiter.points, 'x-ratelimit-remaining': remaining, 'x-ratelimit-reset': resetSeconds });
+  }
+  if (limited) throw new RateLimitedError(resetSeconds);
 }
 
 /** Counts one request against `key`, sets the `X-RateLimit-*` headers, and throws 429 past the limit. */

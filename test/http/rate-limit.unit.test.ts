@@ -41,4 +41,21 @@ describe('in-memory rate limit windows', () => {
     expect(limiter.keys).toBe(3); // a dropped; c, e, d open
     expect(limiter.count('a', 5_001)).toMatchObject({ remaining: 9 });
   });
+
+  it('shows a window without counting, and takes a count back', () => {
+    const limiter = new MemoryLimiter(2, 60_000);
+    expect(limiter.peek('a', 0)).toEqual({ remaining: 2, resetSeconds: 60, limited: false });
+    limiter.count('a', 0);
+    limiter.count('a', 1_000);
+    expect(limiter.peek('a', 1_000)).toEqual({ remaining: 0, resetSeconds: 59, limited: true });
+    limiter.refund('a', 2_000);
+    expect(limiter.peek('a', 2_000)).toEqual({ remaining: 1, resetSeconds: 58, limited: false });
+    expect(limiter.count('a', 2_000).limited).toBe(false);
+    expect(limiter.count('a', 2_000).limited).toBe(true);
+    // Nothing to take back from an ended or unknown window; a refund opens none.
+    limiter.refund('a', 60_000);
+    limiter.refund('b', 60_000);
+    expect(limiter.peek('a', 60_000)).toEqual({ remaining: 2, resetSeconds: 60, limited: false });
+    expect(limiter.count('b', 60_000).remaining).toBe(1);
+  });
 });

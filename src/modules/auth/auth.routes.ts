@@ -1,12 +1,10 @@
 import { Type } from 'typebox';
 import { principalOf } from '../../http/auth.ts';
-import { consumeToo } from '../../http/rate-limit.ts';
 import { withErrors } from '../../http/schemas.ts';
-import { hashToken } from '../../lib/token-secret.ts';
 import type { RoutesPlugin } from '../../services.ts';
-import { normaliseEmail } from '../users/users.service.ts';
 import { LoginBody, LoginResponse, MeResponse } from './auth.schema.ts';
 import { logIn, logOut, whoAmI } from './auth.service.ts';
+import { limitedLogIn } from './login-limits.ts';
 
 const tags = ['Authentication'];
 const security = [{ bearer: [] }];
@@ -25,8 +23,7 @@ export const authRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, async (request, reply) => {
     const { email, password } = request.body;
-    await consumeToo(services.limiters.loginEmail, `e:${hashToken(normaliseEmail(email))}`, reply);
-    return logIn(db, email, password);
+    return limitedLogIn(services.limiters, reply, request.ip, email, () => logIn(db, email, password));
   });
 
   app.delete('/auth', {

@@ -1,12 +1,16 @@
 import type { RoutesPlugin } from '../../services.ts';
 import { withErrors } from '../../http/schemas.ts';
 import { ResetBody, ResetRequestBody, ResetRequestResponse, ResetResponse } from './password-resets.schema.ts';
-import { RESET_REQUESTED, requestReset, resetPassword } from './password-resets.service.ts';
+import { RESET_REQUESTED, resetPassword } from './password-resets.service.ts';
+import { ResetQueue } from './reset-queue.ts';
 
 const tags = ['Authentication'];
 
 /** Password reset by email, for people who cannot sign in: public, and throttled per IP with a budget of its own. */
 export const passwordResetsRoutes: RoutesPlugin = async (app, { services }) => {
+  const resets = new ResetQueue(services);
+  app.addHook('onClose', () => resets.close());
+
   app.post('/password/reset', {
     config: { auth: 'public', throttle: 'reset' },
     schema: {
@@ -17,7 +21,8 @@ export const passwordResetsRoutes: RoutesPlugin = async (app, { services }) => {
       response: withErrors({ 202: ResetRequestResponse }, { 415: true, 422: true }),
     },
   }, async (request, reply) => {
-    await requestReset(services, request.log, request.body.email);
+    // Answered before the email is looked up: the answer takes the same work for every email.
+    resets.add(request.body.email, request.log);
     return reply.code(202).send({ message: RESET_REQUESTED });
   });
 

@@ -17,17 +17,18 @@ export const TOKEN_INVALID = 'Token is invalid or has already been used';
 export const TOKEN_EXPIRED = 'Token has expired; ask for a new link';
 const MASKED_SECRET = '********';
 
-type Deps = Pick<Services, 'db' | 'mailer' | 'config' | 'forgetTokens'>;
+export type Deps = Pick<Services, 'db' | 'mailer' | 'config' | 'forgetTokens'>;
 
 /** The page of the dashboard that takes the secret and asks for the new password. */
 export const resetUrl = (publicUrl: string, secret: string) => `${publicUrl}/reset-password/${secret}`;
 
 /**
- * Makes a single-use link valid for an hour and emails it. The answer is the same whether or not
- * the email belongs to a user, and the email is sent after the answer, so that neither the body
- * nor the time of the answer tells who has a login here. The secret is only in the email, never in a log.
+ * Makes a single-use link valid for an hour and emails it, when the email belongs to a user. The
+ * route answers before this runs (reset-queue.ts), the same answer whether or not it does, so that
+ * neither the body nor the time of the answer tells who has a login here. The secret is only in
+ * the email, never in a log.
  */
-export async function requestReset(deps: Deps, log: FastifyBaseLogger, email: string): Promise<void> {
+export async function sendResetLink(deps: Deps, log: FastifyBaseLogger, email: string): Promise<void> {
   const user = await findUserByEmail(deps.db, email);
   if (!user) return;
   const secret = randomBytes(32).toString('base64url');

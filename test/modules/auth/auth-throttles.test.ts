@@ -1,17 +1,14 @@
 /**
  * The password routes have separate per-IP budgets, so that logging in does not use up signing up,
- * changing a password or accepting an invitation; logins are also limited per email address,
- * whatever the IP, against a slow guess spread over many addresses.
+ * changing a password or accepting an invitation. Wrong passwords per email address have budgets of
+ * their own: login-lockout.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, createUser, PASSWORD, type Tenant } from '../../helpers/tenants.ts';
 
 let t: TestApp;
-let tenant: Tenant;
 beforeAll(async () => {
-  t = await startApp({ env: { AUTH_RATE_LIMIT_PER_MIN: '3', LOGIN_EMAIL_RATE_LIMIT_PER_HOUR: '4', SIGNUP_ENABLED: 'true' } });
-  tenant = await createTenant(t.services, 'Throttles');
+  t = await startApp({ env: { AUTH_RATE_LIMIT_PER_MIN: '3', SIGNUP_ENABLED: 'true' } });
 });
 afterAll(async () => { await t.close(); });
 
@@ -39,18 +36,3 @@ describe('separate budgets per action', () => {
   });
 });
 
-describe('logins per email address', () => {
-  it('refuses a fifth login for one address within the hour, from whatever IP, even with the right password', async () => {
-    const { user } = await createUser(t.services, 'Target');
-    // The headers show the stricter of the two budgets: the IP's (3 a minute) while it has fewer left.
-    const first = await login('10.6.0.1', user.email);
-    expect([first.statusCode, first.headers['x-ratelimit-limit'], first.headers['x-ratelimit-remaining']]).toEqual([401, '3', '2']);
-    for (let i = 1; i < 4; i++) expect((await login(`10.6.${i}.1`, user.email)).statusCode).toBe(401);
-    const fifth = await login('10.6.9.1', user.email.toUpperCase(), PASSWORD);
-    expect(fifth.statusCode).toBe(429);
-    expect(fifth.json()).toEqual({ errors: [{ code: 429, message: 'Too many requests. Please retry later.' }] });
-    expect(Number(fifth.headers['retry-after'])).toBeGreaterThan(3000);
-    // Another address from the same IPs is not affected.
-    expect((await login('10.6.0.1', tenant.admin.email, PASSWORD)).statusCode).toBe(200);
-  });
-});

@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MailMessage, Mailer } from '../../../src/mail/mailer.ts';
-import { requestReset } from '../../../src/modules/password-resets/password-resets.service.ts';
+import { sendResetLink } from '../../../src/modules/password-resets/password-resets.service.ts';
+import { RESET_QUEUE_MAX, ResetQueue } from '../../../src/modules/password-resets/reset-queue.ts';
 import { hashToken } from '../../../src/lib/token-secret.ts';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
 import { startInbox, type Inbox } from '../../helpers/inbox.ts';
@@ -39,8 +41,10 @@ async function mailedToken(to: string, already: number): Promise<string> {
 describe('POST /password/reset', () => {
   it('answers 202 alike for a known and an unknown email, and mails only the known one', async () => {
     const { user } = await createUser(t.services, 'Known');
-    const known = await request(user.email.toUpperCase());
+    // The unknown email first: requests are handled in turn, so once the known one's email arrives
+    // the unknown one has been handled too.
     const unknown = await request('nobody-here@example.test');
+    const known = await request(user.email.toUpperCase());
     expect(known.status).toBe(202);
     expect(unknown).toEqual({ ...unknown, status: 202, body: known.body });
     expect(known.body).toEqual({ message: 'If that email belongs to a user, a link to reset the password has been sent to it' });
@@ -53,6 +57,34 @@ describe('POST /password/reset', () => {
     const minutes = (rows[0].expires_at.getTime() - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(59);
     expect(minutes).toBeLessThanOrEqual(60);
+  });
+
+  it('answers before it looks the email up, and mails the link once the database answers', async () => {
+    const { user } = await createUser(t.services, 'Patient');
+    const before = inbox.mails.length;
+    // While the users table is locked no lookup can run: an answer that waited for one would
+    // never come before the lock is released (after 10 s at most here).
+    const answer = await t.services.db.transaction().execute(async (trx) => {
+      await sql`lock table users, password_resets in access exclusive mode`.execute(trx);
+      const waited = new Promise<'waited for the database'>((resolve) => setTimeout(() => resolve('waited for the database'), 10_000));
+      return Promise.race([request(user.email), waited]);
+    });
+    expect(answer).toMatchObject({ status: 202 });
+    expect(inbox.mails.length).toBe(before);
+    await mailedToken(user.email, 0);
+  });
+
+  it('keeps at most RESET_QUEUE_MAX requests waiting, and says so in the log past it', async () => {
+    const warnings: string[] = [];
+    const log = Object.assign(Object.create(t.app.log), { warn: (message: string) => void warnings.push(message) });
+    const queue = new ResetQueue(t.services);
+    await t.services.db.transaction().execute(async (trx) => {
+      await sql`lock table users in access exclusive mode`.execute(trx);
+      // The first is taken at once and waits for the lock; RESET_QUEUE_MAX more wait behind it.
+      for (let i = 0; i < RESET_QUEUE_MAX + 3; i++) queue.add(`flood-${i}@example.test`, log);
+    });
+    expect(warnings).toEqual(Array(2).fill('password reset requests arrive faster than they are handled: this one is dropped'));
+    await queue.close();
   });
 
   it('refuses a body without an email (422) and one that is not JSON (415)', async () => {
@@ -131,7 +163,7 @@ describe('without SMTP', () => {
     const logged: MailMessage[] = [];
     const logMailer: Mailer = { via: 'log', async send(message) { logged.push(message); }, close() {} };
     const { user } = await createUser(t.services, 'Logged');
-    await requestReset({ ...t.services, mailer: logMailer }, t.app.log, user.email);
+    await sendResetLink({ ...t.services, mailer: logMailer }, t.app.log, user.email);
     expect(logged).toHaveLength(1);
     expect(logged[0].text).toContain('https://consent.example.test/reset-password/********\n');
     const row = await t.services.db.selectFrom('password_resets').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
