@@ -3108,6 +3108,17 @@ export interface operations {
                         https_only?: boolean;
                         /** @description Days consents are kept (default 730) */
                         consent_retention_days?: number;
+                        /** @description What the AI may do; a new account has autofill and auto_categorise on, auto_approve off */
+                        ai_features?: {
+                            /** @description Fill empty description, company_name and duration from the knowledge */
+                            autofill?: boolean;
+                            /** @description Put uncategorised storage items in a standard category, creating it when missing */
+                            auto_categorise?: boolean;
+                            /** @description Finalise what the AI categorised when its confidence reaches the threshold */
+                            auto_approve?: boolean;
+                            /** @description Confidence from which auto_approve finalises */
+                            auto_approve_threshold?: number;
+                        };
                     };
                 };
             };
