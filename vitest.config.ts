@@ -16,7 +16,7 @@ const ENGINE_INDEPENDENT = [
   'test/**/*.unit.test.ts',
   'test/app/browser-smoke.test.ts',
   'test/db/data-dir-lock.test.ts',
-  'test/modules/dashboard/dashboard-browser.test.ts',
+  'test/modules/dashboard/*browser.test.ts',
 ];
 
 export default defineConfig({

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.ts';
 import { insertAccount, markVendorsSetup } from './modules/accounts/accounts.repository.ts';
+import { NEW_ACCOUNT_AI_FEATURES } from './modules/accounts/accounts.schema.ts';
 import { insertMembership } from './modules/account-users/account-users.repository.ts';
 import { insertCategory } from './modules/categories/categories.repository.ts';
 import { insertGroup } from './modules/groups/groups.repository.ts';
@@ -49,6 +50,7 @@ export async function seedDemo(database: Kysely<Database>) {
       group_id: group.id,
       owner_id: user.id,
       default_language: 'en',
+      ai_features: NEW_ACCOUNT_AI_FEATURES,
     });
     await insertMembership(db, account.id, user.id, true);
     const categories = [];

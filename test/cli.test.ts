@@ -316,7 +316,11 @@ describe('operator CLI', { timeout: 90_000 }, () => {
       expect(await whoIs(demo.tokens.user)).toMatchObject({ token_type: 'user', user: { id: demo.user.id, email: demo.user.email }, partner: null });
       expect(await whoIs(demo.tokens.account)).toMatchObject({
         token_type: 'account',
-        account: { id: demo.account.id, group_id: demo.group.id, owner_id: demo.user.id, onboarding_status: 'vendors_setup' },
+        account: {
+          id: demo.account.id, group_id: demo.group.id, owner_id: demo.user.id, onboarding_status: 'vendors_setup',
+          // The demo is a new account: the AI sorts and describes what is added; a person approves.
+          ai_features: { autofill: true, auto_categorise: true, auto_approve: false },
+        },
       });
 
       const consents = await call(t.app, 'GET', '/api/v1/consents', { token: demo.tokens.account, query: { limit: '1' } });

@@ -31,6 +31,10 @@ function isPlainJson(text: string): boolean {
   }
 }
 
+/** A route takes no body, or declares one that may be left out (its schema allows `null`). */
+const bodyOptional = (schema: unknown): boolean =>
+  schema === undefined || ((schema as { anyOf?: { type?: unknown }[] }).anyOf?.some((option) => option.type === 'null') ?? false);
+
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
 
 /**
@@ -46,8 +50,9 @@ export function jsonBodyParser(app: FastifyInstance): FastifyBodyParser<string> 
       return;
     }
     // Clients that send the JSON Content-Type on every request send it on a DELETE with no body too:
-    // a route that takes no body has nothing to parse. Where one is needed, empty is malformed (400).
-    if (body === '' && request.routeOptions.schema?.body === undefined) {
+    // a route that takes no body, or whose body may be left out (`null` allowed), has nothing to parse.
+    // Where one is needed, empty is malformed (400).
+    if (body === '' && bodyOptional(request.routeOptions.schema?.body)) {
       done(null, undefined);
       return;
     }

@@ -148,6 +148,7 @@ const TABLE: Record<string, Entry> = {
   'GET /api/v1/storage-items': { rule: 'account' },
   'POST /api/v1/storage-items': { rule: 'account', admin: true, body: { storage_item: { name: 'security' } } },
   'POST /api/v1/storage-items/classify': { rule: 'account', admin: true },
+  'POST /api/v1/storage-items/approve': { rule: 'account', admin: true, body: { ids: [newId()] } },
   'GET /api/v1/storage-items/:id': {
     rule: 'account',
     path: (t) => `/api/v1/storage-items/${t.records.storageItem}`, foreign: (o) => `/api/v1/storage-items/${o.records.storageItem}`,

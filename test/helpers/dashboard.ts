@@ -11,6 +11,16 @@ export const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 3
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+/** Signs in through the sign-in page and waits for the account's page. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(/\/accounts\//);
+  await settled(page);
+}
+
 /** The page has its heading and nothing left loading. */
 export async function settled(page: Page): Promise<void> {
   await page.locator('#page-title').waitFor();

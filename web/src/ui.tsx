@@ -70,10 +70,11 @@ export function useDelete<T>(question: (row: T) => string, remove: (row: T) => P
   return [run, error, succeeded] as const;
 }
 
-/** A list row's Edit and Delete buttons, each named after the row for screen readers. */
-export function EditDeleteCell({ name, onEdit, onDelete }: { name: string; onEdit: () => void; onDelete: () => void }) {
+/** A list row's Edit and Delete buttons, each named after the row for screen readers, after the row's own (`children`). */
+export function EditDeleteCell({ name, onEdit, onDelete, children }: { name: string; onEdit: () => void; onDelete: () => void; children?: ComponentChildren }) {
   return (
     <td class="row-actions">
+      {children}
       <button type="button" onClick={onEdit} aria-label={`Edit ${name}`}>Edit</button>
       <button type="button" class="danger" onClick={onDelete} aria-label={`Delete ${name}`}>Delete</button>
     </td>

@@ -178,12 +178,15 @@ export interface NewAccount {
   /** Unset: true (the database's default for new accounts). */
   https_only?: boolean;
   consent_retention_days?: number;
+  /** The AI settings stored; unset: none, so every one has its default (off). */
+  ai_features?: AiFeaturesChange;
 }
 
 export async function insertAccount(db: Executor, account: NewAccount): Promise<AccountRow> {
+  const { ai_features, ...fields } = account;
   return db
     .insertInto('accounts')
-    .values({ id: newId(), ...account, allowed_domains: toJson(account.allowed_domains) })
+    .values({ id: newId(), ...fields, allowed_domains: toJson(account.allowed_domains), ...(ai_features && { ai_features: toJson(ai_features) }) })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

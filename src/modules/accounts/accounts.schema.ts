@@ -16,8 +16,8 @@ export const LIVE_VISITORS = 10;
 export const SCAN_SCHEDULES = ['off', 'weekly', 'monthly'] as const;
 
 /**
- * What the AI may do on an account, each switch on its own. All off until the account turns
- * them on: the AI changes what visitors are asked to consent to, so it is opted into, not imposed.
+ * What the AI may do on an account, each switch on its own. A new account starts with
+ * `NEW_ACCOUNT_AI_FEATURES`; a setting never stored (accounts made before those existed) is off.
  */
 export const AiFeaturesSchema = Type.Object({
   autofill: Type.Boolean({ description: 'Fill empty description, company_name and duration from the knowledge' }),
@@ -37,6 +37,14 @@ export const DEFAULT_AI_FEATURES: AiFeatures = {
   auto_approve: false,
   auto_approve_threshold: 0.95,
 };
+
+/**
+ * What a new account (made through the API or as the demo) starts with: the AI sorts and describes
+ * the items a scan finds, so a new owner has a catalogue to review rather than a list of bare names.
+ * Nothing reaches visitors without a person: approval stays manual, and a category the AI creates
+ * stays unpublished until an admin publishes it.
+ */
+export const NEW_ACCOUNT_AI_FEATURES: AiFeaturesChange = { autofill: true, auto_categorise: true };
 
 /** The stored settings over the defaults; unknown stored keys are ignored. */
 export function aiFeaturesOf(stored: Record<string, unknown> | null | undefined): AiFeatures {
@@ -97,6 +105,9 @@ export const CreateAccountBody = Type.Object({
     allowed_domains: Type.Optional(fields.allowed_domains),
     https_only: Type.Optional(fields.https_only),
     consent_retention_days: Type.Optional(fields.consent_retention_days),
+    ai_features: Type.Optional(Type.Partial(AiFeaturesSchema, {
+      description: 'What the AI may do; a new account has autofill and auto_categorise on, auto_approve off',
+    })),
   }),
 });
 export const UpdateAccountBody = Type.Object({ account: Type.Partial(Type.Object(fields)) });

@@ -18,7 +18,7 @@ import {
   updateAccount,
   type NewAccount,
 } from './accounts.repository.ts';
-import type { AccountFields, AccountWithStatus } from './accounts.schema.ts';
+import { NEW_ACCOUNT_AI_FEATURES, type AccountFields, type AccountWithStatus } from './accounts.schema.ts';
 
 /** What other modules use of the accounts: facts of the onboarding status, settings, scan schedules. */
 export {
@@ -130,6 +130,7 @@ export async function createAccount(services: Services, principal: Principal, fi
       default_language: clean.default_language ?? 'en',
       https_only: clean.https_only ?? true,
       consent_retention_days: clean.consent_retention_days,
+      ai_features: { ...NEW_ACCOUNT_AI_FEATURES, ...clean.ai_features },
     });
     if (principal.userId) await insertMembership(trx, row.id, principal.userId, true);
     return row.id;

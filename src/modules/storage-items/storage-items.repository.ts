@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Executor } from '../../db/kysely.ts';
 import { listPage } from '../../db/list-page.ts';
-import type { StorageItemRow, StorageItemsTable } from '../../db/schema.ts';
+import type { ApprovedByType, StorageItemRow, StorageItemsTable } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import type { STORAGE_ITEM_SORTS, StorageItemFilters } from './storage-items.schema.ts';
 
@@ -84,6 +84,39 @@ export async function listRefusableCategories(db: Executor, accountId: string, i
     .where('storage_items.id', 'in', itemIds)
     .where('categories.required', '=', false)
     .execute();
+}
+
+/**
+ * Hands the account's uncategorised drafts (of `ids`, when given) to the AI: they become `processing`.
+ * Items a person has moved on (`in_review`, `finalised`) are theirs and left alone.
+ */
+export async function markUncategorisedProcessing(db: Executor, accountId: string, ids?: string[]): Promise<StorageItemRow[]> {
+  let query = db
+    .updateTable('storage_items')
+    .set({ status: 'processing' })
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'draft')
+    .where('category_id', 'is', null);
+  if (ids) query = query.where('id', 'in', ids);
+  return query.returningAll().execute();
+}
+
+/**
+ * Finalises the account's items of `ids` that have a category and wait for a person (`draft` or
+ * `in_review`); answers the ids finalised. Finalised items keep who approved them; `processing`
+ * ones are the AI's until it lets go.
+ */
+export async function finaliseItems(db: Executor, accountId: string, ids: string[], approver: ApprovedByType): Promise<string[]> {
+  const rows = await db
+    .updateTable('storage_items')
+    .set({ status: 'finalised', approved_by_type: approver, updated_at: new Date() })
+    .where('account_id', '=', accountId)
+    .where('id', 'in', ids)
+    .where('status', 'in', ['draft', 'in_review'])
+    .where('category_id', 'is not', null)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
 }
 
 /** Hands an item to the AI: `processing` until the worker has applied what it found. */

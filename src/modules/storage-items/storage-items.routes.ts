@@ -6,13 +6,23 @@ import { principalOf, scopeOf } from '../../http/auth.ts';
 import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
 import { findStorageItem, listStorageItems } from './storage-items.repository.ts';
 import {
+  ApproveAnswer,
+  ApproveBody,
+  ClassifyBody,
   CreateStorageItemBody,
   StorageItemListQuery,
   StorageItemSchema,
   toStorageItem,
   UpdateStorageItemBody,
 } from './storage-items.schema.ts';
-import { actorOf, changeStorageItem, createStorageItem, removeStorageItem, takeUncategorisedForAi } from './storage-items.service.ts';
+import {
+  actorOf,
+  approveStorageItems,
+  changeStorageItem,
+  createStorageItem,
+  removeStorageItem,
+  takeUncategorisedForAi,
+} from './storage-items.service.ts';
 
 const tags = ['Storage items'];
 const security = [{ bearer: [] }];
@@ -62,13 +72,29 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
     config: write,
     schema: {
       operationId: 'classifyStorageItems', tags, security,
-      summary: "Classify now: run the AI on the account's uncategorised draft items (needs auto_categorise on)",
-      response: withErrors({ 202: ClassifyAnswer }, { 403: true, 422: true }),
+      summary: "Classify now: run the AI on the account's uncategorised draft items, or on those of `ids` (needs auto_categorise on)",
+      body: ClassifyBody,
+      response: withErrors({ 202: ClassifyAnswer }, { 403: true, 413: true, 415: true, 422: true }),
     },
   }, async (request, reply) => {
-    const rows = await takeUncategorisedForAi(db, scopeOf(request).accountId);
+    const rows = await takeUncategorisedForAi(db, scopeOf(request).accountId, request.body?.ids);
     for (const row of rows) services.ai.submit(row);
     return reply.code(202).send({ data: { processing: rows.length } });
+  });
+
+  app.post('/storage-items/approve', {
+    config: write,
+    schema: {
+      operationId: 'approveStorageItems', tags, security,
+      summary: 'Approve several items at once: each one with a category that is a draft or in review is finalised',
+      body: ApproveBody,
+      response: withErrors({ 200: ApproveAnswer }, { 403: true, 413: true, 415: true, 422: true }),
+    },
+  }, async (request) => {
+    const { accountId } = scopeOf(request);
+    const result = await approveStorageItems(db, accountId, request.body.ids, actorOf(principalOf(request)));
+    if (result.approved.length > 0) await services.forgetBanner([accountId]);
+    return { data: result };
   });
 
   app.get('/storage-items/:id', {

@@ -57,6 +57,25 @@ export const CreateStorageItemBody = Type.Object({
   storage_item: Type.Object({ name, ...Type.Partial(Type.Object(optional)).properties }),
 });
 
+/** The items a bulk action names: at most a page of the list (100), each once or more. */
+const ItemIds = (description: string) => Type.Array(Type.String({ format: 'uuid', maxLength: 36 }), { minItems: 1, maxItems: 100, description });
+
+/** No body (or `null`): every uncategorised draft of the account; `ids`: those of them only. */
+export const ClassifyBody = Nullable(Type.Object({
+  ids: ItemIds('Only these items, of those that are uncategorised drafts'),
+}, { description: 'Which items; without a body, every uncategorised draft of the account' }));
+
+export const ApproveBody = Type.Object({
+  ids: ItemIds('The items to finalise; those without a category, already finalised or being worked on by the AI are skipped'),
+});
+
+export const ApproveAnswer = Type.Object({
+  data: Type.Object({
+    approved: Type.Array(Type.String(), { description: 'The items now finalised, approved by the caller' }),
+    skipped: Type.Array(Type.String(), { description: 'The other ids sent: no category, already finalised, processing, or not an item of the account' }),
+  }),
+});
+
 export const STORAGE_ITEM_SORTS = ['created_at', 'updated_at', 'name', 'last_seen_at'] as const;
 export const StorageItemListQuery = offsetQuery(STORAGE_ITEM_SORTS, {
   category_id: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })),

@@ -11,9 +11,11 @@ import { findAiFeatures, markVendorsSetup } from '../accounts/accounts.service.t
 import { findCategory } from '../categories/categories.service.ts';
 import {
   deleteStorageItem,
+  finaliseItems,
   findStorageItem,
   insertStorageItem,
   markProcessing,
+  markUncategorisedProcessing,
   updateStorageItem,
   type StorageItemChanges,
 } from './storage-items.repository.ts';
@@ -161,24 +163,36 @@ export async function removeStorageItem(db: Kysely<Database>, accountId: string,
 export const AI_CATEGORISE_OFF = 'AI categorisation is off for this account: turn on auto_categorise first';
 
 /**
- * "Classify now": hands the account's uncategorised drafts to the AI, in one transaction that
- * marks them `processing` (the durable queue: a crash loses none). Items a person has moved on
- * (`in_review`, `finalised`) are theirs and left alone. The caller submits the returned rows to
- * the worker once committed.
+ * "Classify now": hands the account's uncategorised drafts (those of `ids` only, when given) to the
+ * AI, in one transaction that marks them `processing` (the durable queue: a crash loses none).
+ * Items a person has moved on (`in_review`, `finalised`) are theirs and left alone. The caller
+ * submits the returned rows to the worker once committed.
  */
-export async function takeUncategorisedForAi(db: Kysely<Database>, accountId: string): Promise<StorageItemRow[]> {
+export async function takeUncategorisedForAi(db: Kysely<Database>, accountId: string, ids?: string[]): Promise<StorageItemRow[]> {
   return db.transaction().execute(async (trx) => {
     if (!(await findAiFeatures(trx, accountId)).auto_categorise) throw new ValidationError(AI_CATEGORISE_OFF);
     await lockAccountItems(trx, accountId);
-    return trx
-      .updateTable('storage_items')
-      .set({ status: 'processing' })
-      .where('account_id', '=', accountId)
-      .where('status', '=', 'draft')
-      .where('category_id', 'is', null)
-      .returningAll()
-      .execute();
+    return markUncategorisedProcessing(trx, accountId, ids && lowerIds(ids));
   });
+}
+
+const lowerIds = (ids: string[]) => [...new Set(ids.map((id) => id.toLowerCase()))];
+
+/**
+ * Approves several items at once, as a PUT of `finalised` on each would: those with a category
+ * that wait for a person are finalised, approved by `actor`; the other ids sent are skipped.
+ * The caller forgets the cached banner.
+ */
+export async function approveStorageItems(
+  db: Kysely<Database>,
+  accountId: string,
+  ids: string[],
+  actor: Actor,
+): Promise<{ approved: string[]; skipped: string[] }> {
+  const wanted = lowerIds(ids);
+  const approved = await writeItems(db, accountId, (trx) => finaliseItems(trx, accountId, wanted, actor.approver));
+  const done = new Set(approved);
+  return { approved: wanted.filter((id) => done.has(id)), skipped: wanted.filter((id) => !done.has(id)) };
 }
 
 /** A draft that lacks a category or a description: what the AI is for. */

@@ -30,6 +30,9 @@ const NOT_FOUND = errors(404, 'Record not found');
 const NEEDS_ADMIN = errors(403, 'User must be an admin of this account');
 const OWNER_ONLY = errors(403, 'Only the account owner or its partner can delete an account');
 
+/** What an account made through the API starts with. */
+const NEW_ACCOUNT_AI = { ...DEFAULT_AI_FEATURES, autofill: true, auto_categorise: true };
+
 /** The contract's account, written out from a stored row. */
 const accountJson = (row: AccountRow, onboarding_status = 'account_created') => ({
   id: row.id,
@@ -208,7 +211,7 @@ describe('POST /accounts by a partner', () => {
       owner_id: null,
       default_language: 'de',
       onboarding_status: 'account_created',
-      ai_features: DEFAULT_AI_FEATURES,
+      ai_features: NEW_ACCOUNT_AI,
       revision: 1,
       https_only: true,
       scan_schedule: 'off',
@@ -217,7 +220,7 @@ describe('POST /accounts by a partner', () => {
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
     });
-    expect(accountJson((await stored(res.body.id))!)).toEqual(res.body);
+    expect({ ...accountJson((await stored(res.body.id))!), ai_features: NEW_ACCOUNT_AI }).toEqual(res.body);
     const members = await t.services.db.selectFrom('account_users').select('id').where('account_id', '=', res.body.id).execute();
     expect(members).toEqual([]);
 
@@ -276,6 +279,41 @@ describe('POST /accounts by a user', () => {
     const res = await api('POST', '/api/v1/accounts', a.tokens.admin, { account: { name: 'X', domain: 'x.example.com', group_id: a.group.id } });
     expect(res.status).toBe(422);
     expect(res.body).toEqual(invalid('Group must exist'));
+  });
+});
+
+describe('POST /accounts: the AI of a new account', () => {
+  it('has autofill and auto_categorise on and approval off, for a partner\'s account and a user\'s', async () => {
+    const byPartner = await api('POST', '/api/v1/accounts', a.tokens.partner, { account: { name: 'P', domain: 'p.example.com', group_id: a.group.id } });
+    const { token } = await createUser(t.services, 'AI owner');
+    const byUser = await api('POST', '/api/v1/accounts', token, { account: { name: 'U', domain: 'u.example.com' } });
+    for (const [res, reader] of [[byPartner, a.tokens.partner], [byUser, token]] as const) {
+      expect(res.status).toBe(201);
+      expect(res.body.ai_features).toEqual(NEW_ACCOUNT_AI);
+      expect((await api('GET', `/api/v1/accounts/${res.body.id}`, reader)).body.ai_features).toEqual(NEW_ACCOUNT_AI);
+    }
+
+    // The AI works on the first item at once: a category and a description, left for a person to approve.
+    const item = await api('POST', '/api/v1/storage-items', token, { storage_item: { name: '_ga' } });
+    expect(item.body.data.status).toBe('processing');
+    let settled = item.body.data;
+    for (let i = 0; i < 500 && settled.status === 'processing'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      settled = (await api('GET', `/api/v1/storage-items/${settled.id}`, token)).body.data;
+    }
+    expect(settled).toMatchObject({ status: 'in_review', approved_by_type: null, category_id: expect.any(String), description: expect.stringMatching(/\w/) });
+  });
+
+  it('takes the settings the creator sends over those', async () => {
+    const res = await api('POST', '/api/v1/accounts', a.tokens.partner, {
+      account: { name: 'Quiet', domain: 'quiet.example.com', group_id: a.group.id, ai_features: { autofill: false, auto_approve: true } },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.ai_features).toEqual({ ...NEW_ACCOUNT_AI, autofill: false, auto_approve: true });
+    const bad = await api('POST', '/api/v1/accounts', a.tokens.partner, {
+      account: { name: 'Bad', domain: 'bad.example.com', group_id: a.group.id, ai_features: { auto_approve_threshold: 2 } },
+    });
+    expect(bad.status).toBe(422);
   });
 });
 

@@ -157,6 +157,39 @@ describe('POST /api/v1/storage-items/classify', () => {
     expect((await api('POST', '/api/v1/storage-items/classify', tenant.tokens.account)).body).toEqual({ data: { processing: 0 } });
   });
 
+  it('hands only the items sent to the AI, of those that are uncategorised drafts of the account', async () => {
+    const tenant = await accountWith({ auto_categorise: true });
+    const other = await accountWith({ auto_categorise: true });
+    // Created while the AI was off: they stay uncategorised drafts until classified.
+    await setAi(tenant, { auto_categorise: false });
+    const [chosen, alsoChosen, left] = [await create(tenant, { name: '_gid' }), await create(tenant, { name: '__hstc' }), await create(tenant, { name: '_fbp' })];
+    const reviewed = await create(tenant, { name: 'hubspotutk', status: 'in_review' });
+    await setAi(tenant, { auto_categorise: true });
+    await setAi(other, { auto_categorise: false });
+    const foreign = await create(other, { name: '_gid' });
+    await setAi(other, { auto_categorise: true });
+
+    const classify = (body: unknown) => api('POST', '/api/v1/storage-items/classify', tenant.tokens.account, body);
+    const res = await classify({ ids: [chosen.id, alsoChosen.id.toUpperCase(), reviewed.id, foreign.id, newId()] });
+    expect(res).toMatchObject({ status: 202, body: { data: { processing: 2 } } });
+    const slugs = async () => new Map((await categories(tenant)).map((c) => [c.id, c.slug]));
+    const done = [await settled(tenant, chosen.id), await settled(tenant, alsoChosen.id)];
+    const names = await slugs();
+    expect(done.map((i) => [i.status, names.get(i.category_id)])).toEqual([['in_review', 'analytics'], ['in_review', 'marketing']]);
+    expect(await settled(tenant, left.id)).toMatchObject({ status: 'draft', category_id: null });
+    expect(await settled(tenant, reviewed.id)).toMatchObject({ status: 'in_review', category_id: null });
+    expect((await api('GET', `/api/v1/storage-items/${foreign.id}`, other.tokens.account)).body.data).toMatchObject({ status: 'draft', category_id: null });
+
+    // `null`, or an empty body sent as JSON, is every uncategorised draft, as no body is.
+    const empty = await call(t.app, 'POST', '/api/v1/storage-items/classify', { token: tenant.tokens.account, body: '', headers: { 'content-type': 'application/json' } });
+    expect(empty).toMatchObject({ status: 202, body: { data: { processing: 1 } } });
+    expect(await settled(tenant, left.id)).toMatchObject({ status: 'in_review', category_id: expect.any(String) });
+    expect((await classify(null)).body).toEqual({ data: { processing: 0 } });
+    for (const body of [{ ids: [] }, { ids: ['nope'] }, { ids: Array.from({ length: 101 }, () => left.id) }, { ids: left.id }]) {
+      expect((await classify(body)).status).toBe(422);
+    }
+  });
+
   it('suggests a category for an item once, however often it is asked', async () => {
     const tenant = await accountWith({ auto_categorise: true });
     const item = await settled(tenant, (await create(tenant, { name: 'zq_basket_ping' })).id);

@@ -9,7 +9,7 @@ import { newId } from '../../../src/db/ids.ts';
 import { insertAiAction } from '../../../src/modules/ai-actions/ai-actions.repository.ts';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
 import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
-import { freePort, inspect, seriousViolations, settled } from '../../helpers/dashboard.ts';
+import { freePort, inspect, seriousViolations, settled, signIn } from '../../helpers/dashboard.ts';
 import { startInbox, type Inbox } from '../../helpers/inbox.ts';
 import { createTenant, PASSWORD, type Tenant } from '../../helpers/tenants.ts';
 import { dashboardBuilt } from '../../helpers/web-build.ts';
@@ -81,15 +81,6 @@ async function finishedScan(label: string): Promise<string> {
     }),
   }).execute();
   return id;
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/sign-in');
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(/\/accounts\//);
-  await settled(page);
 }
 
 /** The newest email to `to`, once it has arrived. */
@@ -766,7 +757,7 @@ describeHere('the dashboard in a browser', () => {
     await filters.getByLabel('Added by').selectOption({ label: 'An API token' });
     await page.waitForFunction((n) => document.querySelectorAll('tbody tr').length === n, byApi.body.data.length);
     expect(await page.locator('tbody th code').allTextContents()).toEqual(byApi.body.data.map((i: { name: string }) => i.name));
-    expect(new Set(await page.locator('tbody tr td:nth-child(6)').allTextContents())).toEqual(new Set(['An API token']));
+    expect(new Set(await page.locator('tbody tr td:nth-child(7)').allTextContents())).toEqual(new Set(['An API token']));
     await filters.getByLabel('Added by').selectOption({ label: 'A scan' });
     await page.getByText('No storage items match.').waitFor();
 

@@ -265,6 +265,59 @@ describe('status and approved_by_type', () => {
   });
 });
 
+describe('POST /storage-items/approve', () => {
+  const approve = (token: string, body: unknown) => api('POST', '/api/v1/storage-items/approve', token, body);
+
+  it('finalises the items sent that have a category and wait for a person, and skips the others', async () => {
+    const inReview = await create(a.tokens.account, { name: 'bulk_review', category_id: aCategory, status: 'in_review' });
+    const draft = await create(a.tokens.account, { name: 'bulk_draft', category_id: aCategory });
+    const bare = await create(a.tokens.account, { name: 'bulk_bare', status: 'in_review' });
+    const done = await create(a.tokens.account, { name: 'bulk_done', category_id: aCategory, status: 'finalised' });
+    const working = await create(a.tokens.account, { name: 'bulk_working', category_id: aCategory });
+    await t.services.db.updateTable('storage_items').set({ status: 'processing' }).where('id', '=', working.id).execute();
+    const theirs = await create(b.tokens.account, { name: 'bulk_theirs', category_id: bCategory, status: 'in_review' });
+    const unknown = randomUUID();
+
+    const res = await approve(a.tokens.admin, { ids: [inReview.id, draft.id.toUpperCase(), bare.id, done.id, working.id, theirs.id, unknown, inReview.id] });
+    expect(res).toEqual({
+      status: 200,
+      body: { data: { approved: [inReview.id, draft.id], skipped: [bare.id, done.id, working.id, theirs.id, unknown] } },
+      headers: expect.anything(),
+    });
+    for (const item of [inReview, draft]) expect(await stored(item.id)).toMatchObject({ status: 'finalised', approved_by_type: 'User' });
+    expect(await stored(bare.id)).toMatchObject({ status: 'in_review', approved_by_type: null });
+    expect(await stored(done.id)).toMatchObject({ status: 'finalised', approved_by_type: 'API' });
+    expect(await stored(working.id)).toMatchObject({ status: 'processing', approved_by_type: null });
+    expect(await stored(theirs.id)).toMatchObject({ status: 'in_review', approved_by_type: null });
+
+    // An account token approves as the API.
+    const byApi = await create(a.tokens.account, { name: 'bulk_api', category_id: aCategory, status: 'in_review' });
+    expect((await approve(a.tokens.account, { ids: [byApi.id] })).body).toEqual({ data: { approved: [byApi.id], skipped: [] } });
+    expect(await stored(byApi.id)).toMatchObject({ status: 'finalised', approved_by_type: 'API' });
+  });
+
+  it('puts the approved items on the banner at once', async () => {
+    const item = await create(a.tokens.account, { name: 'bulk_banner', category_id: aCategory, status: 'in_review' });
+    const banner = async () => JSON.stringify((await call(t.app, 'GET', `/widget/${a.account.id}/config.json`, { headers: { origin: `https://${a.account.domain}` } })).body);
+    expect(await banner()).not.toContain('bulk_banner');
+    expect((await approve(a.tokens.account, { ids: [item.id] })).status).toBe(200);
+    expect(await banner()).toContain('bulk_banner');
+  });
+
+  it('refuses a member, and a list that is empty, too long or not of ids, changing nothing', async () => {
+    const item = await create(a.tokens.account, { name: 'bulk_refused', category_id: aCategory, status: 'in_review' });
+    expect(await approve(a.tokens.member, { ids: [item.id] })).toMatchObject({ status: 403, body: errors(403, 'User must be an admin of this account') });
+    for (const body of [{ ids: [] }, { ids: Array.from({ length: 101 }, () => item.id) }, { ids: ['nope'] }, { ids: item.id }, {}, null, undefined]) {
+      const res = await approve(a.tokens.account, body);
+      expect([JSON.stringify(body)?.slice(0, 40), res.status]).toEqual([JSON.stringify(body)?.slice(0, 40), 422]);
+    }
+    // The route needs a body: an empty one sent as JSON is malformed.
+    const empty = await call(t.app, 'POST', '/api/v1/storage-items/approve', { token: a.tokens.account, body: '', headers: { 'content-type': 'application/json' } });
+    expect(empty.status).toBe(400);
+    expect(await stored(item.id)).toMatchObject({ status: 'in_review' });
+  });
+});
+
 describe('DELETE /storage-items/{id}', () => {
   it('deletes the item', async () => {
     const item = await create(a.tokens.account, { name: 'doomed' });

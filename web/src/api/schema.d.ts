@@ -402,8 +402,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Classify now: run the AI on the account's uncategorised draft items (needs auto_categorise on) */
+        /** Classify now: run the AI on the account's uncategorised draft items, or on those of `ids` (needs auto_categorise on) */
         post: operations["classifyStorageItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/storage-items/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve several items at once: each one with a category that is a draft or in review is finalised */
+        post: operations["approveStorageItems"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3108,6 +3125,17 @@ export interface operations {
                         https_only?: boolean;
                         /** @description Days consents are kept (default 730) */
                         consent_retention_days?: number;
+                        /** @description What the AI may do; a new account has autofill and auto_categorise on, auto_approve off */
+                        ai_features?: {
+                            /** @description Fill empty description, company_name and duration from the knowledge */
+                            autofill?: boolean;
+                            /** @description Put uncategorised storage items in a standard category, creating it when missing */
+                            auto_categorise?: boolean;
+                            /** @description Finalise what the AI categorised when its confidence reaches the threshold */
+                            auto_approve?: boolean;
+                            /** @description Confidence from which auto_approve finalises */
+                            auto_approve_threshold?: number;
+                        };
                     };
                 };
             };
@@ -6819,7 +6847,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only these items, of those that are uncategorised drafts */
+                    ids: string[];
+                } | null;
+            };
+        };
         responses: {
             /** @description Default Response */
             202: {
@@ -6865,6 +6900,196 @@ export interface operations {
             };
             /** @description Authentication, authorization, pagination, not-found and other errors */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one human-readable sentence per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    approveStorageItems: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The items to finalise; those without a category, already finalised or being worked on by the AI are skipped */
+                    ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The items now finalised, approved by the caller */
+                            approved: string[];
+                            /** @description The other ids sent: no category, already finalised, processing, or not an item of the account */
+                            skipped: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, must, type Account, type AiAction, type StorageItem } from '../api/client';
 import { api } from '../session';
-import { Checkbox, ErrorNote, Field, Form, Loading, Notice, Page, Pager, Select, Table, formatDate, useLoad } from '../ui';
+import { Checkbox, ErrorNote, Field, Form, Link, Loading, Notice, Page, Pager, Select, Table, formatDate, useLoad } from '../ui';
 import { STATUS_LABELS, useCategories } from './storage-items';
 
 const LIMIT = 20;
@@ -53,7 +53,7 @@ export function AiPage({ accountId }: { accountId: string }) {
   const [page, setPage] = useState(1);
   const [type, setType] = useState('');
   const [error, setError] = useState<unknown>();
-  const [done, setDone] = useState<string>();
+  const [done, setDone] = useState<preact.ComponentChildren>();
   const [settingsSaved, setSettingsSaved] = useState(false);
   const account = useLoad(() => must(api.GET('/api/v1/accounts/{id}', { params: { path: { id: accountId } } })), [accountId]);
   const categories = useCategories();
@@ -75,19 +75,23 @@ export function AiPage({ accountId }: { accountId: string }) {
   }, [page, type]);
   const categoryNames = new Map((categories.data ?? []).map((c) => [c.id, c.name]));
 
-  const act = (label: string, work: () => Promise<unknown>) => async () => {
+  /** Runs a change and says what `work` answers (nothing when it was called off), then loads the page again. */
+  const run = (work: () => Promise<preact.ComponentChildren>) => async () => {
     setError(undefined);
     setDone(undefined);
     setSettingsSaved(false);
     try {
-      await work();
-      setDone(label);
+      setDone(await work());
       list.reload();
       categories.reload();
     } catch (caught) {
       setError(caught);
     }
   };
+  const act = (label: string, work: () => Promise<unknown>) => run(async () => {
+    await work();
+    return label;
+  });
   const accept = (action: AiAction) => act('Suggestion accepted.', () =>
     must(api.POST('/api/v1/ai-actions/{id}/accept', { params: { path: { id: action.id } } })));
   const approve = (action: AiAction) => act('Item approved.', () =>
@@ -97,6 +101,32 @@ export function AiPage({ accountId }: { accountId: string }) {
   const reject = (action: AiAction) => act('Suggestion rejected.', () =>
     must(api.POST('/api/v1/ai-actions/{id}/reject', { params: { path: { id: action.id } } })));
 
+  /** A row offers Approve for a change the AI applied to an item that waits for a person. */
+  const approvable = (action: AiAction, item: StorageItem | null | undefined): item is StorageItem =>
+    action.status === 'applied' && !!item && item.status !== 'finalised';
+  // The items of the rows shown that Approve all finalises: each once, and only those with a category.
+  const shownItems = new Map<string, StorageItem>();
+  for (const action of list.data?.data ?? []) {
+    const item = list.data!.items.get(action.actionable_id);
+    if (approvable(action, item) && item.category_id !== null) shownItems.set(item.id, item);
+  }
+  const approveAll = run(async () => {
+    const items = [...shownItems.values()];
+    const names = items.map((item) => item.name);
+    if (!confirm(`Approve ${items.length === 1 ? 'this item' : `these ${items.length} items`}: ${names.join(', ')}?\n\n`
+      + 'Each is finalised as the AI filled it in, and shows on the banner once its category is published. '
+      + 'Suggestions the AI was unsure of are not approved: accept or reject them one by one.')) return undefined;
+    const { approved, skipped } = (await must(api.POST('/api/v1/storage-items/approve', { body: { ids: items.map((item) => item.id) } }))).data;
+    const drafts = [...new Set(items.filter((item) => approved.includes(item.id)).map((item) => item.category_id!))]
+      .map((id) => categories.data?.find((c) => c.id === id)).filter((c) => c && !c.published).map((c) => c!.name);
+    const count = `${approved.length} ${approved.length === 1 ? 'item' : 'items'} approved.`
+      + (skipped.length > 0 ? ` ${skipped.length} changed meanwhile and ${skipped.length === 1 ? 'was' : 'were'} left as ${skipped.length === 1 ? 'it is' : 'they are'}.` : '');
+    if (drafts.length === 0) return count;
+    return <>{count} {drafts.length === 1 ? 'Its category' : 'Their categories'} {drafts.join(', ')} {drafts.length === 1 ? 'is' : 'are'} not
+      published yet: publish {drafts.length === 1 ? 'it' : 'them'} under <Link href={`/accounts/${accountId}/categories`}>Categories</Link> to
+      put {approved.length === 1 ? 'it' : 'them'} on the banner.</>;
+  });
+
   return (
     <Page title="AI suggestions">
       <p>What the AI decided or suggested for your storage items, how sure it was and what it rests on. Every change can be undone.</p>
@@ -104,6 +134,11 @@ export function AiPage({ accountId }: { accountId: string }) {
         <Select label="Kind" value={type} onChange={(e: Event) => { setType((e.currentTarget as HTMLSelectElement).value); setPage(1); }}
           options={[['', 'Every kind'], ...Object.entries(ACTION_LABELS)]} />
       </div>
+      {shownItems.size > 0 && (
+        <div class="toolbar">
+          <button type="button" class="primary" onClick={approveAll}>Approve all shown ({shownItems.size})</button>
+        </div>
+      )}
       <ErrorNote error={list.error ?? error} />
       {done && <Notice>{done}</Notice>}
       {list.loading && !list.data && <Loading what="AI suggestions" />}
@@ -111,8 +146,8 @@ export function AiPage({ accountId }: { accountId: string }) {
         <>
           <Table label="AI suggestions">
             <thead><tr>
-              <th scope="col">Item</th><th scope="col">Kind</th><th scope="col">Suggestion</th><th scope="col">Confidence</th>
-              <th scope="col">Why</th><th scope="col">State</th><th scope="col">When</th><th scope="col"><span class="visually-hidden">Actions</span></th>
+              <th scope="col">Item</th><th scope="col"><span class="visually-hidden">Actions</span></th><th scope="col">Kind</th>
+              <th scope="col">Suggestion</th><th scope="col">Confidence</th><th scope="col">Why</th><th scope="col">State</th><th scope="col">When</th>
             </tr></thead>
             <tbody>
               {list.data.data.map((action) => {
@@ -123,22 +158,22 @@ export function AiPage({ accountId }: { accountId: string }) {
                 return (
                   <tr key={action.id}>
                     <th scope="row"><code>{name}</code>{item && <span class={`tag status-${item.status}`}>{STATUS_LABELS[item.status as keyof typeof STATUS_LABELS]}</span>}</th>
+                    <td class="row-actions">
+                      {action.status === 'suggested' && action.action_type === 'auto_categorise' && item && item.category_id === null &&
+                        <button type="button" onClick={accept(action)} aria-label={`Accept the suggestion for ${name}`}>Accept</button>}
+                      {action.status === 'suggested' &&
+                        <button type="button" class="danger" onClick={reject(action)} aria-label={`Reject the suggestion for ${name}`}>Reject</button>}
+                      {approvable(action, item) &&
+                        <button type="button" onClick={approve(action)} aria-label={`Approve ${name}`}>Approve</button>}
+                      {action.status === 'applied' &&
+                        <button type="button" class="danger" onClick={revert(action)} aria-label={`Revert this change to ${name}`}>Revert</button>}
+                    </td>
                     <td>{ACTION_LABELS[action.action_type]}</td>
                     <td class="text">{describe(action.suggested_params as Record<string, unknown>, categoryNames)}</td>
                     <td>{Math.round(action.confidence * 100)}%</td>
                     <td class="source"><p class="reason">{action.reason}</p><p class="muted">Source: {action.source}</p></td>
                     <td>{STATE_LABELS[action.status]}</td>
                     <td>{formatDate(action.created_at)}</td>
-                    <td class="row-actions">
-                      {action.status === 'suggested' && action.action_type === 'auto_categorise' && item && item.category_id === null &&
-                        <button type="button" onClick={accept(action)} aria-label={`Accept the suggestion for ${name}`}>Accept</button>}
-                      {action.status === 'suggested' &&
-                        <button type="button" class="danger" onClick={reject(action)} aria-label={`Reject the suggestion for ${name}`}>Reject</button>}
-                      {action.status === 'applied' && item && item.status !== 'finalised' &&
-                        <button type="button" onClick={approve(action)} aria-label={`Approve ${name}`}>Approve</button>}
-                      {action.status === 'applied' &&
-                        <button type="button" class="danger" onClick={revert(action)} aria-label={`Revert this change to ${name}`}>Revert</button>}
-                    </td>
                   </tr>
                 );
               })}

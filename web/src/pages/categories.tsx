@@ -1,9 +1,22 @@
 import { useState } from 'preact/hooks';
 import { must, type Category } from '../api/client';
 import { api } from '../session';
-import { Checkbox, ErrorNote, Field, Form, Loading, Page, Pager, Table, TextArea, text, useLoad, useDelete, EditDeleteCell } from '../ui';
+import { Checkbox, ErrorNote, Field, Form, Loading, Notice, Page, Pager, Table, TextArea, text, useLoad, useDelete, EditDeleteCell } from '../ui';
 
 const LIMIT = 20;
+
+/** Puts a category on the banner, or takes it off; either way visitors are asked again. */
+export const setPublished = (category: Pick<Category, 'id'>, published: boolean) =>
+  must(api.PUT('/api/v1/categories/{id}', { params: { path: { id: category.id } }, body: { category: { published } } }));
+
+export const publishedNotice = (category: Pick<Category, 'name'>, published: boolean) => published
+  ? `${category.name} is published: it is on the banner, with its finalised items.`
+  : `${category.name} is unpublished: it and its items are off the banner.`;
+
+/** A category's place on the banner, in a word. */
+export function PublishedTag({ category }: { category: Pick<Category, 'published'> }) {
+  return category.published ? <span class="tag status-finalised">Published</span> : <span class="tag unpublished">Draft</span>;
+}
 
 function CategoryForm({ category, onDone, onCancel }: { category?: Category; onDone: () => void; onCancel?: () => void }) {
   return (
@@ -36,20 +49,42 @@ export function CategoriesPage() {
   const list = useLoad(() => must(api.GET('/api/v1/categories', { params: { query: { page, limit: LIMIT, sort: 'name' } } })), [page]);
   const [remove, error, succeeded] = useDelete<Category>((category) => `Delete the category ${category.name}?`,
     (category) => must(api.DELETE('/api/v1/categories/{id}', { params: { path: { id: category.id } } })), list.reload);
+  const [toggled, setToggled] = useState<{ error?: unknown; done?: string }>({});
+  const toggle = async (category: Category) => {
+    const published = !category.published;
+    if (!published && !confirm(`Unpublish ${category.name}? It and its items leave the banner, and visitors are asked again.`)) return;
+    setToggled({});
+    try {
+      await setPublished(category, published);
+      setToggled({ done: publishedNotice(category, published) });
+      list.reload();
+    } catch (caught) {
+      setToggled({ error: caught });
+    }
+  };
   return (
     <Page title="Categories">
-      <p>The groups of cookies your visitors accept or reject, such as analytics or marketing.</p>
-      <ErrorNote error={list.error ?? error} />
+      <p>The groups of cookies your visitors accept or reject, such as analytics or marketing.
+        Only published categories are on the banner: one the AI created is a draft until you publish it.</p>
+      <ErrorNote error={list.error ?? error ?? toggled.error} />
+      {toggled.done && <Notice>{toggled.done}</Notice>}
       {list.loading && !list.data && <Loading what="categories" />}
       {list.data && (list.data.data.length === 0 ? <p>No categories yet.</p> : (
         <>
           <Table label="Categories">
-            <thead><tr><th scope="col">Name</th><th scope="col">Slug</th><th scope="col">Required</th><th scope="col">Description</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <thead><tr>
+              <th scope="col">Name</th><th scope="col">Banner</th><th scope="col">Slug</th><th scope="col">Required</th><th scope="col">Description</th>
+              <th scope="col"><span class="visually-hidden">Actions</span></th>
+            </tr></thead>
             <tbody>
               {list.data.data.map((c) => (
                 <tr key={c.id}>
-                  <th scope="row">{c.name}</th><td><code>{c.slug}</code></td><td>{c.required ? 'Yes' : 'No'}</td><td class="text">{c.description}</td>
-                  <EditDeleteCell name={c.name} onEdit={() => setEditing(c)} onDelete={() => remove(c)} />
+                  <th scope="row">{c.name}</th><td><PublishedTag category={c} /></td><td><code>{c.slug}</code></td>
+                  <td>{c.required ? 'Yes' : 'No'}</td><td class="text">{c.description}</td>
+                  <EditDeleteCell name={c.name} onEdit={() => setEditing(c)} onDelete={() => remove(c)}>
+                    <button type="button" class={c.published ? undefined : 'primary'} onClick={() => toggle(c)}
+                      aria-label={`${c.published ? 'Unpublish' : 'Publish'} ${c.name}`}>{c.published ? 'Unpublish' : 'Publish'}</button>
+                  </EditDeleteCell>
                 </tr>
               ))}
             </tbody>

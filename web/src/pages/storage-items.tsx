@@ -1,7 +1,8 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { must, type Category, type StorageItem } from '../api/client';
 import { api } from '../session';
-import { ErrorNote, Field, Form, Link, Loading, Page, Pager, Select, Table, TextArea, optionalText, text, useLoad, useDelete, EditDeleteCell } from '../ui';
+import { ErrorNote, Field, Form, Link, Loading, Notice, Page, Pager, Select, Table, TextArea, optionalText, text, useLoad, useDelete, EditDeleteCell } from '../ui';
+import { publishedNotice, setPublished } from './categories';
 
 const LIMIT = 25;
 type Status = NonNullable<StorageItem['status']>;
@@ -16,9 +17,30 @@ export function useCategories() {
   return useLoad(() => must(api.GET('/api/v1/categories', { params: { query: { limit: 100, sort: 'name' } } })).then((r) => r.data), []);
 }
 
-function ItemForm({ item, categories, onDone, onCancel }: {
-  item?: StorageItem; categories: Category[]; onDone: () => void; onCancel?: () => void;
+/** While the AI works on items of the list, the list is loaded again every this many ms. */
+const PROCESSING_POLL_MS = 1000;
+
+/**
+ * Says that a category is not on the banner, and so neither are its items (`count` of them, when
+ * known), with a button that publishes it.
+ */
+function UnpublishedWarning({ category, count, onPublish }: { category: Category; count?: number; onPublish: (category: Category) => void }) {
+  const items = count === undefined ? 'this item' : count === 1 ? 'its item' : `its ${count} items`;
+  return (
+    <div class="note warning">
+      <p>
+        The category {category.name} is not published: {items} will not reach the banner until it is.
+        <button type="button" onClick={() => onPublish(category)}>Publish {category.name}</button>
+      </p>
+    </div>
+  );
+}
+
+function ItemForm({ item, categories, onDone, onCancel, onPublish }: {
+  item?: StorageItem; categories: Category[]; onDone: () => void; onCancel?: () => void; onPublish: (category: Category) => void;
 }) {
+  const [categoryId, setCategoryId] = useState(item?.category_id ?? '');
+  const chosen = categories.find((c) => c.id === categoryId);
   return (
     <Form submit={item ? 'Save item' : 'Add item'} label={item ? `Edit ${item.name}` : 'New storage item'}
       secondary={onCancel && <button type="button" onClick={onCancel}>Cancel</button>} focusFirst={item !== undefined}
@@ -42,6 +64,7 @@ function ItemForm({ item, categories, onDone, onCancel }: {
         <Field label="Domain" name="domain" defaultValue={item?.domain ?? ''} />
         <Select label="Type" name="storage_type" defaultValue={item?.storage_type ?? 'cookie'} options={Object.entries(TYPE_LABELS)} />
         <Select label="Category" name="category_id" defaultValue={item?.category_id ?? ''}
+          onChange={(event: Event) => setCategoryId((event.currentTarget as HTMLSelectElement).value)}
           options={[['', 'No category'], ...categories.map((c): [string, string] => [c.id, c.name])]} />
         <Select label="Status" name="status" defaultValue={item?.status === 'processing' ? 'draft' : (item?.status ?? 'draft')}
           options={[['draft', 'Draft'], ['in_review', 'In review'], ['finalised', 'Finalised']]} />
@@ -49,6 +72,7 @@ function ItemForm({ item, categories, onDone, onCancel }: {
         <Field label="Company" name="company_name" defaultValue={item?.company_name ?? ''} />
       </div>
       <TextArea label="Description" name="description" defaultValue={item?.description ?? ''} />
+      {chosen && !chosen.published && <UnpublishedWarning category={chosen} onPublish={onPublish} />}
     </Form>
   );
 }
@@ -60,6 +84,8 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
   const [storageType, setStorageType] = useState('');
   const [creator, setCreator] = useState('');
   const [editing, setEditing] = useState<StorageItem>();
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [outcome, setOutcome] = useState<{ error?: unknown; done?: preact.ComponentChildren }>({});
   const categories = useCategories();
   const list = useLoad(() => must(api.GET('/api/v1/storage-items', { params: { query: {
     page, limit: LIMIT, sort: 'name',
@@ -68,13 +94,57 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
     ...(creator ? { created_by: creator as Creator } : {}),
     ...(category === 'none' ? { uncategorised: true } : category ? { category_id: category } : {}),
   } } })), [page, status, category, storageType, creator]);
-  const names = new Map((categories.data ?? []).map((c) => [c.id, c.name]));
+  useEffect(() => setSelected(new Set()), [page, status, category, storageType, creator]);
+  const byId = new Map((categories.data ?? []).map((c) => [c.id, c]));
+  // While the AI works on items shown, the list follows it; a category it created is loaded when shown.
+  useEffect(() => {
+    if (categories.data && list.data?.data.some((item) => item.category_id && !byId.has(item.category_id))) categories.reload();
+    if (!list.data?.data.some((item) => item.status === 'processing')) return;
+    const timer = setTimeout(list.reload, PROCESSING_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [list.data]);
+  // The unpublished categories that hold items: none of those items reaches the banner.
+  const unpublished = useLoad(() => Promise.all((categories.data ?? []).filter((c) => !c.published).map(async (c) => ({
+    category: c,
+    count: (await must(api.GET('/api/v1/storage-items', { params: { query: { category_id: c.id, limit: 1 } } }))).pagination.count,
+  }))), [categories.data, list.data]);
   const filter = (set: (value: string) => void) => (event: Event) => { set((event.currentTarget as HTMLSelectElement).value); setPage(1); };
   const [remove, error, succeeded] = useDelete<StorageItem>((item) => `Delete ${item.name}?`,
     (item) => must(api.DELETE('/api/v1/storage-items/{id}', { params: { path: { id: item.id } } })), list.reload);
+
+  const act = async (work: () => Promise<preact.ComponentChildren>) => {
+    setOutcome({});
+    try {
+      setOutcome({ done: await work() });
+    } catch (caught) {
+      setOutcome({ error: caught });
+    }
+  };
+  const classify = (ids?: string[]) => act(async () => {
+    const { processing } = (await must(api.POST('/api/v1/storage-items/classify', { body: ids ? { ids } : null }))).data;
+    setSelected(new Set());
+    list.reload();
+    if (processing === 0) return ids ? 'None of the selected items is an uncategorised draft: there is nothing to classify.' : 'There is no uncategorised draft to classify.';
+    return <>The AI is classifying {processing} {processing === 1 ? 'item' : 'items'}: each shows its category here when it is done.
+      Approve them under <Link href={`/accounts/${accountId}/ai`}>AI suggestions</Link>.</>;
+  });
+  const publish = (c: Category) => act(async () => {
+    await setPublished(c, true);
+    categories.reload();
+    return publishedNotice(c, true);
+  });
+  const toggle = (id: string, on: boolean) => setSelected((now) => {
+    const next = new Set(now);
+    if (on) next.add(id);
+    else next.delete(id);
+    return next;
+  });
+  const shown = list.data?.data ?? [];
+  const allSelected = shown.length > 0 && shown.every((item) => selected.has(item.id));
+
   return (
     <Page title="Storage items">
-      <p>The cookies and browser storage your website uses. Only finalised items with a category reach the banner.</p>
+      <p>The cookies and browser storage your website uses. Only finalised items in a published category reach the banner.</p>
       <div class="filters" role="group" aria-label="Filters">
         <Select label="Status" value={status} onChange={filter(setStatus)} options={[['', 'Any status'], ...Object.entries(STATUS_LABELS)]} />
         <Select label="Category" value={category} onChange={filter(setCategory)}
@@ -82,32 +152,51 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
         <Select label="Type" value={storageType} onChange={filter(setStorageType)} options={[['', 'Any type'], ...Object.entries(TYPE_LABELS)]} />
         <Select label="Added by" value={creator} onChange={filter(setCreator)} options={[['', 'Anyone'], ...Object.entries(CREATOR_LABELS)]} />
       </div>
-      <ErrorNote error={list.error ?? categories.error ?? error} />
+      <div class="toolbar" role="group" aria-label="Classify with the AI">
+        <button type="button" aria-disabled={selected.size === 0} onClick={() => selected.size > 0 && classify([...selected])}>
+          Classify selected ({selected.size})
+        </button>
+        <button type="button" onClick={() => classify()}>Classify all uncategorised</button>
+      </div>
+      {(unpublished.data ?? []).filter(({ count }) => count > 0).map(({ category: c, count }) =>
+        <UnpublishedWarning key={c.id} category={c} count={count} onPublish={publish} />)}
+      <ErrorNote error={list.error ?? categories.error ?? unpublished.error ?? error ?? outcome.error} />
+      {outcome.done && <Notice>{outcome.done}</Notice>}
       {list.loading && !list.data && <Loading what="storage items" />}
       {list.data && (list.data.data.length === 0 ? <p>No storage items match.</p> : (
         <>
           <Table label="Storage items">
             <thead><tr>
+              <th scope="col"><input type="checkbox" checked={allSelected} aria-label="Select every item of this page"
+                onChange={(event) => { const on = event.currentTarget.checked; setSelected(on ? new Set(shown.map((item) => item.id)) : new Set()); }} /></th>
               <th scope="col">Name</th><th scope="col">Type</th><th scope="col">Domain</th><th scope="col">Category</th>
               <th scope="col">Status</th><th scope="col">Added by</th><th scope="col">Duration</th><th scope="col"><span class="visually-hidden">Actions</span></th>
             </tr></thead>
             <tbody>
-              {list.data.data.map((item) => (
-                <tr key={item.id}>
-                  <th scope="row">
-                    <code>{item.name}</code>
-                    {item.is_wildcard_cookie && <span class="tag">wildcard</span>}
-                    {item.wildcard_cookie_id && <span class="tag muted">matches a wildcard</span>}
-                  </th>
-                  <td>{TYPE_LABELS[item.storage_type]}</td>
-                  <td>{item.domain || '—'}</td>
-                  <td>{item.category_id ? names.get(item.category_id) ?? '…' : <span class="muted">None</span>}</td>
-                  <td><span class={`tag status-${item.status}`}>{STATUS_LABELS[item.status as Status] ?? item.status}</span></td>
-                  <td>{CREATOR_LABELS[item.created_by]}</td>
-                  <td>{item.duration || '—'}</td>
-                  <EditDeleteCell name={item.name} onEdit={() => setEditing(item)} onDelete={() => remove(item)} />
-                </tr>
-              ))}
+              {list.data.data.map((item) => {
+                const itemCategory = item.category_id ? byId.get(item.category_id) : undefined;
+                return (
+                  <tr key={item.id}>
+                    <td><input type="checkbox" checked={selected.has(item.id)} aria-label={`Select ${item.name}`}
+                      onChange={(event) => toggle(item.id, event.currentTarget.checked)} /></td>
+                    <th scope="row">
+                      <code>{item.name}</code>
+                      {item.is_wildcard_cookie && <span class="tag">wildcard</span>}
+                      {item.wildcard_cookie_id && <span class="tag muted">matches a wildcard</span>}
+                    </th>
+                    <td>{TYPE_LABELS[item.storage_type]}</td>
+                    <td>{item.domain || '—'}</td>
+                    <td>
+                      {item.category_id ? itemCategory?.name ?? '…' : <span class="muted">None</span>}
+                      {itemCategory && !itemCategory.published && <span class="tag unpublished">not published</span>}
+                    </td>
+                    <td><span class={`tag status-${item.status}`}>{STATUS_LABELS[item.status as Status] ?? item.status}</span></td>
+                    <td>{CREATOR_LABELS[item.created_by]}</td>
+                    <td>{item.duration || '—'}</td>
+                    <EditDeleteCell name={item.name} onEdit={() => setEditing(item)} onDelete={() => remove(item)} />
+                  </tr>
+                );
+              })}
             </tbody>
           </Table>
           <Pager pagination={list.data.pagination} limit={LIMIT} onPage={setPage} />
@@ -120,12 +209,12 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
             <>
               <h2>Edit {editing.name}</h2>
               <ItemForm key={editing.id} item={editing} categories={categories.data} onCancel={() => setEditing(undefined)}
-                onDone={() => { setEditing(undefined); succeeded(); }} />
+                onDone={() => { setEditing(undefined); succeeded(); }} onPublish={publish} />
             </>
           ) : (
             <>
               <h2>New storage item</h2>
-              <ItemForm categories={categories.data} onDone={succeeded} />
+              <ItemForm categories={categories.data} onDone={succeeded} onPublish={publish} />
             </>
           )}
         </section>
