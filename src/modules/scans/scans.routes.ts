@@ -6,7 +6,7 @@ import { scopeOf } from '../../http/auth.ts';
 import { IdParams, withErrors } from '../../http/schemas.ts';
 import { findScan, listScans } from './scans.repository.ts';
 import { CreateScanBody, ScanListQuery, ScanSchema, toScan } from './scans.schema.ts';
-import { cancelQueuedOrRunning, queueScan, violationsOf } from './scans.service.ts';
+import { cancelQueuedOrRunning, queueScan, findingsOf } from './scans.service.ts';
 
 const tags = ['Scans'];
 const security = [{ bearer: [] }];
@@ -29,8 +29,8 @@ export const scansRoutes: RoutesPlugin = async (app, { services }) => {
     const window = offsetWindow(request.query);
     const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
     const { rows, count } = await listScans(db, accountId, request.query, sort, window);
-    const violations = await violationsOf(db, accountId, rows);
-    return { pagination: paginate(request, window, count), data: rows.map((row) => toScan(row, violations.get(row.id))) };
+    const findings = await findingsOf(db, accountId, rows);
+    return { pagination: paginate(request, window, count), data: rows.map((row) => toScan(row, findings.get(row.id))) };
   });
 
   app.post('/scans', {
@@ -57,8 +57,8 @@ export const scansRoutes: RoutesPlugin = async (app, { services }) => {
   }, async (request) => {
     const { accountId } = scopeOf(request);
     const row = found(await findScan(db, accountId, request.params.id));
-    const violations = await violationsOf(db, accountId, [row]);
-    return { data: toScan(row, violations.get(row.id)) };
+    const findings = await findingsOf(db, accountId, [row]);
+    return { data: toScan(row, findings.get(row.id)) };
   });
 
   app.delete('/scans/:id', {

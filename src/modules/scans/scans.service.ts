@@ -8,9 +8,9 @@ import { addressPolicy, resolveAllowed, RefusedAddressError, UnresolvedHostError
 import { normaliseDomain, originMatches } from '../../lib/hosts.ts';
 import { DAY_MS } from '../../lib/utc-period.ts';
 import { findScanHosts } from '../accounts/accounts.service.ts';
-import { refusableCategoriesOf } from '../storage-items/scanned-items.service.ts';
+import { itemCategoriesOf } from '../storage-items/scanned-items.service.ts';
 import { cancelScan, countScansSince, findActiveScan, findScan, insertScan } from './scans.repository.ts';
-import type { ScanFields, StoredReport, Violation } from './scans.schema.ts';
+import type { Findings, ScanFields, StoredReport } from './scans.schema.ts';
 
 export const ALREADY_SCANNING = 'Account already has a scan queued or running';
 
@@ -76,31 +76,32 @@ export async function cancelQueuedOrRunning(db: Kysely<Database>, accountId: str
 }
 
 /**
- * The violations of each scan's report: items set before consent whose category, as it is now,
- * is not required. Read when shown, so that a category given later (by a person or the AI) counts.
+ * What each scan's report found before consent, read from the account's items as they are now (so
+ * that a category given later, by a person or the AI, counts): the items without a category (or no
+ * longer in the account), which nothing holds back, and the items of a category that is not required.
  */
-export async function violationsOf(db: Kysely<Database>, accountId: string, rows: ScanRow[]): Promise<Map<string, Violation[]>> {
+export async function findingsOf(db: Kysely<Database>, accountId: string, rows: ScanRow[]): Promise<Map<string, Findings>> {
   const reports = rows.map((row) => [row.id, row.report as StoredReport | null] as const);
   const itemIds = reports.flatMap(([, report]) =>
     (report?.storage_items ?? []).filter((item) => item.set_before_consent && item.storage_item_id).map((item) => item.storage_item_id!),
   );
-  const categories = await refusableCategoriesOf(db, accountId, itemIds);
-  const out = new Map<string, Violation[]>();
+  const categories = await itemCategoriesOf(db, accountId, itemIds);
+  const out = new Map<string, Findings>();
   for (const [id, report] of reports) {
-    const violations: Violation[] = [];
+    const findings: Findings = { uncategorised: [], violations: [] };
     for (const item of report?.storage_items ?? []) {
-      const category = item.set_before_consent && item.storage_item_id ? categories.get(item.storage_item_id) : undefined;
-      if (!category) continue;
-      violations.push({
-        name: item.name,
-        domain: item.domain,
-        storage_type: item.storage_type,
-        storage_item_id: item.storage_item_id!,
-        ...category,
-        first_seen_url: item.first_seen_url,
-      });
+      if (!item.set_before_consent) continue;
+      const found = { name: item.name, domain: item.domain, storage_type: item.storage_type };
+      const category = item.storage_item_id ? categories.get(item.storage_item_id) : undefined;
+      if (!category) {
+        findings.uncategorised.push({ ...found, storage_item_id: item.storage_item_id, first_seen_url: item.first_seen_url });
+      } else if (!category.required) {
+        findings.violations.push({
+          ...found, storage_item_id: item.storage_item_id!, category_id: category.category_id, category: category.category, first_seen_url: item.first_seen_url,
+        });
+      }
     }
-    out.set(id, violations);
+    out.set(id, findings);
   }
   return out;
 }

@@ -5,7 +5,7 @@ import { markVendorsSetup } from '../accounts/accounts.service.ts';
 import { takeForAi } from './storage-items.service.ts';
 import {
   insertStorageItem,
-  listRefusableCategories,
+  listItemCategories,
   listScanCandidates,
   markItemsSeen,
   updateStorageItem,
@@ -124,8 +124,17 @@ export async function recordScannedItems(db: Kysely<Database>, accountId: string
   });
 }
 
-/** For reports: the refusable category of each item that has one, by item id. */
-export async function refusableCategoriesOf(db: Kysely<Database>, accountId: string, itemIds: string[]) {
-  const rows = await listRefusableCategories(db, accountId, [...new Set(itemIds)]);
-  return new Map(rows.map((row) => [row.item_id, { category_id: row.category_id, category: row.category }]));
+/** What a report reads of an item's category, as it is now. */
+export type ItemCategory = { category_id: string; category: string; required: boolean } | null;
+
+/**
+ * For reports: the category of each item still in the account, by item id (null when it has none);
+ * an id missing from the map is an item no longer in the account.
+ */
+export async function itemCategoriesOf(db: Kysely<Database>, accountId: string, itemIds: string[]): Promise<Map<string, ItemCategory>> {
+  const rows = await listItemCategories(db, accountId, [...new Set(itemIds)]);
+  return new Map(rows.map((row) => [
+    row.item_id,
+    row.category_id === null ? null : { category_id: row.category_id, category: row.category!, required: row.required! },
+  ]));
 }

@@ -73,16 +73,15 @@ export async function markItemsSeen(db: Executor, accountId: string, ids: string
   await db.updateTable('storage_items').set({ last_seen_at: seenAt }).where('account_id', '=', accountId).where('id', 'in', ids).execute();
 }
 
-/** The category of each of these items that is not required (what a visitor may refuse). */
-export async function listRefusableCategories(db: Executor, accountId: string, itemIds: string[]) {
+/** The category of each of these items (null for one without), with whether visitors may refuse it. */
+export async function listItemCategories(db: Executor, accountId: string, itemIds: string[]) {
   if (itemIds.length === 0) return [];
   return db
     .selectFrom('storage_items')
-    .innerJoin('categories', 'categories.id', 'storage_items.category_id')
-    .select(['storage_items.id as item_id', 'categories.id as category_id', 'categories.name as category'])
+    .leftJoin('categories', 'categories.id', 'storage_items.category_id')
+    .select(['storage_items.id as item_id', 'categories.id as category_id', 'categories.name as category', 'categories.required'])
     .where('storage_items.account_id', '=', accountId)
     .where('storage_items.id', 'in', itemIds)
-    .where('categories.required', '=', false)
     .execute();
 }
 

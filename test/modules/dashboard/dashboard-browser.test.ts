@@ -57,25 +57,33 @@ async function bannerEditor() {
   return { context, page, preview };
 }
 
-/** A finished scan (stored as the runner stores one) that found an advertising cookie set before consent. */
-async function finishedScan(label: string): Promise<string> {
+/**
+ * A finished scan (stored as the runner stores one) that found an advertising cookie set before
+ * consent, and with `uncategorised` a cookie without a category set before consent too.
+ */
+async function finishedScan(label: string, options: { uncategorised?: boolean } = {}): Promise<string> {
   const token = tenant.tokens.account;
   const category = await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name: `Advertising ${label}` } } });
-  const item = await call(t.app, 'POST', '/api/v1/storage-items', {
-    token, body: { storage_item: { name: `_ads_${label}`, domain: 'browser.example.com', category_id: category.body.data.id } },
-  });
+  const made = [{ name: `_ads_${label}`, category_id: category.body.data.id }, ...(options.uncategorised ? [{ name: `_hjSessionUser_${label}` }] : [])];
   const id = newId();
   const url = `https://${tenant.account.domain}/`;
+  const found = [];
+  for (const { name, category_id } of made) {
+    const item = await call(t.app, 'POST', '/api/v1/storage-items', {
+      token, body: { storage_item: { name, domain: 'browser.example.com', ...(category_id && { category_id }) } },
+    });
+    found.push({
+      name, domain: 'browser.example.com', storage_type: 'cookie', storage_item_id: item.body.data.id, first_seen_url: url,
+      expires_at: null, duration: '90 days', path: '/', secure: true, http_only: false, same_site: 'Lax', partitioned: false,
+      set_before_consent: true, set_by: null,
+    });
+  }
   await t.services.db.insertInto('scans').values({
-    id, account_id: tenant.account.id, status: 'completed', starting_url: url, max_pages: 5, pages_scanned: 1, storage_items_found: 1,
+    id, account_id: tenant.account.id, status: 'completed', starting_url: url, max_pages: 5, pages_scanned: 1, storage_items_found: found.length,
     started_at: new Date(), finished_at: new Date(),
     report: JSON.stringify({
       pages: [{ url, status: 200, time_ms: 120, pass: 'before_consent', error: null }],
-      storage_items: [{
-        name: `_ads_${label}`, domain: 'browser.example.com', storage_type: 'cookie', storage_item_id: item.body.data.id, first_seen_url: url,
-        expires_at: null, duration: '90 days', path: '/', secure: true, http_only: false, same_site: 'Lax', partitioned: false,
-        set_before_consent: true, set_by: null,
-      }],
+      storage_items: found,
       refused: [],
       consent_banner: false,
     }),
@@ -960,6 +968,36 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
   });
 
+  it('shows the items without a category set before consent first and in red, in the report and the list of scans', async () => {
+    await finishedScan('hotjar', { uncategorised: true });
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Scans' }).click();
+    await settled(page);
+    const red = 'rgb(164, 38, 44)';
+    const colour = (locator: ReturnType<Page['locator']>) => locator.evaluate((node) => getComputedStyle(node).color);
+    // The newest scan is listed first: its counts fail, in red, the uncategorised one first.
+    const counts = page.getByRole('region', { name: 'Scans' }).locator('tbody tr').first().locator('td').nth(3);
+    expect(await counts.textContent()).toBe('Fails: 1 without a category, 1 refusable');
+    expect(await colour(counts.locator('strong'))).toBe(red);
+    await page.getByRole('region', { name: 'Scans' }).locator('tbody tr').first().getByRole('link').click();
+    await settled(page);
+    const heading = page.getByRole('heading', { name: 'Set before consent' });
+    // What follows the heading first is the failure of the item without a category, in red.
+    const next = heading.locator('xpath=following-sibling::*[1]');
+    expect(await next.textContent()).toMatch(/^1 item without a category was set before visitors chose\. Nothing holds it back/);
+    expect(await colour(next)).toBe(red);
+    const uncategorised = page.getByRole('region', { name: 'Without a category' });
+    expect(await uncategorised.getByRole('rowheader').allTextContents()).toEqual(['_hjSessionUser_hotjar']);
+    expect(await colour(uncategorised.getByRole('rowheader'))).toBe(red);
+    const refusable = page.getByRole('region', { name: 'Set before consent' });
+    expect(await refusable.getByRole('rowheader').allTextContents()).toEqual(['_ads_hotjar']);
+    expect(await uncategorised.evaluate((a, b) => !!(a.compareDocumentPosition(b!) & Node.DOCUMENT_POSITION_FOLLOWING), await refusable.elementHandle())).toBe(true);
+    // The pass sentence is not shown while anything fails.
+    expect(await page.getByText('Nothing without a category').count()).toBe(0);
+    await context.close();
+  });
+
   it('charts the statistics of the account and of a group, with the same figures as tables', async () => {
     const token = tenant.tokens.account;
     const category = await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name: 'Charted marketing' } } });
@@ -1057,7 +1095,7 @@ describeHere('the dashboard in a browser', () => {
     await visit(`${account}/consents/${consent.body.data.id}`, 'consent');
     await visit(`${account}/members`, 'members');
     await visit(`${account}/banner`, 'banner');
-    const scan = await finishedScan('axe');
+    const scan = await finishedScan('axe', { uncategorised: true });
     await visit(`${account}/scans`, 'scans');
     await visit(`${account}/scans/${scan}`, 'scan');
     await visit('/tokens', 'tokens');

@@ -187,6 +187,42 @@ describeBrowser(`scans (${ENGINE})`, () => {
     });
   }, 120_000);
 
+  it('counts the items without a category set before consent first, as a failure, and the list says so', async () => {
+    // No AI: what the scan finds stays without a category, as on an account that has not turned it on.
+    const owner = await siteTenant('Uncategorised', { autofill: false, auto_categorise: false });
+    const token = owner.tokens.account;
+    const necessary = await api('POST', '/api/v1/categories', token, { category: { name: 'Necessary', required: true } });
+    const marketing = await api('POST', '/api/v1/categories', token, { category: { name: 'Marketing' } });
+    expect((await api('POST', '/api/v1/storage-items', token, {
+      storage_item: { name: 'fp_session', domain: '127.0.0.1', category_id: necessary.body.data.id },
+    })).status).toBe(201);
+    const res = await api('POST', '/api/v1/scans', token, { scan: { starting_url: `${site.url}/`, max_pages: 3 } });
+    const scan = await finished(token, res.body.data.id);
+    expect(scan.status).toBe('completed');
+    const before = scan.report.storage_items.filter((item: { set_before_consent: boolean }) => item.set_before_consent);
+    const names = (list: { name: string }[]) => list.map((item) => item.name).sort();
+    // Everything set before consent but fp_session (in a required category) has no category: nothing holds it back.
+    expect(names(scan.report.uncategorised)).toEqual(names(before.filter((item: { name: string }) => item.name !== 'fp_session')));
+    expect(names(scan.report.uncategorised)).toContain('_fbp');
+    expect(scan.report.violations).toEqual([]);
+    expect(scan.report.summary).toEqual({ set_before_consent: before.length, uncategorised: before.length - 1, violations: 0, passed: false });
+    const fbp = scan.report.uncategorised.find((item: { name: string }) => item.name === '_fbp');
+    expect(fbp).toEqual({ name: '_fbp', domain: '127.0.0.1', storage_type: 'cookie', storage_item_id: expect.any(String), first_seen_url: `${site.url}/` });
+
+    // Given a refusable category, _fbp becomes a violation; an item deleted from the account stays uncategorised.
+    expect((await api('PUT', `/api/v1/storage-items/${fbp.storage_item_id}`, token, { storage_item: { category_id: marketing.body.data.id } })).status).toBe(200);
+    const pref = scan.report.uncategorised.find((item: { name: string }) => item.name === 'js_pref');
+    expect((await api('DELETE', `/api/v1/storage-items/${pref.storage_item_id}`, token)).status).toBe(200);
+    const again = (await api('GET', `/api/v1/scans/${scan.id}`, token)).body.data.report;
+    expect(names(again.violations)).toEqual(['_fbp']);
+    expect(names(again.uncategorised)).toContain('js_pref');
+    expect(names(again.uncategorised)).not.toContain('_fbp');
+    expect(again.summary).toEqual({ set_before_consent: before.length, uncategorised: before.length - 2, violations: 1, passed: false });
+    // The list of scans carries the same counts.
+    const listed = (await api('GET', '/api/v1/scans', token)).body.data;
+    expect(listed.map((s: { report: { summary: unknown } }) => s.report.summary)).toEqual([again.summary]);
+  }, 120_000);
+
   it('rescans without duplicating anything, only marking what it saw again', async () => {
     const token = tenant.tokens.admin;
     const before = await itemsOf(tenant.account.id);

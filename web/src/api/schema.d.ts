@@ -11163,6 +11163,26 @@ export interface operations {
                                     set_before_consent: boolean;
                                     set_by: string | null;
                                 }[];
+                                /** @description The counts a list of scans shows, read from the categories the items have now */
+                                summary: {
+                                    /** @description Items set before the visitor chose, whatever their category */
+                                    set_before_consent: number;
+                                    /** @description Of those, the items without a category (`uncategorised`) */
+                                    uncategorised: number;
+                                    /** @description Of those, the items of a category visitors may refuse (`violations`) */
+                                    violations: number;
+                                    /** @description true only when both `uncategorised` and `violations` are 0: an uncategorised item set before consent is a failure, not a pass */
+                                    passed: boolean;
+                                };
+                                /** @description Read from the items as they are now; the first thing to fix: shown before `violations` */
+                                uncategorised: {
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    storage_item_id: string | null;
+                                    first_seen_url: string;
+                                }[];
                                 /** @description Read from the categories the items have now */
                                 violations: {
                                     name: string;
@@ -11339,6 +11359,26 @@ export interface operations {
                                     /** @description Set before the visitor consented to anything */
                                     set_before_consent: boolean;
                                     set_by: string | null;
+                                }[];
+                                /** @description The counts a list of scans shows, read from the categories the items have now */
+                                summary: {
+                                    /** @description Items set before the visitor chose, whatever their category */
+                                    set_before_consent: number;
+                                    /** @description Of those, the items without a category (`uncategorised`) */
+                                    uncategorised: number;
+                                    /** @description Of those, the items of a category visitors may refuse (`violations`) */
+                                    violations: number;
+                                    /** @description true only when both `uncategorised` and `violations` are 0: an uncategorised item set before consent is a failure, not a pass */
+                                    passed: boolean;
+                                };
+                                /** @description Read from the items as they are now; the first thing to fix: shown before `violations` */
+                                uncategorised: {
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    storage_item_id: string | null;
+                                    first_seen_url: string;
                                 }[];
                                 /** @description Read from the categories the items have now */
                                 violations: {
@@ -11561,6 +11601,26 @@ export interface operations {
                                     set_before_consent: boolean;
                                     set_by: string | null;
                                 }[];
+                                /** @description The counts a list of scans shows, read from the categories the items have now */
+                                summary: {
+                                    /** @description Items set before the visitor chose, whatever their category */
+                                    set_before_consent: number;
+                                    /** @description Of those, the items without a category (`uncategorised`) */
+                                    uncategorised: number;
+                                    /** @description Of those, the items of a category visitors may refuse (`violations`) */
+                                    violations: number;
+                                    /** @description true only when both `uncategorised` and `violations` are 0: an uncategorised item set before consent is a failure, not a pass */
+                                    passed: boolean;
+                                };
+                                /** @description Read from the items as they are now; the first thing to fix: shown before `violations` */
+                                uncategorised: {
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    storage_item_id: string | null;
+                                    first_seen_url: string;
+                                }[];
                                 /** @description Read from the categories the items have now */
                                 violations: {
                                     name: string;
@@ -11740,6 +11800,26 @@ export interface operations {
                                     /** @description Set before the visitor consented to anything */
                                     set_before_consent: boolean;
                                     set_by: string | null;
+                                }[];
+                                /** @description The counts a list of scans shows, read from the categories the items have now */
+                                summary: {
+                                    /** @description Items set before the visitor chose, whatever their category */
+                                    set_before_consent: number;
+                                    /** @description Of those, the items without a category (`uncategorised`) */
+                                    uncategorised: number;
+                                    /** @description Of those, the items of a category visitors may refuse (`violations`) */
+                                    violations: number;
+                                    /** @description true only when both `uncategorised` and `violations` are 0: an uncategorised item set before consent is a failure, not a pass */
+                                    passed: boolean;
+                                };
+                                /** @description Read from the items as they are now; the first thing to fix: shown before `violations` */
+                                uncategorised: {
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    storage_item_id: string | null;
+                                    first_seen_url: string;
                                 }[];
                                 /** @description Read from the categories the items have now */
                                 violations: {

@@ -69,7 +69,7 @@ export function ScansPage({ accountId }: { accountId: string }) {
                   <td>{STATUS_LABELS[scan.status]}{scan.error && <span class="hint"> ({scan.error})</span>}</td>
                   <td>{scan.pages_scanned} of {scan.max_pages}</td>
                   <td>{scan.storage_items_found}</td>
-                  <td>{scan.report ? scan.report.violations.length : '—'}</td>
+                  <td>{scan.report ? <BeforeConsentCounts summary={scan.report.summary} /> : '—'}</td>
                   <td>{formatDate(scan.created_at)}</td>
                   <td class="row-actions">{running(scan) && (
                     <button type="button" class="danger" onClick={() => cancel(scan)} aria-label={`Cancel the scan of ${scan.starting_url}`}>Cancel</button>
@@ -82,6 +82,65 @@ export function ScansPage({ accountId }: { accountId: string }) {
         </>
       )}
     </Page>
+  );
+}
+
+type Report = NonNullable<Scan['report']>;
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** A scan's counts in the list: what fails first, in red; "None to fix" only when nothing does. */
+function BeforeConsentCounts({ summary }: { summary: Report['summary'] }) {
+  if (summary.passed) return <>None to fix</>;
+  const failures = [
+    summary.uncategorised > 0 && `${summary.uncategorised} without a category`,
+    summary.violations > 0 && `${summary.violations} refusable`,
+  ].filter(Boolean);
+  return <strong class="failure"><span class="visually-hidden">Fails: </span>{failures.join(', ')}</strong>;
+}
+
+/**
+ * What was set before the visitor chose: first the items without a category (nothing holds them
+ * back, so they fail), then those of a category visitors may refuse; a pass only when neither.
+ */
+function SetBeforeConsent({ accountId, report }: { accountId: string; report: Report }) {
+  const { uncategorised, violations } = report;
+  if (report.summary.passed) {
+    return <p>Nothing without a category, and nothing of a category visitors may refuse, was set before they chose.</p>;
+  }
+  return (
+    <>
+      {uncategorised.length > 0 && (
+        <>
+          <div class="note error">
+            <p><strong>{plural(uncategorised.length, 'item without a category was', 'items without a category were')} set before visitors chose.</strong>
+              {' '}Nothing holds {uncategorised.length === 1 ? 'it' : 'them'} back: give each a category
+              on <Link href={`/accounts/${accountId}/storage-items`}>Storage items</Link> (a required one only if the site cannot work without it).</p>
+          </div>
+          <Table label="Without a category">
+            <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Kind</th><th scope="col">First seen on</th></tr></thead>
+            <tbody>{uncategorised.map((item) => (
+              <tr key={`${item.storage_type} ${item.domain} ${item.name}`}>
+                <th scope="row" class="failure">{item.name}</th><td>{item.domain}</td><td>{item.storage_type.replace('_', ' ')}</td><td>{item.first_seen_url}</td>
+              </tr>
+            ))}</tbody>
+          </Table>
+        </>
+      )}
+      {violations.length > 0 && (
+        <>
+          <div class="note error">
+            <p><strong>{plural(violations.length, 'item of a category visitors may refuse was', 'items of a category visitors may refuse were')} set before they chose.</strong></p>
+          </div>
+          <Table label="Set before consent">
+            <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Category</th><th scope="col">First seen on</th></tr></thead>
+            <tbody>{violations.map((v) => (
+              <tr key={`${v.storage_type} ${v.domain} ${v.name}`}><th scope="row">{v.name}</th><td>{v.domain}</td><td>{v.category}</td><td>{v.first_seen_url}</td></tr>
+            ))}</tbody>
+          </Table>
+        </>
+      )}
+      {violations.length === 0 && <p>Nothing of a category visitors may refuse was set before they chose; the items above have no category yet.</p>}
+    </>
   );
 }
 
@@ -105,16 +164,7 @@ export function ScanReport({ accountId, id }: { accountId: string; id: string })
       {report && (
         <>
           <h2>Set before consent</h2>
-          {report.violations.length === 0
-            ? <p>Nothing of a category visitors may refuse was set before they chose.</p>
-            : (
-              <Table label="Set before consent">
-                <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Category</th><th scope="col">First seen on</th></tr></thead>
-                <tbody>{report.violations.map((v) => (
-                  <tr key={`${v.storage_type} ${v.domain} ${v.name}`}><th scope="row">{v.name}</th><td>{v.domain}</td><td>{v.category}</td><td>{v.first_seen_url}</td></tr>
-                ))}</tbody>
-              </Table>
-            )}
+          <SetBeforeConsent accountId={accountId} report={report} />
           <h2>Everything found</h2>
           <Table label="Everything found">
             <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Kind</th><th scope="col">Lasts</th><th scope="col">Before consent</th></tr></thead>
