@@ -307,6 +307,8 @@ export interface AccountDailyStatsTable {
   day: ColumnType<Date, string, string>;
   pageviews: number;
   visitors: number;
+  /** The day's visitors who chose (a consent recorded for their session), counted from the day's sketch as `visitors` is. */
+  choosers: ColumnType<number, number | undefined, number>;
 }
 
 export interface AccountConsentCountsTable {
@@ -375,7 +377,10 @@ export interface AccountVisitorSketchesTable {
   account_id: string;
   grain: 'day' | 'week' | 'month';
   start: ColumnType<Date, string, string>;
+  /** Every visitor of the period: the sessions shown the banner, and every chooser. */
   registers: Uint8Array;
+  /** The visitors who chose (a consent recorded for their session): always contained in `registers`. */
+  chooser_registers: ColumnType<Uint8Array, Uint8Array | undefined, Uint8Array>;
 }
 
 export interface ConsentErasuresTable {

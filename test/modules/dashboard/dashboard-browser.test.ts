@@ -1036,6 +1036,10 @@ describeHere('the dashboard in a browser', () => {
     const categoryRow = page.getByRole('region', { name: 'Acceptance by category' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Charted marketing' }) });
     expect(await categoryRow.locator('td').allTextContents()).toEqual(['2', '1', '66.7%']);
     expect(await page.locator('.figures dd').nth(3).textContent()).toBe(`${Math.round(stats.totals.gpc_share * 1000) / 10}%`);
+    // The consent rate says what it is beside the figure: visitors who chose, of those shown the banner.
+    expect(stats.totals.consent_rate).toBeLessThanOrEqual(1);
+    expect(await page.locator('.figures dd').nth(2).locator('.figure-note').textContent())
+      .toBe(`${stats.totals.consenting_visitors} of ${stats.totals.unique_visitors} visitors shown the banner chose, each counted once`);
 
     // Grouped by week: fewer bars, the same total.
     await page.getByRole('group', { name: 'Statistics period' }).getByLabel('Grouped').selectOption('week');

@@ -9291,8 +9291,10 @@ export interface operations {
                                 acceptance_rate: number | null;
                             }[];
                             pageviews: number;
-                            /** @description Exact for one day; for longer spans a HyperLogLog estimate (about 2% error) */
+                            /** @description Distinct visitors shown the banner (sessions that loaded it, or chose): a HyperLogLog estimate, about 2% error */
                             unique_visitors: number;
+                            /** @description Of the unique visitors, those who chose (a consent recorded for their session, whatever the choice), counted the same way */
+                            consenting_visitors: number;
                             consent_rate: number | null;
                         }[];
                         totals: {
@@ -9312,8 +9314,10 @@ export interface operations {
                                 acceptance_rate: number | null;
                             }[];
                             pageviews: number;
-                            /** @description Exact for one day; for longer spans a HyperLogLog estimate (about 2% error) */
+                            /** @description Distinct visitors shown the banner (sessions that loaded it, or chose): a HyperLogLog estimate, about 2% error */
                             unique_visitors: number;
+                            /** @description Of the unique visitors, those who chose (a consent recorded for their session, whatever the choice), counted the same way */
+                            consenting_visitors: number;
                             consent_rate: number | null;
                             previous: {
                                 /**
@@ -9477,8 +9481,10 @@ export interface operations {
                                 acceptance_rate: number | null;
                             }[];
                             pageviews: number;
-                            /** @description Exact for one day; for longer spans a HyperLogLog estimate (about 2% error) */
+                            /** @description Distinct visitors shown the banner (sessions that loaded it, or chose): a HyperLogLog estimate, about 2% error */
                             unique_visitors: number;
+                            /** @description Of the unique visitors, those who chose (a consent recorded for their session, whatever the choice), counted the same way */
+                            consenting_visitors: number;
                             consent_rate: number | null;
                         }[];
                         totals: {
@@ -9498,8 +9504,10 @@ export interface operations {
                                 acceptance_rate: number | null;
                             }[];
                             pageviews: number;
-                            /** @description Exact for one day; for longer spans a HyperLogLog estimate (about 2% error) */
+                            /** @description Distinct visitors shown the banner (sessions that loaded it, or chose): a HyperLogLog estimate, about 2% error */
                             unique_visitors: number;
+                            /** @description Of the unique visitors, those who chose (a consent recorded for their session, whatever the choice), counted the same way */
+                            consenting_visitors: number;
                             consent_rate: number | null;
                             previous: {
                                 /**
