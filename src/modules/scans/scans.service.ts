@@ -13,6 +13,8 @@ import { cancelScan, countScansSince, findActiveScan, findScan, insertScan } fro
 import type { Findings, ScanFields, StoredReport } from './scans.schema.ts';
 
 export const ALREADY_SCANNING = 'Account already has a scan queued or running';
+/** What an owner refused a private address is told: the setting that lifts it is the operator's, and named. */
+const PRIVATE_NETWORKS_HINT = 'an operator can allow private networks with SCAN_ALLOW_PRIVATE_NETWORKS=true';
 
 /** Whether a host is the account's domain, one of its subdomains, or one of its allowed domains. */
 export function hostBelongs(host: string, account: { domain: string; allowed_domains: string[] }): boolean {
@@ -48,7 +50,8 @@ export async function queueScan(db: Kysely<Database>, config: Config, accountId:
   try {
     await resolveAllowed(url.hostname, addressPolicy(config.scanAllowPrivateNetworks));
   } catch (error) {
-    if (error instanceof RefusedAddressError || error instanceof UnresolvedHostError) throw new ValidationError(`Starting url is not allowed: ${error.message}`);
+    if (error instanceof RefusedAddressError) throw new ValidationError(`Starting url is not allowed: ${error.message}; ${PRIVATE_NETWORKS_HINT}`);
+    if (error instanceof UnresolvedHostError) throw new ValidationError(`Starting url is not allowed: ${error.message}`);
     throw error;
   }
   url.hash = '';
