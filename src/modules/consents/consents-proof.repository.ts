@@ -50,6 +50,10 @@ function csvField(value: RawBuilder<unknown>): RawBuilder<string> {
 }
 
 const categoryList = (column: string) => sql`array_to_string(${sql.ref(column)}, ' ')`;
+/** A list's category names for a person, in the list's order, joined by '; '; a category deleted since reads "(deleted)". */
+const categoryNames = (column: string) => sql`(select string_agg(coalesce(c.name, '(deleted)'), '; ' order by u.n)
+  from unnest(${sql.ref(column)}) with ordinality as u(id, n)
+  left join categories c on c.id = u.id and c.account_id = consent_records.account_id)`;
 const services = (column: string) => sql`coalesce(${sql.ref(column)}, '{}'::jsonb)`;
 const hex = (column: string) => sql`encode(${sql.ref(column)}, 'hex')`;
 
@@ -63,12 +67,14 @@ function exportLine(format: 'csv' | 'ndjson'): RawBuilder<string> {
       'url', url, 'user_agent', user_agent, 'ip_address', ip_address, 'gpc', gpc,
       'chain_seq', chain_seq, 'hash', ${hex('hash')}, 'personal_hash', ${hex('personal_hash')}, 'erased_at', ${iso('erased_at')})::text || E'\n'`;
   }
-  // Only the fields a visitor or a client wrote can hold a comma, a quote or a formula sign; the
-  // others (ids, times, hashes, numbers, the accept type, the category ids) are written as they are.
+  // Only the fields a visitor, a client or a person wrote (the category names) can hold a comma, a
+  // quote or a formula sign; the others (ids, times, hashes, numbers, the accept type, the category
+  // ids) are written as they are.
   const plain = (value: RawBuilder<unknown>) => sql`coalesce((${value})::text, '')`;
   const fields = [
     plain(sql`id`), plain(iso('created_at')), csvField(sql`session_id`), csvField(sql`user_id`), plain(sql`accept_type`),
-    plain(categoryList('accepted_categories')), plain(categoryList('rejected_categories')),
+    plain(categoryList('accepted_categories')), csvField(categoryNames('accepted_categories')),
+    plain(categoryList('rejected_categories')), csvField(categoryNames('rejected_categories')),
     csvField(services('accepted_services')), csvField(services('rejected_services')), csvField(sql`url`),
     csvField(sql`user_agent`), plain(sql`ip_address`), plain(sql`gpc`), plain(sql`chain_seq`), plain(hex('hash')), plain(hex('personal_hash')),
     plain(iso('erased_at')),
