@@ -826,7 +826,10 @@ describeHere('the dashboard in a browser', () => {
     const before = await call(t.app, 'GET', `/widget/${tenant.account.id}/config.json`);
     expect(JSON.stringify(before.body)).not.toContain('Cookies at the browser shop');
     await page.getByRole('button', { name: 'Save banner' }).click();
-    await page.getByText('The banner was saved').waitFor();
+    // It says when visitors get the change: what the script's Cache-Control lets browsers keep.
+    const script = await call(t.app, 'GET', `/widget/${tenant.account.id}.js`);
+    const maxAge = Number(/max-age=(\d+)/.exec(String(script.headers['cache-control']))![1]);
+    await page.getByText(`The banner was saved. Websites get it within ${maxAge / 60} minutes.`, { exact: true }).waitFor();
     const after = await call(t.app, 'GET', `/widget/${tenant.account.id}/config.json`);
     expect(JSON.stringify(after.body)).toContain('Cookies at the browser shop');
     // An emptied text goes back to the built-in words.
