@@ -94,13 +94,13 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
             <tbody>
               {list.data.data.map((item) => (
                 <tr key={item.id}>
-                  <th scope="row">
+                  <th scope="row" class="breakable">
                     <code>{item.name}</code>
                     {item.is_wildcard_cookie && <span class="tag">wildcard</span>}
                     {item.wildcard_cookie_id && <span class="tag muted">matches a wildcard</span>}
                   </th>
                   <td>{TYPE_LABELS[item.storage_type]}</td>
-                  <td>{item.domain || '—'}</td>
+                  <td class="breakable">{item.domain || '—'}</td>
                   <td>{item.category_id ? names.get(item.category_id) ?? '…' : <span class="muted">None</span>}</td>
                   <td><span class={`tag status-${item.status}`}>{STATUS_LABELS[item.status as Status] ?? item.status}</span></td>
                   <td>{CREATOR_LABELS[item.created_by]}</td>
