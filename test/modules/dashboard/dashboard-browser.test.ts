@@ -129,6 +129,10 @@ describeHere('the dashboard in a browser', () => {
     await page.waitForURL(`${base}/accounts/${tenant.account.id}`);
     await settled(page);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(tenant.account.name);
+    // The last step says what "Live" takes, beside the steps.
+    const steps = page.getByRole('list').filter({ hasText: 'Live (10 visitors in 30 days)' });
+    const explained = page.locator(`#${await steps.getAttribute('aria-describedby')}`);
+    expect(await explained.textContent()).toMatch(/^Live: the banner reached at least 10 different visitors in the last 30 days\. A visitor is a browser session /);
     const snippet = `<script src="${base}/widget/${tenant.account.id}.js"></script>`;
     expect(await page.locator('#install-snippet').textContent()).toBe(snippet);
     await page.getByRole('button', { name: 'Copy snippet' }).click();
@@ -271,6 +275,34 @@ describeHere('the dashboard in a browser', () => {
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Delete Analytics' }).click();
     expect(await page.getByRole('alert').textContent()).toBe('Category still holds storage items; move or delete them first');
+    await context.close();
+  });
+
+  it('keeps every storage item\'s Delete button in view at 1280 pixels, long names and domains included', async () => {
+    const token = tenant.tokens.account;
+    const category = await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name: 'Functional and personalisation' } } });
+    const long = { name: '_hjSessionUser_3141592653589793', domain: '.customer-accounts.the-corner-bakery-and-patisserie.example.com' };
+    for (const item of [long, { name: 'AMP_TOKEN_for_the_shop_analytics', domain: 'analytics-gateway.the-corner-bakery-and-patisserie.example.com' }]) {
+      const made = await call(t.app, 'POST', '/api/v1/storage-items', {
+        token, body: { storage_item: { ...item, category_id: category.body.data.id, duration: '1 year and 30 days', status: 'in_review' } },
+      });
+      expect(made.status).toBe(201);
+    }
+    const { context, page } = await newPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Storage items' }).click();
+    await settled(page);
+    const table = page.getByRole('region', { name: 'Storage items' });
+    const wrap = await table.boundingBox();
+    for (const button of await table.getByRole('button', { name: /^Delete / }).all()) {
+      const box = (await button.boundingBox())!;
+      const name = await button.getAttribute('aria-label');
+      // Inside the window and inside the table's own scrolling box, nothing of it cut off.
+      expect(box.x + box.width, `${name} ends past the window`).toBeLessThanOrEqual(1280);
+      expect(box.x + box.width, `${name} is cut off by the table`).toBeLessThanOrEqual(wrap!.x + wrap!.width);
+    }
+    await table.getByRole('button', { name: `Delete ${long.name}` }).click({ trial: true });
     await context.close();
   });
 

@@ -83,7 +83,7 @@ export function Overview({ id }: { id: string }) {
         {a.onboarding_status === 'inactive'
           ? <p class="note error">Inactive: the script was installed, but fewer than 10 visitors were seen in the last 30 days.</p>
           : (
-            <ol class="steps">
+            <ol class="steps" aria-describedby="live-explained">
               {STEPS.map(([status, label], index) => (
                 <li key={status} class={index <= reached ? 'done' : ''}>
                   {label}<span class="visually-hidden">{index <= reached ? ' (done)' : ' (to do)'}</span>
@@ -91,6 +91,9 @@ export function Overview({ id }: { id: string }) {
               ))}
             </ol>
           )}
+        <p class="hint" id="live-explained">Live: the banner reached at least 10 different visitors in the last 30 days.
+          A visitor is a browser session that loaded the banner or made a choice, counted once however many pages it viewed;
+          your own visits count too. An installed script whose site has had fewer for 30 days shows as inactive.</p>
       </section>
       <section class="card">
         <h2>Install the banner</h2>
