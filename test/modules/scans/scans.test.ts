@@ -4,6 +4,7 @@
  * on what may be scanned, cancelling, and scheduled rescans.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { OWN_COOKIE_DESCRIPTIONS } from '../../../banner/src/own-cookie.ts';
 import { call, ENGINE, startApp, type TestApp } from '../../helpers/app.ts';
 import { describeBrowser } from '../../helpers/browser.ts';
 import { startScanSite, type ScanSite } from '../../helpers/scan-site.ts';
@@ -221,6 +222,25 @@ describeBrowser(`scans (${ENGINE})`, () => {
     // The list of scans carries the same counts.
     const listed = (await api('GET', '/api/v1/scans', token)).body.data;
     expect(listed.map((s: { report: { summary: unknown } }) => s.report.summary)).toEqual([again.summary]);
+  }, 120_000);
+
+  it('describes the banner\'s own consent cookie in the account\'s language and files it as necessary', async () => {
+    const owner = await siteTenant('Own cookie', { autofill: false, auto_categorise: false });
+    const token = owner.tokens.account;
+    expect((await api('PATCH', `/api/v1/accounts/${owner.account.id}`, token, { account: { default_language: 'de' } })).status).toBe(200);
+    const necessary = await api('POST', '/api/v1/categories', token, { category: { name: 'Notwendig', required: true } });
+    const name = `consentry_${owner.account.id.replace(/-/g, '')}`;
+    site.consentCookie = name;
+    try {
+      const res = await api('POST', '/api/v1/scans', token, { scan: { starting_url: `${site.url}/`, max_pages: 1 } });
+      expect((await finished(token, res.body.data.id)).status).toBe('completed');
+    } finally {
+      site.consentCookie = 'consentry_consent';
+    }
+    const own = (await itemsOf(owner.account.id)).find((item) => item.name === name);
+    expect(own).toMatchObject({ description: OWN_COOKIE_DESCRIPTIONS.de, category_id: necessary.body.data.id, created_by: 'scan' });
+    // Every other item the scan made is left for a person (or the AI) to describe.
+    expect((await itemsOf(owner.account.id)).filter((item) => item.name !== name).every((item) => item.description === '')).toBe(true);
   }, 120_000);
 
   it('rescans without duplicating anything, only marking what it saw again', async () => {
