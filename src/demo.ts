@@ -49,6 +49,7 @@ export async function seedDemo(database: Kysely<Database>) {
       group_id: group.id,
       owner_id: user.id,
       default_language: 'en',
+      demo: true,
     });
     await insertMembership(db, account.id, user.id, true);
     const categories = [];

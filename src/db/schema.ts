@@ -62,6 +62,8 @@ export interface AccountsTable {
   scan_schedule: ColumnType<ScanSchedule, ScanSchedule | undefined, ScanSchedule>;
   /** When the scheduler queues the next scan; null while the schedule is off. */
   next_scan_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Made by the `demo` command: its catalogue is an example. */
+  demo: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

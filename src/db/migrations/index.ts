@@ -22,6 +22,7 @@ import * as storageItemWriter from './2026_11_27_0002_storage_item_writer.ts';
 import * as consentUserCountIndex from './2026_11_27_0003_consent_user_count_index.ts';
 import * as services from './2026_11_28_0001_services.ts';
 import * as chooserSketches from './2026_11_29_0101_chooser_sketches.ts';
+import * as demoAccounts from './2026_11_29_0102_demo_accounts.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_0003_consent_user_count_index': consentUserCountIndex,
   '2026_11_28_0001_services': services,
   '2026_11_29_0101_chooser_sketches': chooserSketches,
+  '2026_11_29_0102_demo_accounts': demoAccounts,
 };
 
 export const migrationProvider: MigrationProvider = {

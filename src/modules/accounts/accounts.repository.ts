@@ -151,6 +151,8 @@ export interface NewAccount {
   /** Unset: true (the database's default for new accounts). */
   https_only?: boolean;
   consent_retention_days?: number;
+  /** The `demo` command's account. */
+  demo?: boolean;
 }
 
 export async function insertAccount(db: Executor, account: NewAccount): Promise<AccountRow> {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
-import { newId } from '../../db/ids.ts';
+import { isId, newId } from '../../db/ids.ts';
 import { isUniqueViolation, toJson } from '../../db/kysely.ts';
 import type { Database, ScanRow } from '../../db/schema.ts';
 import { found, ValidationError } from '../../http/app-errors.ts';
@@ -9,6 +9,7 @@ import { normaliseDomain, originMatches } from '../../lib/hosts.ts';
 import { DAY_MS } from '../../lib/utc-period.ts';
 import { findScanHosts } from '../accounts/accounts.service.ts';
 import { itemCategoriesOf } from '../storage-items/scanned-items.service.ts';
+import { listUnseenItems, removeUnseenItems } from '../storage-items/storage-items.service.ts';
 import { cancelScan, countScansSince, findActiveScan, findScan, insertScan } from './scans.repository.ts';
 import type { Findings, ScanFields, StoredReport } from './scans.schema.ts';
 
@@ -107,6 +108,32 @@ export async function findingsOf(db: Kysely<Database>, accountId: string, rows: 
     out.set(id, findings);
   }
   return out;
+}
+
+/** When a scan's word on what the site sets can remove items: it completed and found some. */
+function trusted(scan: ScanRow): Date | undefined {
+  const report = scan.report as StoredReport | null;
+  return scan.status === 'completed' && scan.started_at && report && report.storage_items.length > 0 ? scan.started_at : undefined;
+}
+
+/** The account's items a completed scan did not find, nor any later one (none for another scan). */
+export async function unseenItemsOf(db: Kysely<Database>, accountId: string, scan: ScanRow): Promise<Findings['unseen_items']> {
+  const since = trusted(scan);
+  if (!since) return undefined;
+  const rows = await listUnseenItems(db, accountId, since);
+  return rows.map((row) => ({ storage_item_id: row.id, name: row.name, domain: row.domain, storage_type: row.storage_type, created_by: row.created_by }));
+}
+
+/**
+ * Removes those of `ids` that the scan did not find, nor any later one: what the owner chose from
+ * the report's `unseen_items`. A scan that did not complete, or found nothing, removes nothing.
+ */
+export async function removeUnseen(db: Kysely<Database>, accountId: string, id: string, ids: string[]): Promise<string[]> {
+  const scan = found(await findScan(db, accountId, id));
+  const since = trusted(scan);
+  if (!since) throw new ValidationError('Scan must have completed and found storage items before anything is removed on its word');
+  const removed = await removeUnseenItems(db, accountId, since, [...new Set(ids.filter(isId).map((value) => value.toLowerCase()))]);
+  return removed.map((row) => row.id);
 }
 
 export const reportJson = (report: StoredReport): string => toJson(report);

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
+import { seedDemo } from '../../../src/demo.ts';
 import { insertAiAction } from '../../../src/modules/ai-actions/ai-actions.repository.ts';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
 import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
@@ -1030,6 +1031,45 @@ describeHere('the dashboard in a browser', () => {
     expect(await uncategorised.evaluate((a, b) => !!(a.compareDocumentPosition(b!) & Node.DOCUMENT_POSITION_FOLLOWING), await refusable.elementHandle())).toBe(true);
     // The pass sentence is not shown while anything fails.
     expect(await page.getByText('Nothing without a category').count()).toBe(0);
+    await context.close();
+  });
+
+  it('says the demo is a demo, and removes from a scan\'s report the examples the scan of the real site did not find', async () => {
+    const demo = await seedDemo(t.services.db);
+    const token = demo.tokens.account;
+    // A scan of the owner's real site, stored as the runner stores one: it found one cookie, none of the examples.
+    const real = await call(t.app, 'POST', '/api/v1/storage-items', { token, body: { storage_item: { name: 'real_session', domain: 'bakery.example' } } });
+    const startedAt = new Date();
+    await t.services.db.updateTable('storage_items').set({ last_seen_at: new Date(startedAt.getTime() + 1000) }).where('id', '=', real.body.data.id).execute();
+    const id = newId();
+    await t.services.db.insertInto('scans').values({
+      id, account_id: demo.account.id, status: 'completed', starting_url: 'https://bakery.example/', max_pages: 5, pages_scanned: 1, storage_items_found: 1,
+      started_at: startedAt, finished_at: new Date(startedAt.getTime() + 2000),
+      report: JSON.stringify({
+        pages: [{ url: 'https://bakery.example/', status: 200, time_ms: 90, pass: 'before_consent', error: null }],
+        storage_items: [{
+          name: 'real_session', domain: 'bakery.example', storage_type: 'cookie', storage_item_id: real.body.data.id, first_seen_url: 'https://bakery.example/',
+          expires_at: null, duration: 'session', path: '/', secure: true, http_only: true, same_site: 'Lax', partitioned: false, set_before_consent: false, set_by: null,
+        }],
+        refused: [],
+        consent_banner: false,
+      }),
+    }).execute();
+    const { context, page } = await newPage();
+    await signIn(page, demo.user.email, demo.user.password);
+    expect(await page.getByRole('note').textContent()).toMatch(/^This is a demo account\. Its categories and storage items \(such as _ga and _fbp\) are examples/);
+    await page.goto(`/accounts/${demo.account.id}/scans/${id}`);
+    await settled(page);
+    const unseen = page.getByRole('region', { name: 'Not found by this scan' });
+    expect((await unseen.getByRole('rowheader').allTextContents()).sort()).toEqual(demo.storage_items.map((item) => item.name).sort());
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => { asked.push(dialog.message()); void dialog.accept(); });
+    await page.getByRole('button', { name: `Remove these ${demo.storage_items.length} items` }).click();
+    await page.getByText(`${demo.storage_items.length} storage items were removed.`).waitFor();
+    expect(asked).toEqual([`Remove ${demo.storage_items.length} storage items this scan did not find? This cannot be undone.`]);
+    await unseen.waitFor({ state: 'detached' });
+    const left = await call(t.app, 'GET', '/api/v1/storage-items', { token });
+    expect(left.body.data.map((item: { name: string }) => item.name)).toEqual(['real_session']);
     await context.close();
   });
 

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OWN_COOKIE_DESCRIPTIONS } from '../../../banner/src/own-cookie.ts';
+import { seedDemo } from '../../../src/demo.ts';
 import { call, ENGINE, startApp, type TestApp } from '../../helpers/app.ts';
 import { describeBrowser } from '../../helpers/browser.ts';
 import { startScanSite, type ScanSite } from '../../helpers/scan-site.ts';
@@ -241,6 +242,38 @@ describeBrowser(`scans (${ENGINE})`, () => {
     expect(own).toMatchObject({ description: OWN_COOKIE_DESCRIPTIONS.de, category_id: necessary.body.data.id, created_by: 'scan' });
     // Every other item the scan made is left for a person (or the AI) to describe.
     expect((await itemsOf(owner.account.id)).filter((item) => item.name !== name).every((item) => item.description === '')).toBe(true);
+  }, 120_000);
+
+  it('offers to remove what the scan of the real site did not see, such as the demo\'s examples, and removes only that', async () => {
+    const demo = await seedDemo(t.services.db);
+    const token = demo.tokens.account;
+    expect((await api('GET', `/api/v1/accounts/${demo.account.id}`, token)).body.demo).toBe(true);
+    // The owner points the demo account at the real site and scans it.
+    expect((await api('PATCH', `/api/v1/accounts/${demo.account.id}`, demo.tokens.partner, { account: { domain: '127.0.0.1' } })).status).toBe(200);
+    const queued = await api('POST', '/api/v1/scans', token, { scan: { starting_url: `${site.url}/`, max_pages: 2 } });
+    // Not yet completed: nothing is removed on its word.
+    expect((await api('POST', `/api/v1/scans/${queued.body.data.id}/remove-unseen-items`, token, { storage_item_ids: [demo.storage_items[0].id] })).body)
+      .toEqual(invalid('Scan must have completed and found storage items before anything is removed on its word'));
+    const scan = await finished(token, queued.body.data.id);
+    expect(scan.status).toBe('completed');
+    const report = (await api('GET', `/api/v1/scans/${scan.id}`, token)).body.data.report;
+    // The demo's catalogue (on shop.example.com) is what the scan did not see: _ga and _fbp are there twice until it goes.
+    expect(report.unseen_items.map((item: { name: string }) => item.name).sort()).toEqual(demo.storage_items.map((item) => item.name).sort());
+    expect((await itemsOf(demo.account.id)).filter((item) => item.name === '_fbp')).toHaveLength(2);
+    expect((await api('GET', '/api/v1/scans', token)).body.data[0].report).not.toHaveProperty('unseen_items');
+
+    // Only unseen items go, whatever else is named: an item the scan saw, another account's, a non-id.
+    const seen = report.storage_items[0].storage_item_id;
+    const foreign = (await api('POST', '/api/v1/storage-items', tenant.tokens.admin, { storage_item: { name: 'elsewhere_kept' } })).body.data.id;
+    const ids = [...report.unseen_items.map((item: { storage_item_id: string }) => item.storage_item_id), seen, foreign, 'not-an-id'];
+    const removed = await api('POST', `/api/v1/scans/${scan.id}/remove-unseen-items`, token, { storage_item_ids: ids });
+    expect(removed.status).toBe(200);
+    expect(removed.body.data.removed.sort()).toEqual(demo.storage_items.map((item) => item.id).sort());
+    const left = await itemsOf(demo.account.id);
+    expect(left.map((item) => item.id)).toContain(seen);
+    expect(left.filter((item) => item.name === '_fbp').map((item) => item.domain)).toEqual(['127.0.0.1']);
+    expect((await itemsOf(tenant.account.id)).map((item) => item.id)).toContain(foreign);
+    expect((await api('GET', `/api/v1/scans/${scan.id}`, token)).body.data.report.unseen_items).toEqual([]);
   }, 120_000);
 
   it('rescans without duplicating anything, only marking what it saw again', async () => {

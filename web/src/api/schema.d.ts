@@ -793,6 +793,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/scans/{id}/remove-unseen-items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove storage items a completed scan did not find, nor any later one (the report's unseen_items), such as the demo's examples */
+        post: operations["removeUnseenItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{account_id}.js": {
         parameters: {
             query?: never;
@@ -1242,6 +1259,8 @@ export interface operations {
                                 next_scan_at: string | null;
                                 /** @description Consents older than this are removed (30..3650 days) */
                                 consent_retention_days: number;
+                                /** @description Made by the operator's `demo` command: its categories and storage items are examples, not a real site's */
+                                demo: boolean;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -3007,6 +3026,8 @@ export interface operations {
                             next_scan_at: string | null;
                             /** @description Consents older than this are removed (30..3650 days) */
                             consent_retention_days: number;
+                            /** @description Made by the operator's `demo` command: its categories and storage items are examples, not a real site's */
+                            demo: boolean;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -3152,6 +3173,8 @@ export interface operations {
                         next_scan_at: string | null;
                         /** @description Consents older than this are removed (30..3650 days) */
                         consent_retention_days: number;
+                        /** @description Made by the operator's `demo` command: its categories and storage items are examples, not a real site's */
+                        demo: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -3336,6 +3359,8 @@ export interface operations {
                         next_scan_at: string | null;
                         /** @description Consents older than this are removed (30..3650 days) */
                         consent_retention_days: number;
+                        /** @description Made by the operator's `demo` command: its categories and storage items are examples, not a real site's */
+                        demo: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -3508,6 +3533,8 @@ export interface operations {
                         next_scan_at: string | null;
                         /** @description Consents older than this are removed (30..3650 days) */
                         consent_retention_days: number;
+                        /** @description Made by the operator's `demo` command: its categories and storage items are examples, not a real site's */
+                        demo: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -3857,6 +3884,8 @@ export interface operations {
                         next_scan_at: string | null;
                         /** @description Consents older than this are removed (30..3650 days) */
                         consent_retention_days: number;
+                        /** @description Made by the operator's `demo` command: its categories and storage items are examples, not a real site's */
+                        demo: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -11203,6 +11232,16 @@ export interface operations {
                                     category: string;
                                     first_seen_url: string;
                                 }[];
+                                /** @description Only in `GET /scans/{id}` of a completed scan: the account's items this scan did not find, nor any later one (an example catalogue such as the demo's, a cookie the site no longer sets, or one on pages the scan did not reach). `POST /scans/{id}/remove-unseen-items` removes those chosen */
+                                unseen_items?: {
+                                    storage_item_id: string;
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    /** @enum {string} */
+                                    created_by: "user" | "api" | "scan";
+                                }[];
                                 /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
                                 refused: {
                                     url: string;
@@ -11399,6 +11438,16 @@ export interface operations {
                                     /** @description Name of the category, which visitors may refuse */
                                     category: string;
                                     first_seen_url: string;
+                                }[];
+                                /** @description Only in `GET /scans/{id}` of a completed scan: the account's items this scan did not find, nor any later one (an example catalogue such as the demo's, a cookie the site no longer sets, or one on pages the scan did not reach). `POST /scans/{id}/remove-unseen-items` removes those chosen */
+                                unseen_items?: {
+                                    storage_item_id: string;
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    /** @enum {string} */
+                                    created_by: "user" | "api" | "scan";
                                 }[];
                                 /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
                                 refused: {
@@ -11641,6 +11690,16 @@ export interface operations {
                                     category: string;
                                     first_seen_url: string;
                                 }[];
+                                /** @description Only in `GET /scans/{id}` of a completed scan: the account's items this scan did not find, nor any later one (an example catalogue such as the demo's, a cookie the site no longer sets, or one on pages the scan did not reach). `POST /scans/{id}/remove-unseen-items` removes those chosen */
+                                unseen_items?: {
+                                    storage_item_id: string;
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    /** @enum {string} */
+                                    created_by: "user" | "api" | "scan";
+                                }[];
                                 /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
                                 refused: {
                                     url: string;
@@ -11841,6 +11900,16 @@ export interface operations {
                                     category: string;
                                     first_seen_url: string;
                                 }[];
+                                /** @description Only in `GET /scans/{id}` of a completed scan: the account's items this scan did not find, nor any later one (an example catalogue such as the demo's, a cookie the site no longer sets, or one on pages the scan did not reach). `POST /scans/{id}/remove-unseen-items` removes those chosen */
+                                unseen_items?: {
+                                    storage_item_id: string;
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    /** @enum {string} */
+                                    created_by: "user" | "api" | "scan";
+                                }[];
                                 /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
                                 refused: {
                                     url: string;
@@ -11901,6 +11970,182 @@ export interface operations {
             };
             /** @description Authentication, authorization, pagination, not-found and other errors */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one human-readable sentence per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    removeUnseenItems: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The unseen items to remove, as the report listed them; any other id is left alone */
+                    storage_item_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The storage items removed */
+                            removed: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,6 +11,15 @@ const STEPS: [Account['onboarding_status'], string][] = [
   ['live', 'Live (10 visitors in 30 days)'],
 ];
 
+/** Said wherever a demo account's catalogue could pass for the owner's site. */
+export function DemoNote() {
+  return (
+    <p class="note" role="note"><strong>This is a demo account.</strong> Its categories and storage items (such
+      as <code>_ga</code> and <code>_fbp</code>) are examples, not your website's. Scan your own site: the scan's
+      report offers to remove what it did not find.</p>
+  );
+}
+
 export const domainsOf = (value: string) => value.split(/[\s,]+/).map((d) => d.trim()).filter(Boolean);
 
 /** The user's accounts, and a new one (the user becomes its owner). */
@@ -78,6 +87,7 @@ export function Overview({ id }: { id: string }) {
   return (
     <Page title={a.name}>
       <p class="muted">{a.domain}{session.me?.token_type === 'partner' && <> · <Link href={`/partner/groups/${a.group_id}`}>its group</Link></>}</p>
+      {a.demo && <DemoNote />}
       <section class="card">
         <h2>Getting started</h2>
         {a.onboarding_status === 'inactive'

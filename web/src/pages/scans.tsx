@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { must, type Scan } from '../api/client';
 import { api } from '../session';
 import { ErrorNote, Field, Form, Link, Loading, Notice, Page, Pager, Table, formatDate, text, useLoad } from '../ui';
+import { DemoNote } from './accounts';
 
 const LIMIT = 20;
 const STATUS_LABELS: Record<Scan['status'], string> = {
@@ -38,6 +39,7 @@ export function ScansPage({ accountId }: { accountId: string }) {
     <Page title="Scans">
       <p>A scan visits your website in a browser, lists every cookie and storage key it finds, and
         reports what is set before the visitor consents.</p>
+      {account.data?.demo && <DemoNote />}
       {account.data && (
         <section class="card">
           <h2>New scan</h2>
@@ -144,6 +146,55 @@ function SetBeforeConsent({ accountId, report }: { accountId: string; report: Re
   );
 }
 
+const CREATORS: Record<NonNullable<Report['unseen_items']>[number]['created_by'], string> = { user: 'A person', api: 'An API token', scan: 'A scan' };
+
+/**
+ * The account's items this scan did not find, nor any later one (the demo's examples, a cookie the
+ * site dropped, or one on pages the scan did not reach), with a button that removes them after asking.
+ */
+function UnseenItems({ scan, onRemoved }: { scan: Scan; onRemoved: () => void }) {
+  const [removed, setRemoved] = useState<number>();
+  const [error, setError] = useState<unknown>();
+  const items = scan.report?.unseen_items ?? [];
+  if (items.length === 0 && removed === undefined) return null;
+  const remove = async () => {
+    if (!confirm(`Remove ${plural(items.length, 'storage item', 'storage items')} this scan did not find? This cannot be undone.`)) return;
+    setError(undefined);
+    try {
+      const answer = await must(api.POST('/api/v1/scans/{id}/remove-unseen-items', {
+        params: { path: { id: scan.id } }, body: { storage_item_ids: items.map((item) => item.storage_item_id) },
+      }));
+      setRemoved(answer.data.removed.length);
+      onRemoved();
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  return (
+    <>
+      <h2>Not found by this scan</h2>
+      {removed !== undefined && <Notice>{plural(removed, 'storage item was', 'storage items were')} removed.</Notice>}
+      <ErrorNote error={error} />
+      {items.length > 0 && (
+        <>
+          <p>Your account lists {plural(items.length, 'item', 'items')} that neither this scan nor a later one found on the site:
+            examples such as the demo's, cookies the site no longer sets, or ones set only on pages the scan did not reach.
+            Remove them if your site does not use them.</p>
+          <Table label="Not found by this scan">
+            <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Kind</th><th scope="col">Added by</th></tr></thead>
+            <tbody>{items.map((item) => (
+              <tr key={item.storage_item_id}>
+                <th scope="row">{item.name}</th><td>{item.domain || '—'}</td><td>{item.storage_type.replace('_', ' ')}</td><td>{CREATORS[item.created_by]}</td>
+              </tr>
+            ))}</tbody>
+          </Table>
+          <p><button type="button" class="danger" onClick={remove}>{items.length === 1 ? 'Remove this item' : `Remove these ${items.length} items`}</button></p>
+        </>
+      )}
+    </>
+  );
+}
+
 /** One scan's report: what breaks the visitors' choice first, then everything found and every page visited. */
 export function ScanReport({ accountId, id }: { accountId: string; id: string }) {
   const scan = useLoad(() => must(api.GET('/api/v1/scans/{id}', { params: { path: { id } } })).then((r) => r.data), [id]);
@@ -165,6 +216,7 @@ export function ScanReport({ accountId, id }: { accountId: string; id: string })
         <>
           <h2>Set before consent</h2>
           <SetBeforeConsent accountId={accountId} report={report} />
+          <UnseenItems scan={current} onRemoved={scan.reload} />
           <h2>Everything found</h2>
           <Table label="Everything found">
             <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Kind</th><th scope="col">Lasts</th><th scope="col">Before consent</th></tr></thead>
