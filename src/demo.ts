@@ -51,6 +51,7 @@ export async function seedDemo(database: Kysely<Database>) {
       owner_id: user.id,
       default_language: 'en',
       ai_features: NEW_ACCOUNT_AI_FEATURES,
+      demo: true,
     });
     await insertMembership(db, account.id, user.id, true);
     const categories = [];

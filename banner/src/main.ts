@@ -4,6 +4,7 @@ import { clearRejected } from './clearing.ts';
 import { pushDefault, pushUpdate } from './consent-mode.ts';
 import { releaseGated, watchGated } from './gating.ts';
 import { countPageViews, recordConsent } from './recording.ts';
+import { itemDescription } from './own-cookie.ts';
 import { COOKIE, cookieDomain, eraseOtherCopies, keepNewestCopy, storedChoice } from './stored.ts';
 import { chooseLanguage, escapeHtml, textsFor } from './text.ts';
 import type { Texts } from './translations.ts';
@@ -222,7 +223,7 @@ function cookieTable(category: BannerCategory, t: Texts) {
       name: escapeHtml(item.name),
       domain: escapeHtml(item.domain),
       duration: escapeHtml(item.duration),
-      description: escapeHtml(item.description),
+      description: escapeHtml(itemDescription(item, config.account.id, language)),
     })),
   };
 }

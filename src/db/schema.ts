@@ -62,6 +62,8 @@ export interface AccountsTable {
   scan_schedule: ColumnType<ScanSchedule, ScanSchedule | undefined, ScanSchedule>;
   /** When the scheduler queues the next scan; null while the schedule is off. */
   next_scan_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Made by the `demo` command: its catalogue is an example. */
+  demo: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -235,12 +237,15 @@ export interface ConsentChoicesTable {
   rejected_services: NullableJson<Record<string, string[]>>;
   /** The lists' size as text (service maps as JSON, 37 bytes a category id), computed by PostgreSQL. */
   text_bytes: ColumnType<number, never, never>;
+  /** How many categories both lists name, computed by PostgreSQL. */
+  category_count: ColumnType<number, never, never>;
 }
 
 /** The view `consent_records`: a stored consent with its choice's lists (an empty list or map is null). */
-export interface ConsentRecordsView extends Omit<ConsentsTable, 'choice_id'>, Omit<ConsentChoicesTable, 'id' | 'account_id' | 'digest' | 'text_bytes'> {
-  /** The choice's `text_bytes`; null for a consent with no choice. */
+export interface ConsentRecordsView extends Omit<ConsentsTable, 'choice_id'>, Omit<ConsentChoicesTable, 'id' | 'account_id' | 'digest' | 'text_bytes' | 'category_count'> {
+  /** The choice's `text_bytes` and `category_count`; null for a consent with no choice. */
   choice_bytes: number | null;
+  choice_categories: number | null;
 }
 
 /** A consent as the API and the chain see it: its preferences as one document, its hashes in hex. */
@@ -314,6 +319,8 @@ export interface AccountDailyStatsTable {
   day: ColumnType<Date, string, string>;
   pageviews: number;
   visitors: number;
+  /** The day's visitors who chose (a consent recorded for their session), counted from the day's sketch as `visitors` is. */
+  choosers: ColumnType<number, number | undefined, number>;
 }
 
 export interface AccountConsentCountsTable {
@@ -382,7 +389,10 @@ export interface AccountVisitorSketchesTable {
   account_id: string;
   grain: 'day' | 'week' | 'month';
   start: ColumnType<Date, string, string>;
+  /** Every visitor of the period: the sessions shown the banner, and every chooser. */
   registers: Uint8Array;
+  /** The visitors who chose (a consent recorded for their session): always contained in `registers`. */
+  chooser_registers: ColumnType<Uint8Array, Uint8Array | undefined, Uint8Array>;
 }
 
 export interface ConsentErasuresTable {

@@ -7,10 +7,18 @@ const ALPHA = 0.7213 / (1 + 1.079 / REGISTERS);
 /** 2^-rank for every rank a register can hold. */
 const INVERSE_POWERS = Float64Array.from({ length: 65 }, (_, rank) => 2 ** -rank);
 
+/** Below this estimate linear counting is used, above it the raw estimate (Flajolet et al.'s 2.5 m). */
+const LINEAR_LIMIT = 2.5 * REGISTERS;
+
 /**
  * A HyperLogLog counter of distinct strings (Flajolet et al., 2007) with linear counting below
  * 2.5 m. Merging two is the register-wise maximum, so that the visitors of a week or a month are
  * the union of its days' sketches.
+ *
+ * The count is monotone: a sketch none of whose registers is above another's never counts more
+ * than that one. (The paper switches on the raw estimate, which lets a smaller sketch's linear count
+ * pass a larger one's raw count near the switch.) The consent rate relies on this: its numerator's
+ * sketch is always contained in its denominator's.
  */
 export class HyperLogLog {
   readonly registers: Uint8Array;
@@ -44,8 +52,10 @@ export class HyperLogLog {
       sum += INVERSE_POWERS[this.registers[i]];
       if (this.registers[i] === 0) zeros++;
     }
-    const raw = (ALPHA * REGISTERS * REGISTERS) / sum;
-    if (raw <= 2.5 * REGISTERS && zeros > 0) return Math.round(REGISTERS * Math.log(REGISTERS / zeros));
-    return Math.round(raw);
+    // Linear counting grows as registers fill, the raw estimate as any grows; choosing by the linear
+    // count, and never answering less than the switch above it, keeps the whole count monotone.
+    const linear = zeros > 0 ? REGISTERS * Math.log(REGISTERS / zeros) : Infinity;
+    if (linear <= LINEAR_LIMIT) return Math.round(linear);
+    return Math.round(Math.max((ALPHA * REGISTERS * REGISTERS) / sum, LINEAR_LIMIT));
   }
 }

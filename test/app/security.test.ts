@@ -167,6 +167,12 @@ const TABLE: Record<string, Entry> = {
   'POST /api/v1/scans': { rule: 'account', admin: true, body: { scan: { starting_url: 'https://elsewhere.invalid/' } } },
   'GET /api/v1/scans/:id': { rule: 'account', path: (t) => `/api/v1/scans/${t.records.scan}`, foreign: (o) => `/api/v1/scans/${o.records.scan}` },
   'DELETE /api/v1/scans/:id': { rule: 'account', admin: true, path: (t) => `/api/v1/scans/${t.records.scan}`, foreign: (o) => `/api/v1/scans/${o.records.scan}` },
+  // The scan holds no report (422): nothing is removed on its word.
+  'POST /api/v1/scans/:id/remove-unseen-items': {
+    rule: 'account', admin: true,
+    path: (t) => `/api/v1/scans/${t.records.scan}/remove-unseen-items`, foreign: (o) => `/api/v1/scans/${o.records.scan}/remove-unseen-items`,
+    body: { storage_item_ids: ['00000000-0000-7000-8000-000000000000'] },
+  },
   'GET /api/v1/account-users': { rule: 'account' },
   'GET /api/v1/account-users/:id': {
     rule: 'account',

@@ -246,3 +246,58 @@ describe('2026_11_29_0001_scan_owners', () => {
     expect(Object.fromEntries(rows.map((row) => [row.id, row.owner_id]))).toEqual({ [scans[0]]: partner, [scans[1]]: user, [scans[2]]: orphan });
   });
 });
+
+describe('2026_11_29_0101_chooser_sketches', () => {
+  it('fills in the choosers\' sketches from the stored consents, each contained in its visitors\' sketch, and the days\' counts', async () => {
+    const { db, schema } = await databaseBefore('2026_11_29_0101_chooser_sketches');
+    const [site, quiet] = [newId(), newId()];
+    for (const id of [site, quiet]) await insertAccount(db, id);
+    const sketchOf = (sessions: string[]) => {
+      const sketch = new HyperLogLog();
+      for (const session of sessions) sketch.add(session);
+      return sketch;
+    };
+    // 2026-03-02 is a Monday: ten visitors, five of whom chose, and one chooser the visit counter never saw.
+    const visitors = Array.from({ length: 10 }, (_, i) => `v-${i}`);
+    for (const [accountId, day] of [[site, '2026-03-02'], [quiet, '2026-03-02']]) {
+      for (const [grain, start] of [['day', day], ['week', day], ['month', '2026-03-01']]) {
+        await sql`insert into account_visitor_sketches (account_id, grain, start, registers)
+          values (${accountId}::uuid, ${grain}, ${start}::date, ${Buffer.from(sketchOf(visitors).registers)})`.execute(db.kysely);
+      }
+      await sql`insert into account_daily_stats (account_id, day, pageviews, visitors) values (${accountId}::uuid, ${day}::date, 20, 10)`.execute(db.kysely);
+    }
+    const consents: [string, string][] = [
+      ...visitors.slice(0, 5).map((s, i): [string, string] => [s, `2026-03-02T0${i}:00:00Z`]),
+      ['c-x', '2026-03-02T23:59:59Z'],
+      ['c-1', '2026-03-05T10:00:00Z'], ['c-1', '2026-03-05T11:00:00Z'], ['', '2026-03-05T12:00:00Z'],
+    ];
+    for (const [n, [session, at]] of consents.entries()) {
+      await sql`insert into consents (id, account_id, session_id, accept_type, gpc, created_at, chain_seq)
+        values (${newId()}::uuid, ${site}::uuid, ${session}, 'all', false, ${at}::timestamptz, ${n + 1})`.execute(db.kysely);
+    }
+
+    expect(await migrate(db, schema)).toContain('2026_11_29_0101_chooser_sketches');
+    const rows = await sql<{ account_id: string; grain: string; start: string; registers: Uint8Array; chooser_registers: Uint8Array }>`
+      select account_id, grain, to_char(start, 'YYYY-MM-DD') as start, registers, chooser_registers from account_visitor_sketches`.execute(db.kysely);
+    const hex = (sketch: HyperLogLog) => Buffer.from(sketch.registers).toString('hex');
+    const got = (accountId: string, grain: string, start: string) => {
+      const row = rows.rows.find((r) => r.account_id === accountId && r.grain === grain && r.start === start)!;
+      return { visitors: Buffer.from(row.registers).toString('hex'), choosers: Buffer.from(row.chooser_registers).toString('hex') };
+    };
+    const monday = [...visitors.slice(0, 5), 'c-x'];
+    const thursday = ['c-1'];
+    expect(got(site, 'day', '2026-03-02')).toEqual({ visitors: hex(sketchOf([...visitors, 'c-x'])), choosers: hex(sketchOf(monday)) });
+    expect(got(site, 'day', '2026-03-05')).toEqual({ visitors: hex(sketchOf(thursday)), choosers: hex(sketchOf(thursday)) });
+    expect(got(site, 'week', '2026-03-02')).toEqual({ visitors: hex(sketchOf([...visitors, 'c-x', 'c-1'])), choosers: hex(sketchOf([...monday, ...thursday])) });
+    expect(got(site, 'month', '2026-03-01')).toEqual(got(site, 'week', '2026-03-02'));
+    // An account without consents keeps its visitors, and no chooser.
+    expect(got(quiet, 'day', '2026-03-02')).toEqual({ visitors: hex(sketchOf(visitors)), choosers: hex(new HyperLogLog()) });
+    const days = await sql<{ account_id: string; day: string; pageviews: number; visitors: number; choosers: number }>`
+      select account_id, to_char(day, 'YYYY-MM-DD') as day, pageviews, visitors, choosers from account_daily_stats order by day`.execute(db.kysely);
+    expect(days.rows.filter((r) => r.account_id === site)).toEqual([
+      { account_id: site, day: '2026-03-02', pageviews: 20, visitors: 11, choosers: 6 },
+      { account_id: site, day: '2026-03-05', pageviews: 0, visitors: 1, choosers: 1 },
+    ]);
+    expect(days.rows.filter((r) => r.account_id === quiet)).toEqual([{ account_id: quiet, day: '2026-03-02', pageviews: 20, visitors: 10, choosers: 0 }]);
+  }, 120_000);
+});

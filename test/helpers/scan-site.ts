@@ -20,6 +20,8 @@ export interface ScanSite {
   hits: { site: string[]; thirdParty: string[]; offSite: string[]; privateTarget: string[] };
   /** Pages are answered after this many milliseconds (to catch a scan in the middle). */
   delayMs: number;
+  /** The cookie the stand-in banner keeps the choice in (as the real one does, under the account's name). */
+  consentCookie: string;
   close(): Promise<void>;
 }
 
@@ -44,7 +46,7 @@ async function listen(host: string, handler: (req: IncomingMessage, res: ServerR
 export async function startScanSite(options: ScanSiteOptions = {}): Promise<ScanSite> {
   const hits: ScanSite['hits'] = { site: [], thirdParty: [], offSite: [], privateTarget: [] };
   const servers: Server[] = [];
-  const state = { delayMs: 0 };
+  const state = { delayMs: 0, consentCookie: 'consentry_consent' };
 
   const third = await listen('127.0.0.2', (req, res) => {
     hits.thirdParty.push(req.url ?? '');
@@ -82,11 +84,11 @@ export async function startScanSite(options: ScanSiteOptions = {}): Promise<Scan
 
   const extra = options.extraPages ?? 0;
   const withBanner = options.banner ?? true;
-  const banner = `
+  const banner = () => `
 <div id="banner"><button type="button" id="accept">Accept all</button></div>
 <script>
   (function () {
-    var accepted = function () { return document.cookie.split('; ').indexOf('consentry_consent=all') >= 0; };
+    var accepted = function () { return document.cookie.split('; ').indexOf('${state.consentCookie}=all') >= 0; };
     var listeners = [];
     var unlock = function () { var s = document.createElement('script'); s.src = '/js/gated.js'; document.head.appendChild(s); };
     window.Consentry = {
@@ -96,7 +98,7 @@ export async function startScanSite(options: ScanSiteOptions = {}): Promise<Scan
       onChange: function (cb) { listeners.push(cb); },
     };
     document.getElementById('accept').addEventListener('click', function () {
-      document.cookie = 'consentry_consent=all; Path=/; Max-Age=${YEAR}';
+      document.cookie = '${state.consentCookie}=all; Path=/; Max-Age=${YEAR}';
       unlock();
       listeners.forEach(function (cb) { cb(window.Consentry.getConsent()); });
     });
@@ -104,7 +106,7 @@ export async function startScanSite(options: ScanSiteOptions = {}): Promise<Scan
   })();
 </script>`;
   const layout = (title: string, body: string) =>
-    `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>${body}${withBanner ? banner : ''}</body></html>`;
+    `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>${body}${withBanner ? banner() : ''}</body></html>`;
   const nav = '<a href="/">Home</a> <a href="/about">About</a> <a href="/products">Products</a> <a href="/contact#form">Contact</a> <a href="/blog">Blog</a>';
   const site = await listen('127.0.0.1', async (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -180,6 +182,12 @@ localStorage.setItem('gated_ls', '1');`);
     },
     set delayMs(value: number) {
       state.delayMs = value;
+    },
+    get consentCookie() {
+      return state.consentCookie;
+    },
+    set consentCookie(value: string) {
+      state.consentCookie = value;
     },
     async close() {
       for (const server of servers) server.closeAllConnections();

@@ -45,7 +45,8 @@ describe(`the API refuses a private starting url by default (${ENGINE})`, () => 
     await call(t.app, 'PATCH', `/api/v1/accounts/${tenant.account.id}`, { token: tenant.tokens.partner, body: { account: { domain: '127.0.0.1' } } });
     const res = await call(t.app, 'POST', '/api/v1/scans', { token: tenant.tokens.account, body: { scan: { starting_url: 'http://127.0.0.1:9/' } } });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ errors: [{ error: 'Starting url is not allowed: 127.0.0.1 resolves to a private or reserved address (127.0.0.1)' }] });
+    // The owner learns which setting of the operator's lifts the refusal, and nothing more.
+    expect(res.body).toEqual({ errors: [{ error: 'Starting url is not allowed: 127.0.0.1 resolves to a private or reserved address (127.0.0.1); an operator can allow private networks with SCAN_ALLOW_PRIVATE_NETWORKS=true' }] });
     const list = await call(t.app, 'GET', '/api/v1/scans', { token: tenant.tokens.account });
     expect(list.body.pagination.count).toBe(0);
   });

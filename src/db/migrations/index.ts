@@ -22,6 +22,8 @@ import * as storageItemWriter from './2026_11_27_0002_storage_item_writer.ts';
 import * as consentUserCountIndex from './2026_11_27_0003_consent_user_count_index.ts';
 import * as services from './2026_11_28_0001_services.ts';
 import * as scanOwners from './2026_11_29_0001_scan_owners.ts';
+import * as chooserSketches from './2026_11_29_0101_chooser_sketches.ts';
+import * as demoAccounts from './2026_11_29_0102_demo_accounts.ts';
 import * as consentChoiceBytes from './2026_12_06_0001_consent_choice_bytes.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
@@ -49,6 +51,8 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_0003_consent_user_count_index': consentUserCountIndex,
   '2026_11_28_0001_services': services,
   '2026_11_29_0001_scan_owners': scanOwners,
+  '2026_11_29_0101_chooser_sketches': chooserSketches,
+  '2026_11_29_0102_demo_accounts': demoAccounts,
   '2026_12_06_0001_consent_choice_bytes': consentChoiceBytes,
 };
 

@@ -180,6 +180,8 @@ export interface NewAccount {
   consent_retention_days?: number;
   /** The AI settings stored; unset: none, so every one has its default (off). */
   ai_features?: AiFeaturesChange;
+  /** The `demo` command's account. */
+  demo?: boolean;
 }
 
 export async function insertAccount(db: Executor, account: NewAccount): Promise<AccountRow> {

@@ -78,6 +78,7 @@ export const AccountSchema = Type.Object({
   scan_schedule: StringEnum(SCAN_SCHEDULES, { description: 'Scheduled rescans of the website: off, weekly or monthly' }),
   next_scan_at: Nullable(Timestamp),
   consent_retention_days: Type.Integer({ description: 'Consents older than this are removed (30..3650 days)' }),
+  demo: Type.Boolean({ description: 'Made by the operator\'s `demo` command: its categories and storage items are examples, not a real site\'s' }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -137,6 +138,7 @@ export function toAccount(row: AccountWithStatus): Account {
     scan_schedule: row.scan_schedule,
     next_scan_at: row.next_scan_at?.toISOString() ?? null,
     consent_retention_days: row.consent_retention_days,
+    demo: row.demo,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

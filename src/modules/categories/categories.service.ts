@@ -27,6 +27,11 @@ export { findCategory } from './categories.repository.ts';
 export { CategoryCache } from './category-cache.ts';
 export { settleSlug } from './slug.ts';
 
+/** The account's first required category (by creation), if it has one: where what every site needs goes. */
+export async function firstRequiredCategory(db: Executor, accountId: string): Promise<CategoryRow | undefined> {
+  return (await allCategories(db, accountId)).find((category) => category.required);
+}
+
 export const SLUG_TAKEN = 'Slug has already been taken';
 export const CATEGORY_IN_USE = 'Category still holds storage items; move or delete them first';
 

@@ -95,11 +95,13 @@ export async function seedConsents(db: Executor, accountId: string, count: numbe
         from consent_records where account_id = ${accountId}::uuid and chain_seq > ${head.seq - count}
     ) choices group by 1, 2, 3
     on conflict (account_id, day, category_id) do update set accepted = d.accepted + excluded.accepted, rejected = d.rejected + excluded.rejected`.execute(db);
-  await sql`insert into account_daily_stats as d (account_id, day, pageviews, visitors)
-    select account_id, (created_at at time zone 'UTC')::date, 2 * count(*), count(distinct session_id)
+  // Every seeded session chose: its visitors are its choosers.
+  await sql`insert into account_daily_stats as d (account_id, day, pageviews, visitors, choosers)
+    select account_id, (created_at at time zone 'UTC')::date, 2 * count(*), count(distinct session_id), count(distinct session_id)
     from consents where account_id = ${accountId}::uuid and chain_seq > ${head.seq - count} group by 1, 2
-    on conflict (account_id, day) do update set pageviews = d.pageviews + excluded.pageviews, visitors = d.visitors + excluded.visitors`.execute(db);
-  await mergeSketches(db, [...sketches].map(([day, sketch]) => ({ accountId, day, sketch })));
+    on conflict (account_id, day) do update set pageviews = d.pageviews + excluded.pageviews, visitors = d.visitors + excluded.visitors,
+      choosers = d.choosers + excluded.choosers`.execute(db);
+  await mergeSketches(db, [...sketches].map(([day, sketch]) => ({ accountId, day, sketch, choosers: sketch })));
   // Sets the visibility map, so that listings walk their offsets in the index alone from the start.
   await sql`vacuum analyze consents`.execute(db);
   return count;

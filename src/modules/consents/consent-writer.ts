@@ -37,7 +37,7 @@ export interface ConsentWriterOptions {
 
 /** Where committed consents are counted as a pageview and a visitor. */
 export interface VisitSink {
-  count(accountId: string, sessionId?: string, at?: Date): void;
+  count(accountId: string, sessionId?: string, at?: Date, chose?: boolean): void;
 }
 
 /** Accounts whose chain head is remembered; past this the memory is cleared (and heads read again). */
@@ -136,9 +136,9 @@ export class ConsentWriter {
     }
   }
 
-  /** A committed consent counts a pageview and a visitor; its caller is answered. */
+  /** A committed consent counts a pageview and a visitor who chose; its caller is answered. */
   private stored(item: Pending): void {
-    this.visits?.count(item.consent.account_id, item.consent.session_id, item.consent.created_at);
+    this.visits?.count(item.consent.account_id, item.consent.session_id, item.consent.created_at, true);
     item.resolve();
   }
 

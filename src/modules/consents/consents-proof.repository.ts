@@ -41,12 +41,14 @@ export interface PageLimits {
 }
 
 /**
- * An upper bound of the bytes a consent takes once read or exported, from sizes PostgreSQL knows
- * without reading its lists: its choice's lists twice (CSV doubles their quotes), its personal texts
- * six times (JSON writes a control character in six bytes), and 640 for the fixed fields.
+ * An upper bound of the bytes a consent of the account takes once read or exported, from sizes
+ * PostgreSQL knows without reading its lists: its choice's lists twice (CSV doubles their quotes),
+ * each of its categories' names twice at the account's longest, its personal texts six times (JSON
+ * writes a control character in six bytes), and 640 for the fixed fields.
  */
-const ROW_BYTES = sql<number>`(2 * coalesce(choice_bytes, 0) + 640 + 6 * (octet_length(session_id)
-  + coalesce(octet_length(user_id), 0) + coalesce(octet_length(url), 0) + coalesce(octet_length(user_agent), 0)))`;
+const rowBytes = (accountId: string) => sql<number>`(2 * coalesce(choice_bytes, 0) + 640
+  + 2 * coalesce(choice_categories, 0) * (select coalesce(max(octet_length(name)), 0) + 16 from categories where account_id = ${accountId})
+  + 6 * (octet_length(session_id) + coalesce(octet_length(user_id), 0) + coalesce(octet_length(url), 0) + coalesce(octet_length(user_agent), 0)))`;
 
 /**
  * The part of `candidates` (a CTE of rows with `bytes`, in the order `order`) that fits in `bytes`:
@@ -63,7 +65,7 @@ const fitting = (order: RawBuilder<unknown>, bytes: number) =>
  * within `limits`; `more` when the chain may go on past them.
  */
 export async function chainPage(db: Executor, accountId: string, afterSeq: number, limits: PageLimits): Promise<{ rows: ConsentRow[]; more: boolean }> {
-  const candidates = db.selectFrom('consent_records').select(['chain_seq', ROW_BYTES.as('bytes')])
+  const candidates = db.selectFrom('consent_records').select(['chain_seq', rowBytes(accountId).as('bytes')])
     .where('account_id', '=', accountId).where('chain_seq', '>', afterSeq).orderBy('chain_seq').limit(limits.rows);
   const { rows } = await sql<Selectable<ConsentRecordsView> & { candidates: number }>`with candidates as (${candidates}),
       taken as ${fitting(sql`chain_seq`, limits.bytes)}
@@ -87,6 +89,10 @@ function csvField(value: RawBuilder<unknown>): RawBuilder<string> {
 const csvMap = (json: RawBuilder<string>) => sql<string>`(case when ${json} = '{}' then '{}' else '"' || replace(${json}, '"', '""') || '"' end)`;
 
 const categoryList = (column: string) => sql`array_to_string(${sql.ref(column)}, ' ')`;
+/** A list's category names for a person, in the list's order, joined by '; '; a category deleted since reads "(deleted)". */
+const categoryNames = (column: string) => sql`(select string_agg(coalesce(c.name, '(deleted)'), '; ' order by u.n)
+  from unnest(${sql.ref(column)}) with ordinality as u(id, n)
+  left join categories c on c.id = u.id and c.account_id = consent_records.account_id)`;
 const services = (column: string) => sql`coalesce(${sql.ref(column)}, '{}'::jsonb)`;
 const hex = (column: string) => sql`encode(${sql.ref(column)}, 'hex')`;
 
@@ -108,12 +114,14 @@ function exportLine(format: 'csv' | 'ndjson'): RawBuilder<string> {
       'url', url, 'user_agent', user_agent, 'ip_address', ip_address, 'gpc', gpc,
       'chain_seq', chain_seq, 'hash', ${hex('hash')}, 'personal_hash', ${hex('personal_hash')}, 'erased_at', ${iso('erased_at')})::text || E'\n'`;
   }
-  // Only the fields a visitor or a client wrote can hold a comma, a quote or a formula sign; the
-  // others (ids, times, hashes, numbers, the accept type, the category ids) are written as they are.
+  // Only the fields a visitor, a client or a person wrote (the category names) can hold a comma, a
+  // quote or a formula sign; the others (ids, times, hashes, numbers, the accept type, the category
+  // ids) are written as they are.
   const plain = (value: RawBuilder<unknown>) => sql`coalesce((${value})::text, '')`;
   const fields = [
     plain(sql`id`), plain(iso('created_at')), csvField(sql`session_id`), csvField(sql`user_id`), plain(sql`accept_type`),
-    plain(categoryList('accepted_categories')), plain(categoryList('rejected_categories')),
+    plain(categoryList('accepted_categories')), csvField(categoryNames('accepted_categories')),
+    plain(categoryList('rejected_categories')), csvField(categoryNames('rejected_categories')),
     csvMap(sql`accepted_services_text`), csvMap(sql`rejected_services_text`), csvField(sql`url`),
     csvField(sql`user_agent`), plain(sql`ip_address`), plain(sql`gpc`), plain(sql`chain_seq`), plain(hex('hash')), plain(hex('personal_hash')),
     plain(iso('erased_at')),
@@ -140,7 +148,7 @@ export async function exportPage(
   limits: PageLimits,
   format: 'csv' | 'ndjson',
 ): Promise<{ text: string; rows: number; more: boolean; last: ExportCursor | undefined }> {
-  let candidates = filtered(db, accountId, filters, 'consent_records').select(['id', 'created_at', ROW_BYTES.as('bytes')]);
+  let candidates = filtered(db, accountId, filters, 'consent_records').select(['id', 'created_at', rowBytes(accountId).as('bytes')]);
   if (after) {
     // A row comparison, so that the page starts inside the (account_id, created_at, id) index.
     candidates = candidates.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(sql<Date>`${after.created_at}::timestamptz`, after.id)));

@@ -91,7 +91,8 @@ export async function verifyChain(db: Kysely<Database>, accountId: string): Prom
 export type ExportFormat = 'csv' | 'ndjson';
 
 const CSV_COLUMNS = [
-  'id', 'created_at', 'session_id', 'user_id', 'accept_type', 'accepted_categories', 'rejected_categories',
+  'id', 'created_at', 'session_id', 'user_id', 'accept_type', 'accepted_categories', 'accepted_category_names',
+  'rejected_categories', 'rejected_category_names',
   'accepted_services', 'rejected_services', 'url', 'user_agent', 'ip_address', 'gpc', 'chain_seq', 'hash', 'personal_hash', 'erased_at',
 ] as const;
 

@@ -5,8 +5,8 @@ import type { RoutesPlugin } from '../../services.ts';
 import { scopeOf } from '../../http/auth.ts';
 import { IdParams, withErrors } from '../../http/schemas.ts';
 import { findScan, listScans } from './scans.repository.ts';
-import { CreateScanBody, ScanListQuery, ScanSchema, toScan } from './scans.schema.ts';
-import { cancelQueuedOrRunning, queueScan, violationsOf } from './scans.service.ts';
+import { CreateScanBody, RemovedItems, RemoveUnseenBody, ScanListQuery, ScanSchema, toScan } from './scans.schema.ts';
+import { cancelQueuedOrRunning, findingsOf, queueScan, removeUnseen, unseenItemsOf } from './scans.service.ts';
 
 const tags = ['Scans'];
 const security = [{ bearer: [] }];
@@ -29,8 +29,8 @@ export const scansRoutes: RoutesPlugin = async (app, { services }) => {
     const window = offsetWindow(request.query);
     const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
     const { rows, count } = await listScans(db, accountId, request.query, sort, window);
-    const violations = await violationsOf(db, accountId, rows);
-    return { pagination: paginate(request, window, count), data: rows.map((row) => toScan(row, violations.get(row.id))) };
+    const findings = await findingsOf(db, accountId, rows);
+    return { pagination: paginate(request, window, count), data: rows.map((row) => toScan(row, findings.get(row.id))) };
   });
 
   app.post('/scans', {
@@ -57,8 +57,24 @@ export const scansRoutes: RoutesPlugin = async (app, { services }) => {
   }, async (request) => {
     const { accountId } = scopeOf(request);
     const row = found(await findScan(db, accountId, request.params.id));
-    const violations = await violationsOf(db, accountId, [row]);
-    return { data: toScan(row, violations.get(row.id)) };
+    const findings = await findingsOf(db, accountId, [row]);
+    return { data: toScan(row, { ...findings.get(row.id)!, unseen_items: await unseenItemsOf(db, accountId, row) }) };
+  });
+
+  app.post('/scans/:id/remove-unseen-items', {
+    config: write,
+    schema: {
+      operationId: 'removeUnseenItems', tags, security,
+      summary: "Remove storage items a completed scan did not find, nor any later one (the report's unseen_items), such as the demo's examples",
+      params: IdParams,
+      body: RemoveUnseenBody,
+      response: withErrors({ 200: RemovedItems }, { 403: true, 404: true, 413: true, 415: true, 422: true }),
+    },
+  }, async (request) => {
+    const { accountId } = scopeOf(request);
+    const removed = await removeUnseen(db, accountId, request.params.id, request.body.storage_item_ids);
+    if (removed.length > 0) await services.forgetBanner([accountId]);
+    return { data: { removed } };
   });
 
   app.delete('/scans/:id', {

@@ -42,18 +42,55 @@ const ViolationSchema = Type.Object({
   first_seen_url: Type.String(),
 }, { description: 'An item of a category that is not required, set before consent' });
 
+const UncategorisedSchema = Type.Object({
+  name: Type.String(),
+  domain: Type.String(),
+  storage_type: StorageType,
+  storage_item_id: Nullable(Type.String({ description: 'The storage item it was recorded as, even when that item is no longer in the account' })),
+  first_seen_url: Type.String(),
+}, { description: 'An item set before consent that has no category, or is no longer in the account: nothing holds it back until the visitor chooses' });
+
+const UnseenItemSchema = Type.Object({
+  storage_item_id: Type.String(),
+  name: Type.String(),
+  domain: Type.String(),
+  storage_type: StorageType,
+  created_by: StringEnum(['user', 'api', 'scan'] as const),
+}, { description: 'An item of the account made before the scan started that neither it nor a later scan saw' });
+
+const SummarySchema = Type.Object({
+  set_before_consent: Type.Integer({ description: 'Items set before the visitor chose, whatever their category' }),
+  uncategorised: Type.Integer({ description: 'Of those, the items without a category (`uncategorised`)' }),
+  violations: Type.Integer({ description: 'Of those, the items of a category visitors may refuse (`violations`)' }),
+  passed: Type.Boolean({ description: 'true only when both `uncategorised` and `violations` are 0: an uncategorised item set before consent is a failure, not a pass' }),
+}, { description: 'The counts a list of scans shows, read from the categories the items have now' });
+
 export const ScanReportSchema = Type.Object({
   pages: Type.Array(PageVisitSchema),
   storage_items: Type.Array(FoundItemSchema),
+  summary: SummarySchema,
+  uncategorised: Type.Array(UncategorisedSchema, { description: 'Read from the items as they are now; the first thing to fix: shown before `violations`' }),
   violations: Type.Array(ViolationSchema, { description: 'Read from the categories the items have now' }),
+  unseen_items: Type.Optional(Type.Array(UnseenItemSchema, {
+    description: 'Only in `GET /scans/{id}` of a completed scan: the account\'s items this scan did not find, nor any later one '
+      + '(an example catalogue such as the demo\'s, a cookie the site no longer sets, or one on pages the scan did not reach). '
+      + '`POST /scans/{id}/remove-unseen-items` removes those chosen',
+  })),
   refused: Type.Array(Type.Object({ url: Type.String(), reason: Type.String() }), {
     description: 'Requests the scan refused to make: private, loopback, link-local or metadata addresses',
   }),
   consent_banner: Type.Boolean({ description: 'The site runs its Consentry banner; the second pass accepted everything through it' }),
 });
 export type ScanReport = Static<typeof ScanReportSchema>;
-export type StoredReport = Omit<ScanReport, 'violations'>;
+export type StoredReport = Omit<ScanReport, 'summary' | 'uncategorised' | 'violations' | 'unseen_items'>;
 export type Violation = ScanReport['violations'][number];
+export type Uncategorised = ScanReport['uncategorised'][number];
+/** What a report reads from the account's items as they are now. */
+export interface Findings {
+  uncategorised: Uncategorised[];
+  violations: Violation[];
+  unseen_items?: ScanReport['unseen_items'];
+}
 
 export const ScanSchema = Type.Object({
   id: Type.String(),
@@ -83,11 +120,21 @@ export const CreateScanBody = Type.Object({
 });
 export type ScanFields = Static<typeof CreateScanBody>['scan'];
 
+export const RemoveUnseenBody = Type.Object({
+  storage_item_ids: Type.Array(Type.String({ maxLength: 64 }), {
+    minItems: 1, maxItems: 1000, description: 'The unseen items to remove, as the report listed them; any other id is left alone',
+  }),
+});
+
+export const RemovedItems = Type.Object({
+  data: Type.Object({ removed: Type.Array(Type.String(), { description: 'The storage items removed' }) }),
+});
+
 export const ScanListQuery = offsetQuery(['created_at'] as const, {
   status: Type.Optional(StringEnum(SCAN_STATUSES)),
 });
 
-export function toScan(row: ScanRow, violations: Violation[] = []): Scan {
+export function toScan(row: ScanRow, findings: Findings = { uncategorised: [], violations: [] }): Scan {
   const stored = row.report as StoredReport | null;
   return {
     id: row.id,
@@ -102,8 +149,17 @@ export function toScan(row: ScanRow, violations: Violation[] = []): Scan {
     started_at: row.started_at?.toISOString() ?? null,
     finished_at: row.finished_at?.toISOString() ?? null,
     error: row.error,
-    report: stored ? { ...stored, violations } : null,
+    report: stored ? { ...stored, summary: summaryOf(stored, findings), ...findings } : null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+  };
+}
+
+function summaryOf(report: StoredReport, { uncategorised, violations }: Findings): ScanReport['summary'] {
+  return {
+    set_before_consent: report.storage_items.filter((item) => item.set_before_consent).length,
+    uncategorised: uncategorised.length,
+    violations: violations.length,
+    passed: uncategorised.length === 0 && violations.length === 0,
   };
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
-import { newId } from '../../db/ids.ts';
+import { isId, newId } from '../../db/ids.ts';
 import { isUniqueViolation, toJson } from '../../db/kysely.ts';
 import type { Database, ScanRow } from '../../db/schema.ts';
 import { found, ValidationError } from '../../http/app-errors.ts';
@@ -8,11 +8,14 @@ import { addressPolicy, resolveAllowed, RefusedAddressError, UnresolvedHostError
 import { normaliseDomain, originMatches } from '../../lib/hosts.ts';
 import { DAY_MS } from '../../lib/utc-period.ts';
 import { findScanAccount } from '../accounts/accounts.service.ts';
-import { refusableCategoriesOf } from '../storage-items/scanned-items.service.ts';
+import { itemCategoriesOf } from '../storage-items/scanned-items.service.ts';
+import { listUnseenItems, removeUnseenItems } from '../storage-items/storage-items.service.ts';
 import { cancelScan, countActiveScansOf, countScansSince, findActiveScan, findScan, insertScan, lockOwnerScans } from './scans.repository.ts';
-import type { ScanFields, StoredReport, Violation } from './scans.schema.ts';
+import type { Findings, ScanFields, StoredReport } from './scans.schema.ts';
 
 export const ALREADY_SCANNING = 'Account already has a scan queued or running';
+/** What an owner refused a private address is told: the setting that lifts it is the operator's, and named. */
+const PRIVATE_NETWORKS_HINT = 'an operator can allow private networks with SCAN_ALLOW_PRIVATE_NETWORKS=true';
 
 /** Whether a host is the account's domain, one of its subdomains, or one of its allowed domains. */
 export function hostBelongs(host: string, account: { domain: string; allowed_domains: string[] }): boolean {
@@ -51,7 +54,8 @@ export async function queueScan(db: Kysely<Database>, config: Config, accountId:
   try {
     await resolveAllowed(url.hostname, addressPolicy(config.scanAllowPrivateNetworks));
   } catch (error) {
-    if (error instanceof RefusedAddressError || error instanceof UnresolvedHostError) throw new ValidationError(`Starting url is not allowed: ${error.message}`);
+    if (error instanceof RefusedAddressError) throw new ValidationError(`Starting url is not allowed: ${error.message}; ${PRIVATE_NETWORKS_HINT}`);
+    if (error instanceof UnresolvedHostError) throw new ValidationError(`Starting url is not allowed: ${error.message}`);
     throw error;
   }
   url.hash = '';
@@ -90,33 +94,60 @@ export async function cancelQueuedOrRunning(db: Kysely<Database>, accountId: str
 }
 
 /**
- * The violations of each scan's report: items set before consent whose category, as it is now,
- * is not required. Read when shown, so that a category given later (by a person or the AI) counts.
+ * What each scan's report found before consent, read from the account's items as they are now (so
+ * that a category given later, by a person or the AI, counts): the items without a category (or no
+ * longer in the account), which nothing holds back, and the items of a category that is not required.
  */
-export async function violationsOf(db: Kysely<Database>, accountId: string, rows: ScanRow[]): Promise<Map<string, Violation[]>> {
+export async function findingsOf(db: Kysely<Database>, accountId: string, rows: ScanRow[]): Promise<Map<string, Findings>> {
   const reports = rows.map((row) => [row.id, row.report as StoredReport | null] as const);
   const itemIds = reports.flatMap(([, report]) =>
     (report?.storage_items ?? []).filter((item) => item.set_before_consent && item.storage_item_id).map((item) => item.storage_item_id!),
   );
-  const categories = await refusableCategoriesOf(db, accountId, itemIds);
-  const out = new Map<string, Violation[]>();
+  const categories = await itemCategoriesOf(db, accountId, itemIds);
+  const out = new Map<string, Findings>();
   for (const [id, report] of reports) {
-    const violations: Violation[] = [];
+    const findings: Findings = { uncategorised: [], violations: [] };
     for (const item of report?.storage_items ?? []) {
-      const category = item.set_before_consent && item.storage_item_id ? categories.get(item.storage_item_id) : undefined;
-      if (!category) continue;
-      violations.push({
-        name: item.name,
-        domain: item.domain,
-        storage_type: item.storage_type,
-        storage_item_id: item.storage_item_id!,
-        ...category,
-        first_seen_url: item.first_seen_url,
-      });
+      if (!item.set_before_consent) continue;
+      const found = { name: item.name, domain: item.domain, storage_type: item.storage_type };
+      const category = item.storage_item_id ? categories.get(item.storage_item_id) : undefined;
+      if (!category) {
+        findings.uncategorised.push({ ...found, storage_item_id: item.storage_item_id, first_seen_url: item.first_seen_url });
+      } else if (!category.required) {
+        findings.violations.push({
+          ...found, storage_item_id: item.storage_item_id!, category_id: category.category_id, category: category.category, first_seen_url: item.first_seen_url,
+        });
+      }
     }
-    out.set(id, violations);
+    out.set(id, findings);
   }
   return out;
+}
+
+/** When a scan's word on what the site sets can remove items: it completed and found some. */
+function trusted(scan: ScanRow): Date | undefined {
+  const report = scan.report as StoredReport | null;
+  return scan.status === 'completed' && scan.started_at && report && report.storage_items.length > 0 ? scan.started_at : undefined;
+}
+
+/** The account's items a completed scan did not find, nor any later one (none for another scan). */
+export async function unseenItemsOf(db: Kysely<Database>, accountId: string, scan: ScanRow): Promise<Findings['unseen_items']> {
+  const since = trusted(scan);
+  if (!since) return undefined;
+  const rows = await listUnseenItems(db, accountId, since);
+  return rows.map((row) => ({ storage_item_id: row.id, name: row.name, domain: row.domain, storage_type: row.storage_type, created_by: row.created_by }));
+}
+
+/**
+ * Removes those of `ids` that the scan did not find, nor any later one: what the owner chose from
+ * the report's `unseen_items`. A scan that did not complete, or found nothing, removes nothing.
+ */
+export async function removeUnseen(db: Kysely<Database>, accountId: string, id: string, ids: string[]): Promise<string[]> {
+  const scan = found(await findScan(db, accountId, id));
+  const since = trusted(scan);
+  if (!since) throw new ValidationError('Scan must have completed and found storage items before anything is removed on its word');
+  const removed = await removeUnseenItems(db, accountId, since, [...new Set(ids.filter(isId).map((value) => value.toLowerCase()))]);
+  return removed.map((row) => row.id);
 }
 
 export const reportJson = (report: StoredReport): string => toJson(report);

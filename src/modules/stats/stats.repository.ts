@@ -11,23 +11,38 @@ export async function existingAccounts(db: Executor, ids: string[]): Promise<Set
   return new Set(rows.map((row) => row.id));
 }
 
+/** Visitors of one account on one day, and those of them who chose. */
+export interface SketchEntry {
+  accountId: string;
+  day: string;
+  sketch: HyperLogLog;
+  /** The day's choosers (a consent recorded for their session); none when left out. */
+  choosers?: HyperLogLog;
+}
+
 /**
- * Adds visitors to the stored sketches of their day, and of that day's ISO week and month. Each
- * entry is merged into the three rows; the rows are created first and then read locked, in one
- * order, so that two instances flushing at once merge one after the other. Answers each day's
- * distinct visitors as its merged sketch counts them.
+ * Adds visitors to the stored sketches of their day, and of that day's ISO week and month, with
+ * the choosers among them. Each entry is merged into the three rows; the rows are created first and
+ * then read locked, in one order, so that two instances flushing at once merge one after the other.
+ * The visitor sketch is written as its union with the choosers' (a visitor who chose was shown the
+ * banner), so that the choosers' sketch is always contained in it and never counts more (the
+ * count is monotone). Answers each day's distinct visitors and choosers as the merged sketches count them.
  */
 export async function mergeSketches(
-  db: Executor, entries: { accountId: string; day: string; sketch: HyperLogLog }[],
-): Promise<{ accountId: string; day: string; visitors: number }[]> {
-  const additions = new Map<string, { accountId: string; grain: Interval; start: string; sketch: HyperLogLog }>();
-  for (const { accountId, day, sketch } of entries) {
+  db: Executor, entries: SketchEntry[],
+): Promise<{ accountId: string; day: string; visitors: number; choosers: number }[]> {
+  const additions = new Map<string, { accountId: string; grain: Interval; start: string; sketch: HyperLogLog; choosers: HyperLogLog }>();
+  for (const { accountId, day, sketch, choosers } of entries) {
     for (const grain of INTERVALS) {
       const start = periodStart(day, grain);
       const key = `${accountId} ${grain} ${start}`;
       const added = additions.get(key);
-      if (added) added.sketch.merge(sketch);
-      else additions.set(key, { accountId, grain, start, sketch: new HyperLogLog(sketch.registers) });
+      if (added) {
+        added.sketch.merge(sketch);
+        if (choosers) added.choosers.merge(choosers);
+      } else {
+        additions.set(key, { accountId, grain, start, sketch: new HyperLogLog(sketch.registers), choosers: new HyperLogLog(choosers?.registers) });
+      }
     }
   }
   if (additions.size === 0) return [];
@@ -36,16 +51,23 @@ export async function mergeSketches(
   await sql`insert into account_visitor_sketches (account_id, grain, start, registers)
     select account_id, grain, start, ${new HyperLogLog().registers} from ${keys} as k(account_id, grain, start)
     on conflict (account_id, grain, start) do nothing`.execute(db);
-  const stored = await sql<{ account_id: string; grain: Interval; start: string; registers: Uint8Array }>`
-    select s.account_id, s.grain, to_char(s.start, 'YYYY-MM-DD') as start, s.registers
+  const stored = await sql<{ account_id: string; grain: Interval; start: string; registers: Uint8Array; chooser_registers: Uint8Array }>`
+    select s.account_id, s.grain, to_char(s.start, 'YYYY-MM-DD') as start, s.registers, s.chooser_registers
     from account_visitor_sketches s join ${keys} as k(account_id, grain, start) using (account_id, grain, start)
     order by s.account_id, s.grain, s.start for update of s`.execute(db);
-  const merged = stored.rows.map((row) => new HyperLogLog(row.registers).merge(additions.get(`${row.account_id} ${row.grain} ${row.start}`)!.sketch));
-  await sql`update account_visitor_sketches s set registers = u.registers
+  const merged = stored.rows.map((row) => {
+    const added = additions.get(`${row.account_id} ${row.grain} ${row.start}`)!;
+    const choosers = new HyperLogLog(row.chooser_registers).merge(added.choosers);
+    return { visitors: new HyperLogLog(row.registers).merge(added.sketch).merge(choosers), choosers };
+  });
+  await sql`update account_visitor_sketches s set registers = u.registers, chooser_registers = u.chooser_registers
     from unnest(${stored.rows.map((r) => r.account_id)}::uuid[], ${stored.rows.map((r) => r.grain)}::text[], ${stored.rows.map((r) => r.start)}::date[],
-      ${merged.map((m) => Buffer.from(m.registers))}::bytea[]) as u(account_id, grain, start, registers)
+      ${merged.map((m) => Buffer.from(m.visitors.registers))}::bytea[], ${merged.map((m) => Buffer.from(m.choosers.registers))}::bytea[])
+      as u(account_id, grain, start, registers, chooser_registers)
     where s.account_id = u.account_id and s.grain = u.grain and s.start = u.start`.execute(db);
-  return stored.rows.flatMap((row, i) => (row.grain === 'day' ? [{ accountId: row.account_id, day: row.start, visitors: merged[i].count() }] : []));
+  return stored.rows.flatMap((row, i) => (row.grain === 'day'
+    ? [{ accountId: row.account_id, day: row.start, visitors: merged[i].visitors.count(), choosers: merged[i].choosers.count() }]
+    : []));
 }
 
 const dayText = sql<string>`to_char(day, 'YYYY-MM-DD')`;
@@ -68,9 +90,9 @@ export async function categoryDays(db: Executor, accountIds: string[], from: str
     .execute();
 }
 
-/** Pageviews and (exact, daily) visitors per account and day. */
+/** Pageviews, visitors and choosers per account and day (the day's sketches counted when they were last written). */
 export async function visitDays(db: Executor, accountIds: string[], from: string, to: string) {
-  return db.selectFrom('account_daily_stats').select(['account_id', dayText.as('day'), 'pageviews', 'visitors'])
+  return db.selectFrom('account_daily_stats').select(['account_id', dayText.as('day'), 'pageviews', 'visitors', 'choosers'])
     .where('account_id', 'in', accountIds).where('day', '>=', sql<Date>`${from}::date`).where('day', '<=', sql<Date>`${to}::date`)
     .execute();
 }
@@ -78,8 +100,8 @@ export async function visitDays(db: Executor, accountIds: string[], from: string
 /** The stored visitor sketches of the given periods, per account. */
 export async function sketchesOf(db: Executor, accountIds: string[], periods: Period[]) {
   const of = (grain: Interval) => periods.filter((p) => p.grain === grain).map((p) => p.start);
-  const result = await sql<{ account_id: string; grain: Interval; start: string; registers: Uint8Array }>`
-    select account_id, grain, to_char(start, 'YYYY-MM-DD') as start, registers from account_visitor_sketches
+  const result = await sql<{ account_id: string; grain: Interval; start: string; registers: Uint8Array; chooser_registers: Uint8Array }>`
+    select account_id, grain, to_char(start, 'YYYY-MM-DD') as start, registers, chooser_registers from account_visitor_sketches
     where account_id = any(${accountIds}::uuid[])
       and ((grain = 'day' and start = any(${of('day')}::date[])) or (grain = 'week' and start = any(${of('week')}::date[]))
         or (grain = 'month' and start = any(${of('month')}::date[])))`.execute(db);
@@ -140,10 +162,11 @@ export async function recordVisits(db: Executor, day: string, tallies: VisitTall
     where ranked.recency > ${LIVE_VISITORS} and r.account_id = ranked.account_id and r.session_id = ranked.session_id`.execute(db);
 }
 
-/** The day's distinct visitors of each account, read from its merged sketch after a flush. */
-export async function setDailyVisitors(db: Executor, day: string, visitors: { accountId: string; count: number }[]): Promise<void> {
-  if (visitors.length === 0) return;
-  await sql`update account_daily_stats d set visitors = u.visitors
-    from unnest(${visitors.map((v) => v.accountId)}::uuid[], ${visitors.map((v) => v.count)}::int[]) as u(account_id, visitors)
+/** The day's distinct visitors and choosers of each account, read from its merged sketches after a flush. */
+export async function setDailyVisitors(db: Executor, day: string, counts: { accountId: string; visitors: number; choosers: number }[]): Promise<void> {
+  if (counts.length === 0) return;
+  await sql`update account_daily_stats d set visitors = u.visitors, choosers = u.choosers
+    from unnest(${counts.map((c) => c.accountId)}::uuid[], ${counts.map((c) => c.visitors)}::int[], ${counts.map((c) => c.choosers)}::int[])
+      as u(account_id, visitors, choosers)
     where d.account_id = u.account_id and d.day = ${day}::date`.execute(db);
 }

@@ -13,6 +13,12 @@ export const StatsQuery = Type.Object({
 });
 export type StatsQuery = Static<typeof StatsQuery>;
 
+/** What the consent rate is: the API's words, the README's and the dashboard's. */
+export const CONSENT_RATE = 'consenting_visitors / unique_visitors: the share of the distinct visitors shown the banner who chose '
+  + '(accepted or refused), over the same span. A visitor who chose twice counts once; consents recorded without the banner count '
+  + 'their session as a visitor too. Both are counted by HyperLogLog sketches, the choosers\' sketch always contained in the '
+  + 'visitors\' and the count monotone, so the rate is at most 1; null when there was no visitor';
+
 const Rate = Nullable(Type.Number({ description: 'A share between 0 and 1; null when there is nothing to divide by' }));
 
 const Figures = {
@@ -28,8 +34,13 @@ const Figures = {
     acceptance_rate: Rate,
   })),
   pageviews: Type.Integer(),
-  unique_visitors: Type.Integer({ description: 'Exact for one day; for longer spans a HyperLogLog estimate (about 2% error)' }),
-  consent_rate: Nullable(Type.Number({ description: 'Consents per unique visitor' })),
+  unique_visitors: Type.Integer({
+    description: 'Distinct visitors shown the banner (sessions that loaded it, or chose): a HyperLogLog estimate, about 2% error',
+  }),
+  consenting_visitors: Type.Integer({
+    description: 'Of the unique visitors, those who chose (a consent recorded for their session, whatever the choice), counted the same way',
+  }),
+  consent_rate: Nullable(Type.Number({ description: CONSENT_RATE })),
 };
 const FiguresSchema = Type.Object(Figures);
 export type StatsFigures = Static<typeof FiguresSchema>;

@@ -12,18 +12,32 @@ interface Tally {
   gpc: number;
   pageviews: number;
   dailyVisitors: number;
+  dailyChoosers: number;
   categories: Map<string, { accepted: number; rejected: number }>;
-  /** Per account: sessions belong to one site, so a group's visitors are the sum of its accounts'. */
-  sketches: Map<string, HyperLogLog>;
+  /**
+   * Per account: sessions belong to one site, so a group's visitors are the sum of its accounts'.
+   * `visitors` is built as the union of both stored sketches, so that `choosers` is contained in it.
+   */
+  sketches: Map<string, { visitors: HyperLogLog; choosers: HyperLogLog }>;
 }
 
-const emptyTally = (): Tally => ({ consents: 0, all: 0, custom: 0, necessary: 0, gpc: 0, pageviews: 0, dailyVisitors: 0, categories: new Map(), sketches: new Map() });
+const emptyTally = (): Tally => ({
+  consents: 0, all: 0, custom: 0, necessary: 0, gpc: 0, pageviews: 0, dailyVisitors: 0, dailyChoosers: 0, categories: new Map(), sketches: new Map(),
+});
 
 const rate = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
 
+/**
+ * The figures of a span. The consent rate is the visitors who chose over the visitors, both distinct
+ * and over the same span: the choosers' sketch of each account is contained in its visitors' (the
+ * union of both is what is counted), and the count is monotone, so each account's choosers never
+ * count more than its visitors, nor their sums; a day's stored counts were taken so too.
+ */
 function figures(tally: Tally, names: Map<string, { slug: string; name: string }>, oneDay: boolean): StatsFigures {
   // One day's visitors were counted from its sketch when it was stored; longer spans merge sketches.
-  const visitors = oneDay ? tally.dailyVisitors : [...tally.sketches.values()].reduce((sum, sketch) => sum + sketch.count(), 0);
+  const sketches = [...tally.sketches.values()];
+  const visitors = oneDay ? tally.dailyVisitors : sketches.reduce((sum, s) => sum + s.visitors.count(), 0);
+  const choosers = oneDay ? tally.dailyChoosers : sketches.reduce((sum, s) => sum + s.choosers.count(), 0);
   return {
     consents: tally.consents,
     accept_types: { all: tally.all, custom: tally.custom, necessary: tally.necessary },
@@ -38,7 +52,8 @@ function figures(tally: Tally, names: Map<string, { slug: string; name: string }
     })),
     pageviews: tally.pageviews,
     unique_visitors: visitors,
-    consent_rate: rate(tally.consents, visitors),
+    consenting_visitors: choosers,
+    consent_rate: rate(choosers, visitors),
   };
 }
 
@@ -111,6 +126,7 @@ export async function accountStats(
     for (const t of targets(row.day, row.account_id)) {
       t.pageviews += row.pageviews;
       t.dailyVisitors += row.visitors;
+      t.dailyChoosers += row.choosers;
     }
   }
   const stored = new Map<string, typeof sketches>();
@@ -125,8 +141,14 @@ export async function accountStats(
       for (const row of stored.get(`${part.grain} ${part.start}`) ?? []) {
         if (accountId !== undefined && row.account_id !== accountId) continue;
         const sketch = tally.sketches.get(row.account_id);
-        if (sketch) sketch.merge(row.registers);
-        else tally.sketches.set(row.account_id, new HyperLogLog(row.registers));
+        if (sketch) {
+          sketch.visitors.merge(row.registers).merge(row.chooser_registers);
+          sketch.choosers.merge(row.chooser_registers);
+        } else {
+          tally.sketches.set(row.account_id, {
+            visitors: new HyperLogLog(row.registers).merge(row.chooser_registers), choosers: new HyperLogLog(row.chooser_registers),
+          });
+        }
       }
     }
   }

@@ -10,6 +10,8 @@ import { existingAccounts, mergeSketches } from './stats.repository.ts';
 interface Tally {
   pageviews: number;
   sessions: Set<string>;
+  /** The sessions among `sessions` that chose (a consent was recorded for them). */
+  choosers: Set<string>;
 }
 
 export interface VisitCounterOptions {
@@ -29,9 +31,9 @@ const HELD_SESSIONS_FACTOR = 4;
 /**
  * Pageviews and visitors counted in memory and written in batches: a banner load costs no database
  * write. Every `flushIntervalMs` (and on close) one transaction per day adds the pageviews, the
- * account's most recent sessions (for the onboarding status), the visitor sketches of the day, its
- * week and its month (and the day's visitors as its sketch counts them), and the first-install
- * fact. A crash loses what was counted since the last flush.
+ * account's most recent sessions (for the onboarding status), the visitor and chooser sketches of
+ * the day, its week and its month (and the day's visitors and choosers as they count them), and the
+ * first-install fact. A crash loses what was counted since the last flush.
  */
 export class VisitCounter {
   private days = new Map<string, Map<string, Tally>>();
@@ -56,20 +58,21 @@ export class VisitCounter {
     this.timer.unref();
   }
 
-  /** One pageview of the account, by the session when known. */
-  count(accountId: string, sessionId?: string, at = new Date()): void {
-    this.add(utcDay(at), accountId, 1, sessionId ? [sessionId] : []);
+  /** One pageview of the account, by the session when known; `chose` when it recorded the session's consent. */
+  count(accountId: string, sessionId?: string, at = new Date(), chose = false): void {
+    const sessions = sessionId ? [sessionId] : [];
+    this.add(utcDay(at), accountId, 1, sessions, chose ? sessions : []);
     if (this.sessions >= this.options.maxSessions && !this.flushingEarly) {
       this.flushingEarly = true;
       void this.flush().finally(() => (this.flushingEarly = false));
     }
   }
 
-  private add(day: string, accountId: string, pageviews: number, sessions: Iterable<string>): void {
+  private add(day: string, accountId: string, pageviews: number, sessions: Iterable<string>, choosers: Iterable<string>): void {
     let accounts = this.days.get(day);
     if (!accounts) this.days.set(day, (accounts = new Map()));
     let tally = accounts.get(accountId);
-    if (!tally) accounts.set(accountId, (tally = { pageviews: 0, sessions: new Set() }));
+    if (!tally) accounts.set(accountId, (tally = { pageviews: 0, sessions: new Set(), choosers: new Set() }));
     tally.pageviews += pageviews;
     for (const session of sessions) {
       if (tally.sessions.has(session)) continue;
@@ -80,6 +83,8 @@ export class VisitCounter {
       tally.sessions.add(session);
       this.sessions++;
     }
+    // A chooser is one of the visitors held: one dropped as a visitor is dropped as a chooser too.
+    for (const session of choosers) if (tally.sessions.has(session)) tally.choosers.add(session);
   }
 
   /**
@@ -129,17 +134,19 @@ export class VisitCounter {
     await this.db.transaction().execute(async (trx) => {
       // Accounts deleted since their visits were counted are left out (and locked against deletion meanwhile).
       const live = await existingAccounts(trx, [...accounts.keys()]);
-      const tallies: VisitTally[] = [...accounts]
+      const tallies: (VisitTally & { choosers: Set<string> })[] = [...accounts]
         .filter(([accountId]) => live.has(accountId))
-        .map(([accountId, tally]) => ({ accountId, pageviews: tally.pageviews, sessions: [...tally.sessions] }));
+        .map(([accountId, tally]) => ({ accountId, pageviews: tally.pageviews, sessions: [...tally.sessions], choosers: tally.choosers }));
       if (tallies.length === 0) return;
       await recordVisits(trx, day, tallies);
       const daily = await mergeSketches(trx, tallies.filter((t) => t.sessions.length > 0).map((t) => {
         const sketch = new HyperLogLog();
+        const choosers = new HyperLogLog();
         for (const session of t.sessions) sketch.add(session);
-        return { accountId: t.accountId, day, sketch };
+        for (const session of t.choosers) choosers.add(session);
+        return { accountId: t.accountId, day, sketch, choosers };
       }));
-      await setDailyVisitors(trx, day, daily.map((d) => ({ accountId: d.accountId, count: d.visitors })));
+      await setDailyVisitors(trx, day, daily);
       await markCodeInstalled(trx, tallies.map((t) => t.accountId).filter((id) => !this.installed.has(id)));
     });
     for (const accountId of accounts.keys()) this.installed.add(accountId);
@@ -147,7 +154,7 @@ export class VisitCounter {
 
   /** A failed write keeps its counts for the next flush. */
   private putBack(day: string, accounts: Map<string, Tally>): void {
-    for (const [accountId, tally] of accounts) this.add(day, accountId, tally.pageviews, tally.sessions);
+    for (const [accountId, tally] of accounts) this.add(day, accountId, tally.pageviews, tally.sessions, tally.choosers);
   }
 
   /** Stops the timer and writes what is left. */

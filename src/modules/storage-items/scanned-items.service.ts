@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
 import { newId } from '../../db/ids.ts';
 import type { Database, SameSite, StorageItemRow, StorageType } from '../../db/schema.ts';
-import { markVendorsSetup } from '../accounts/accounts.service.ts';
+import { ownCookieDescription, ownCookieNames } from '../../../banner/src/own-cookie.ts';
+import { accountLanguage, markVendorsSetup } from '../accounts/accounts.service.ts';
+import { firstRequiredCategory } from '../categories/categories.service.ts';
 import { takeForAi } from './storage-items.service.ts';
 import {
   insertStorageItem,
-  listRefusableCategories,
+  listItemCategories,
   listScanCandidates,
   markItemsSeen,
   updateStorageItem,
@@ -64,10 +66,22 @@ function matchOf(candidates: StorageItemRow[], found: ScannedItem): StorageItemR
  * `last_seen_at` (and, on an item a scan made or a field left empty, the domain and duration the
  * browser showed: a person's words are never replaced); every new one is created `draft` by
  * `scan` and, like one written through the API, handed to the AI when the account lets it work.
+ * The banner's own cookie is described in the account's language and put in its required
+ * category (when it has one): it is no unknown.
  */
 export async function recordScannedItems(db: Kysely<Database>, accountId: string, found: ScannedItem[], seenAt: Date): Promise<RecordedScan> {
+  const ownNames = ownCookieNames(accountId);
   return db.transaction().execute(async (trx) => {
     await lockAccountItems(trx, accountId);
+    let own: { description: string; category_id: string | null } | undefined;
+    const ownCookie = async (item: ScannedItem) => {
+      if (item.storage_type !== 'cookie' || !ownNames.includes(item.name)) return undefined;
+      own ??= {
+        description: ownCookieDescription(await accountLanguage(trx, accountId)),
+        category_id: (await firstRequiredCategory(trx, accountId))?.id ?? null,
+      };
+      return own;
+    };
     const candidates = await listScanCandidates(trx, accountId, [...new Set(found.map((item) => item.name))]);
     const itemIds: string[] = [];
     const created: StorageItemRow[] = [];
@@ -78,6 +92,7 @@ export async function recordScannedItems(db: Kysely<Database>, accountId: string
       if (!match) {
         const id = newId();
         const row = await insertStorageItem(trx, {
+          ...(await ownCookie(item)),
           id,
           account_id: accountId,
           name: item.name,
@@ -111,6 +126,9 @@ export async function recordScannedItems(db: Kysely<Database>, accountId: string
       if (byScan && match.same_site !== item.same_site) changes.same_site = item.same_site;
       if (byScan && match.partitioned !== item.partitioned) changes.partitioned = item.partitioned;
       if (byScan && match.set_by === null && setBy) changes.set_by = setBy;
+      const ownWords = await ownCookie(item);
+      if (ownWords && match.description.trim() === '') changes.description = ownWords.description;
+      if (ownWords && byScan && match.category_id === null && ownWords.category_id) changes.category_id = ownWords.category_id;
       if (Object.keys(changes).length === 0) {
         seen.add(match.id);
         continue;
@@ -124,8 +142,17 @@ export async function recordScannedItems(db: Kysely<Database>, accountId: string
   });
 }
 
-/** For reports: the refusable category of each item that has one, by item id. */
-export async function refusableCategoriesOf(db: Kysely<Database>, accountId: string, itemIds: string[]) {
-  const rows = await listRefusableCategories(db, accountId, [...new Set(itemIds)]);
-  return new Map(rows.map((row) => [row.item_id, { category_id: row.category_id, category: row.category }]));
+/** What a report reads of an item's category, as it is now. */
+export type ItemCategory = { category_id: string; category: string; required: boolean } | null;
+
+/**
+ * For reports: the category of each item still in the account, by item id (null when it has none);
+ * an id missing from the map is an item no longer in the account.
+ */
+export async function itemCategoriesOf(db: Kysely<Database>, accountId: string, itemIds: string[]): Promise<Map<string, ItemCategory>> {
+  const rows = await listItemCategories(db, accountId, [...new Set(itemIds)]);
+  return new Map(rows.map((row) => [
+    row.item_id,
+    row.category_id === null ? null : { category_id: row.category_id, category: row.category!, required: row.required! },
+  ]));
 }

@@ -67,22 +67,44 @@ export async function listScanCandidates(db: Executor, accountId: string, names:
     .execute();
 }
 
+/**
+ * The account's items made before `since` that no scan has seen since (among `ids`, when given):
+ * what a scan that started then did not find, and no later one either.
+ */
+export async function listUnseenItems(db: Executor, accountId: string, since: Date, ids?: string[]): Promise<StorageItemRow[]> {
+  if (ids?.length === 0) return [];
+  return db
+    .selectFrom('storage_items')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('created_at', '<', since)
+    .where((eb) => eb.or([eb('last_seen_at', 'is', null), eb('last_seen_at', '<', since)]))
+    .$if(ids !== undefined, (query) => query.where('id', 'in', ids!))
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}
+
+export async function deleteStorageItems(db: Executor, accountId: string, ids: string[]): Promise<StorageItemRow[]> {
+  if (ids.length === 0) return [];
+  return db.deleteFrom('storage_items').where('account_id', '=', accountId).where('id', 'in', ids).returningAll().execute();
+}
+
 /** A scan saw these items: only when they were last seen changes, which is no edit (`updated_at` stays). */
 export async function markItemsSeen(db: Executor, accountId: string, ids: string[], seenAt: Date): Promise<void> {
   if (ids.length === 0) return;
   await db.updateTable('storage_items').set({ last_seen_at: seenAt }).where('account_id', '=', accountId).where('id', 'in', ids).execute();
 }
 
-/** The category of each of these items that is not required (what a visitor may refuse). */
-export async function listRefusableCategories(db: Executor, accountId: string, itemIds: string[]) {
+/** The category of each of these items (null for one without), with whether visitors may refuse it. */
+export async function listItemCategories(db: Executor, accountId: string, itemIds: string[]) {
   if (itemIds.length === 0) return [];
   return db
     .selectFrom('storage_items')
-    .innerJoin('categories', 'categories.id', 'storage_items.category_id')
-    .select(['storage_items.id as item_id', 'categories.id as category_id', 'categories.name as category'])
+    .leftJoin('categories', 'categories.id', 'storage_items.category_id')
+    .select(['storage_items.id as item_id', 'categories.id as category_id', 'categories.name as category', 'categories.required'])
     .where('storage_items.account_id', '=', accountId)
     .where('storage_items.id', 'in', itemIds)
-    .where('categories.required', '=', false)
     .execute();
 }
 

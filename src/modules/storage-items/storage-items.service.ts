@@ -11,7 +11,9 @@ import { findAiFeatures, markVendorsSetup } from '../accounts/accounts.service.t
 import { findCategory } from '../categories/categories.service.ts';
 import {
   deleteStorageItem,
+  deleteStorageItems,
   finaliseItems,
+  listUnseenItems,
   findStorageItem,
   insertStorageItem,
   markProcessing,
@@ -160,6 +162,22 @@ export async function removeStorageItem(db: Kysely<Database>, accountId: string,
   });
 }
 
+/**
+ * Deletes those of `ids` that no scan has seen since `since` (made before it, not seen since), in
+ * one transaction; the matches of a wildcard among them may go to another. Answers what was deleted.
+ */
+export async function removeUnseenItems(db: Kysely<Database>, accountId: string, since: Date, ids: string[]): Promise<StorageItemRow[]> {
+  return writeItems(db, accountId, async (trx) => {
+    const unseen = await listUnseenItems(trx, accountId, since, ids);
+    const removed = await deleteStorageItems(trx, accountId, unseen.map((item) => item.id));
+    const wildcards = removed.filter((item) => item.is_wildcard_cookie);
+    if (wildcards.length > 0) {
+      await relinkConcreteItems(trx, accountId, { storageTypes: [...new Set(wildcards.map((w) => w.storage_type))], patterns: wildcards.map((w) => w.name) });
+    }
+    return removed;
+  });
+}
+
 export const AI_CATEGORISE_OFF = 'AI categorisation is off for this account: turn on auto_categorise first';
 
 /**
@@ -214,4 +232,4 @@ export async function takeForAi(trx: Executor, row: StorageItemRow): Promise<Sto
 }
 
 /** What the AI uses of the storage items: its queue, and the items it works on. */
-export { findStorageItem, listProcessingItems, writeItemChanges } from './storage-items.repository.ts';
+export { findStorageItem, listProcessingItems, listUnseenItems, writeItemChanges } from './storage-items.repository.ts';

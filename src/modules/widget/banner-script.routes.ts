@@ -3,9 +3,9 @@ import { after } from '../../lib/maybe-promise.ts';
 import type { Services } from '../../services.ts';
 import { markCodeInstalled } from '../accounts/accounts.service.ts';
 import type { BuiltBanner } from './banner-script.ts';
+import { SCRIPT_MAX_AGE_S } from './script-max-age.ts';
 
-/** Browsers check again after two minutes (cheaply, with If-None-Match): a change shows within five. */
-const CACHE_CONTROL = 'public, max-age=120';
+const CACHE_CONTROL = `public, max-age=${SCRIPT_MAX_AGE_S}`;
 const JAVASCRIPT = 'text/javascript; charset=utf-8';
 const UNKNOWN = '/* Consentry: there is no banner for this account. Check the account id in the script tag. */\n';
 

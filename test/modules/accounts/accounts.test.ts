@@ -217,6 +217,7 @@ describe('POST /accounts by a partner', () => {
       scan_schedule: 'off',
       next_scan_at: null,
       consent_retention_days: 730,
+      demo: false,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
     });

@@ -296,7 +296,7 @@ describe('GET /consents/export', () => {
     const csv = await exportOf(tenant, { format: 'csv' });
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = csv.body.trimEnd().split('\n');
-    expect(lines[0]).toBe('id,created_at,session_id,user_id,accept_type,accepted_categories,rejected_categories,accepted_services,rejected_services,url,user_agent,ip_address,gpc,chain_seq,hash,personal_hash,erased_at');
+    expect(lines[0]).toBe('id,created_at,session_id,user_id,accept_type,accepted_categories,accepted_category_names,rejected_categories,rejected_category_names,accepted_services,rejected_services,url,user_agent,ip_address,gpc,chain_seq,hash,personal_hash,erased_at');
     expect(lines).toHaveLength(1 + 31 + 1); // the quoted session holds a line break
     expect(csv.body).toContain('"tricky,""quoted""\nline"');
     expect(lines[1].startsWith(`${exported[0].id},${exported[0].created_at},s-0,user-7,all,`)).toBe(true);
@@ -312,6 +312,33 @@ describe('GET /consents/export', () => {
     const bad = await call(t.app, 'GET', '/api/v1/consents/export', { token: tenant.tokens.account, query: { format: 'xml' } });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ errors: [{ code: 400, message: expect.any(String) }] });
+  });
+
+  it('writes the category names beside their ids in the CSV, in the same order, quoted and defused like any written text', async () => {
+    const tenant = await createTenant(t.services, 'ExportNames');
+    const made = async (name: string, required = false) =>
+      (await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name, required } } })).body.data.id as string;
+    const necessary = await made('Necessary', true);
+    const analytics = await made('Analytics, "web"');
+    const gone = await made('Gone soon');
+    const marketing = await made('=Marketing');
+    const res = await call(t.app, 'POST', `/widget/${tenant.account.id}/consents`, {
+      body: { consent: { session_id: 'named', user_preferences: {
+        accept_type: 'custom', accepted_categories: [necessary, analytics, gone], rejected_categories: [marketing],
+      } } },
+    });
+    expect(res.status).toBe(201);
+    expect((await call(t.app, 'DELETE', `/api/v1/categories/${gone}`, { token: tenant.tokens.account })).status).toBe(200);
+    const csv = (await exportOf(tenant, { format: 'csv' })).body.trimEnd().split('\n');
+    const columns = csv[0].split(',');
+    const line = csv[1];
+    const ids = `${necessary} ${analytics} ${gone}`;
+    // The names follow the ids in their order; a deleted category is named so; quotes doubled, a leading "=" defused.
+    expect(line).toContain(`,${ids},"Necessary; Analytics, ""web""; (deleted)",${marketing},'=Marketing,`);
+    expect(columns.indexOf('accepted_category_names')).toBe(columns.indexOf('accepted_categories') + 1);
+    expect(columns.indexOf('rejected_category_names')).toBe(columns.indexOf('rejected_categories') + 1);
+    // NDJSON keeps its shape: ids only, as the API's list.
+    expect(ndjson((await exportOf(tenant)).body)[0].user_preferences.accepted_categories).toEqual([necessary, analytics, gone]);
   });
 });
 

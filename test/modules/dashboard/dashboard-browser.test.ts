@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
+import { seedDemo } from '../../../src/demo.ts';
 import { insertAiAction } from '../../../src/modules/ai-actions/ai-actions.repository.ts';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
 import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
@@ -57,25 +58,33 @@ async function bannerEditor() {
   return { context, page, preview };
 }
 
-/** A finished scan (stored as the runner stores one) that found an advertising cookie set before consent. */
-async function finishedScan(label: string): Promise<string> {
+/**
+ * A finished scan (stored as the runner stores one) that found an advertising cookie set before
+ * consent, and with `uncategorised` a cookie without a category set before consent too.
+ */
+async function finishedScan(label: string, options: { uncategorised?: boolean } = {}): Promise<string> {
   const token = tenant.tokens.account;
   const category = await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name: `Advertising ${label}` } } });
-  const item = await call(t.app, 'POST', '/api/v1/storage-items', {
-    token, body: { storage_item: { name: `_ads_${label}`, domain: 'browser.example.com', category_id: category.body.data.id } },
-  });
+  const made = [{ name: `_ads_${label}`, category_id: category.body.data.id }, ...(options.uncategorised ? [{ name: `_hjSessionUser_${label}` }] : [])];
   const id = newId();
   const url = `https://${tenant.account.domain}/`;
+  const found = [];
+  for (const { name, category_id } of made) {
+    const item = await call(t.app, 'POST', '/api/v1/storage-items', {
+      token, body: { storage_item: { name, domain: 'browser.example.com', ...(category_id && { category_id }) } },
+    });
+    found.push({
+      name, domain: 'browser.example.com', storage_type: 'cookie', storage_item_id: item.body.data.id, first_seen_url: url,
+      expires_at: null, duration: '90 days', path: '/', secure: true, http_only: false, same_site: 'Lax', partitioned: false,
+      set_before_consent: true, set_by: null,
+    });
+  }
   await t.services.db.insertInto('scans').values({
-    id, account_id: tenant.account.id, owner_id: tenant.partner.id, status: 'completed', starting_url: url, max_pages: 5, pages_scanned: 1, storage_items_found: 1,
+    id, account_id: tenant.account.id, owner_id: tenant.partner.id, status: 'completed', starting_url: url, max_pages: 5, pages_scanned: 1, storage_items_found: found.length,
     started_at: new Date(), finished_at: new Date(),
     report: JSON.stringify({
       pages: [{ url, status: 200, time_ms: 120, pass: 'before_consent', error: null }],
-      storage_items: [{
-        name: `_ads_${label}`, domain: 'browser.example.com', storage_type: 'cookie', storage_item_id: item.body.data.id, first_seen_url: url,
-        expires_at: null, duration: '90 days', path: '/', secure: true, http_only: false, same_site: 'Lax', partitioned: false,
-        set_before_consent: true, set_by: null,
-      }],
+      storage_items: found,
       refused: [],
       consent_banner: false,
     }),
@@ -112,6 +121,10 @@ describeHere('the dashboard in a browser', () => {
     await page.waitForURL(`${base}/accounts/${tenant.account.id}`);
     await settled(page);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(tenant.account.name);
+    // The last step says what "Live" takes, beside the steps.
+    const steps = page.getByRole('list').filter({ hasText: 'Live (10 visitors in 30 days)' });
+    const explained = page.locator(`#${await steps.getAttribute('aria-describedby')}`);
+    expect(await explained.textContent()).toMatch(/^Live: the banner reached at least 10 different visitors in the last 30 days\. A visitor is a browser session /);
     const snippet = `<script src="${base}/widget/${tenant.account.id}.js"></script>`;
     expect(await page.locator('#install-snippet').textContent()).toBe(snippet);
     await page.getByRole('button', { name: 'Copy snippet' }).click();
@@ -254,6 +267,34 @@ describeHere('the dashboard in a browser', () => {
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Delete Analytics' }).click();
     expect(await page.getByRole('alert').textContent()).toBe('Category still holds storage items; move or delete them first');
+    await context.close();
+  });
+
+  it('keeps every storage item\'s Delete button in view at 1280 pixels, long names and domains included', async () => {
+    const token = tenant.tokens.account;
+    const category = await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name: 'Functional and personalisation' } } });
+    const long = { name: '_hjSessionUser_3141592653589793', domain: '.customer-accounts.the-corner-bakery-and-patisserie.example.com' };
+    for (const item of [long, { name: 'AMP_TOKEN_for_the_shop_analytics', domain: 'analytics-gateway.the-corner-bakery-and-patisserie.example.com' }]) {
+      const made = await call(t.app, 'POST', '/api/v1/storage-items', {
+        token, body: { storage_item: { ...item, category_id: category.body.data.id, duration: '1 year and 30 days', status: 'in_review' } },
+      });
+      expect(made.status).toBe(201);
+    }
+    const { context, page } = await newPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Storage items' }).click();
+    await settled(page);
+    const table = page.getByRole('region', { name: 'Storage items' });
+    const wrap = await table.boundingBox();
+    for (const button of await table.getByRole('button', { name: /^Delete / }).all()) {
+      const box = (await button.boundingBox())!;
+      const name = await button.getAttribute('aria-label');
+      // Inside the window and inside the table's own scrolling box, nothing of it cut off.
+      expect(box.x + box.width, `${name} ends past the window`).toBeLessThanOrEqual(1280);
+      expect(box.x + box.width, `${name} is cut off by the table`).toBeLessThanOrEqual(wrap!.x + wrap!.width);
+    }
+    await table.getByRole('button', { name: `Delete ${long.name}` }).click({ trial: true });
     await context.close();
   });
 
@@ -809,7 +850,10 @@ describeHere('the dashboard in a browser', () => {
     const before = await call(t.app, 'GET', `/widget/${tenant.account.id}/config.json`);
     expect(JSON.stringify(before.body)).not.toContain('Cookies at the browser shop');
     await page.getByRole('button', { name: 'Save banner' }).click();
-    await page.getByText('The banner was saved').waitFor();
+    // It says when visitors get the change: what the script's Cache-Control lets browsers keep.
+    const script = await call(t.app, 'GET', `/widget/${tenant.account.id}.js`);
+    const maxAge = Number(/max-age=(\d+)/.exec(String(script.headers['cache-control']))![1]);
+    await page.getByText(`The banner was saved. Websites get it within ${maxAge / 60} minutes.`, { exact: true }).waitFor();
     const after = await call(t.app, 'GET', `/widget/${tenant.account.id}/config.json`);
     expect(JSON.stringify(after.body)).toContain('Cookies at the browser shop');
     // An emptied text goes back to the built-in words.
@@ -951,6 +995,75 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
   });
 
+  it('shows the items without a category set before consent first and in red, in the report and the list of scans', async () => {
+    await finishedScan('hotjar', { uncategorised: true });
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Scans' }).click();
+    await settled(page);
+    const red = 'rgb(164, 38, 44)';
+    const colour = (locator: ReturnType<Page['locator']>) => locator.evaluate((node) => getComputedStyle(node).color);
+    // The newest scan is listed first: its counts fail, in red, the uncategorised one first.
+    const counts = page.getByRole('region', { name: 'Scans' }).locator('tbody tr').first().locator('td').nth(3);
+    expect(await counts.textContent()).toBe('Fails: 1 without a category, 1 refusable');
+    expect(await colour(counts.locator('strong'))).toBe(red);
+    await page.getByRole('region', { name: 'Scans' }).locator('tbody tr').first().getByRole('link').click();
+    await settled(page);
+    const heading = page.getByRole('heading', { name: 'Set before consent' });
+    // What follows the heading first is the failure of the item without a category, in red.
+    const next = heading.locator('xpath=following-sibling::*[1]');
+    expect(await next.textContent()).toMatch(/^1 item without a category was set before visitors chose\. Nothing holds it back/);
+    expect(await colour(next)).toBe(red);
+    const uncategorised = page.getByRole('region', { name: 'Without a category' });
+    expect(await uncategorised.getByRole('rowheader').allTextContents()).toEqual(['_hjSessionUser_hotjar']);
+    expect(await colour(uncategorised.getByRole('rowheader'))).toBe(red);
+    const refusable = page.getByRole('region', { name: 'Set before consent' });
+    expect(await refusable.getByRole('rowheader').allTextContents()).toEqual(['_ads_hotjar']);
+    expect(await uncategorised.evaluate((a, b) => !!(a.compareDocumentPosition(b!) & Node.DOCUMENT_POSITION_FOLLOWING), await refusable.elementHandle())).toBe(true);
+    // The pass sentence is not shown while anything fails.
+    expect(await page.getByText('Nothing without a category').count()).toBe(0);
+    await context.close();
+  });
+
+  it('says the demo is a demo, and removes from a scan\'s report the examples the scan of the real site did not find', async () => {
+    const demo = await seedDemo(t.services.db);
+    const token = demo.tokens.account;
+    // A scan of the owner's real site, stored as the runner stores one: it found one cookie, none of the examples.
+    const real = await call(t.app, 'POST', '/api/v1/storage-items', { token, body: { storage_item: { name: 'real_session', domain: 'bakery.example' } } });
+    const startedAt = new Date();
+    await t.services.db.updateTable('storage_items').set({ last_seen_at: new Date(startedAt.getTime() + 1000) }).where('id', '=', real.body.data.id).execute();
+    const id = newId();
+    await t.services.db.insertInto('scans').values({
+      id, account_id: demo.account.id, owner_id: demo.account.id, status: 'completed', starting_url: 'https://bakery.example/', max_pages: 5, pages_scanned: 1, storage_items_found: 1,
+      started_at: startedAt, finished_at: new Date(startedAt.getTime() + 2000),
+      report: JSON.stringify({
+        pages: [{ url: 'https://bakery.example/', status: 200, time_ms: 90, pass: 'before_consent', error: null }],
+        storage_items: [{
+          name: 'real_session', domain: 'bakery.example', storage_type: 'cookie', storage_item_id: real.body.data.id, first_seen_url: 'https://bakery.example/',
+          expires_at: null, duration: 'session', path: '/', secure: true, http_only: true, same_site: 'Lax', partitioned: false, set_before_consent: false, set_by: null,
+        }],
+        refused: [],
+        consent_banner: false,
+      }),
+    }).execute();
+    const { context, page } = await newPage();
+    await signIn(page, demo.user.email, demo.user.password);
+    expect(await page.getByRole('note').textContent()).toMatch(/^This is a demo account\. Its categories and storage items \(such as _ga and _fbp\) are examples/);
+    await page.goto(`/accounts/${demo.account.id}/scans/${id}`);
+    await settled(page);
+    const unseen = page.getByRole('region', { name: 'Not found by this scan' });
+    expect((await unseen.getByRole('rowheader').allTextContents()).sort()).toEqual(demo.storage_items.map((item) => item.name).sort());
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => { asked.push(dialog.message()); void dialog.accept(); });
+    await page.getByRole('button', { name: `Remove these ${demo.storage_items.length} items` }).click();
+    await page.getByText(`${demo.storage_items.length} storage items were removed.`).waitFor();
+    expect(asked).toEqual([`Remove ${demo.storage_items.length} storage items this scan did not find? This cannot be undone.`]);
+    await unseen.waitFor({ state: 'detached' });
+    const left = await call(t.app, 'GET', '/api/v1/storage-items', { token });
+    expect(left.body.data.map((item: { name: string }) => item.name)).toEqual(['real_session']);
+    await context.close();
+  });
+
   it('charts the statistics of the account and of a group, with the same figures as tables', async () => {
     const token = tenant.tokens.account;
     const category = await call(t.app, 'POST', '/api/v1/categories', { token, body: { category: { name: 'Charted marketing' } } });
@@ -989,6 +1102,10 @@ describeHere('the dashboard in a browser', () => {
     const categoryRow = page.getByRole('region', { name: 'Acceptance by category' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Charted marketing' }) });
     expect(await categoryRow.locator('td').allTextContents()).toEqual(['2', '1', '66.7%']);
     expect(await page.locator('.figures dd').nth(3).textContent()).toBe(`${Math.round(stats.totals.gpc_share * 1000) / 10}%`);
+    // The consent rate says what it is beside the figure: visitors who chose, of those shown the banner.
+    expect(stats.totals.consent_rate).toBeLessThanOrEqual(1);
+    expect(await page.locator('.figures dd').nth(2).locator('.figure-note').textContent())
+      .toBe(`${stats.totals.consenting_visitors} of ${stats.totals.unique_visitors} visitors shown the banner chose, each counted once`);
 
     // Grouped by week: fewer bars, the same total.
     await page.getByRole('group', { name: 'Statistics period' }).getByLabel('Grouped').selectOption('week');
@@ -1048,7 +1165,7 @@ describeHere('the dashboard in a browser', () => {
     await visit(`${account}/consents/${consent.body.data.id}`, 'consent');
     await visit(`${account}/members`, 'members');
     await visit(`${account}/banner`, 'banner');
-    const scan = await finishedScan('axe');
+    const scan = await finishedScan('axe', { uncategorised: true });
     await visit(`${account}/scans`, 'scans');
     await visit(`${account}/scans/${scan}`, 'scan');
     await visit('/tokens', 'tokens');

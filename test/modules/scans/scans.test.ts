@@ -4,6 +4,8 @@
  * on what may be scanned, cancelling, and scheduled rescans.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { OWN_COOKIE_DESCRIPTIONS } from '../../../banner/src/own-cookie.ts';
+import { seedDemo } from '../../../src/demo.ts';
 import { call, ENGINE, startApp, type TestApp } from '../../helpers/app.ts';
 import { describeBrowser } from '../../helpers/browser.ts';
 import { startScanSite, type ScanSite } from '../../helpers/scan-site.ts';
@@ -185,6 +187,93 @@ describeBrowser(`scans (${ENGINE})`, () => {
       name: '_fbp', domain: '127.0.0.1', storage_type: 'cookie', storage_item_id: fbp.id,
       category_id: category.id, category: category.name, first_seen_url: home,
     });
+  }, 120_000);
+
+  it('counts the items without a category set before consent first, as a failure, and the list says so', async () => {
+    // No AI: what the scan finds stays without a category, as on an account that has not turned it on.
+    const owner = await siteTenant('Uncategorised', { autofill: false, auto_categorise: false });
+    const token = owner.tokens.account;
+    const necessary = await api('POST', '/api/v1/categories', token, { category: { name: 'Necessary', required: true } });
+    const marketing = await api('POST', '/api/v1/categories', token, { category: { name: 'Marketing' } });
+    expect((await api('POST', '/api/v1/storage-items', token, {
+      storage_item: { name: 'fp_session', domain: '127.0.0.1', category_id: necessary.body.data.id },
+    })).status).toBe(201);
+    const res = await api('POST', '/api/v1/scans', token, { scan: { starting_url: `${site.url}/`, max_pages: 3 } });
+    const scan = await finished(token, res.body.data.id);
+    expect(scan.status).toBe('completed');
+    const before = scan.report.storage_items.filter((item: { set_before_consent: boolean }) => item.set_before_consent);
+    const names = (list: { name: string }[]) => list.map((item) => item.name).sort();
+    // Everything set before consent but fp_session (in a required category) has no category: nothing holds it back.
+    expect(names(scan.report.uncategorised)).toEqual(names(before.filter((item: { name: string }) => item.name !== 'fp_session')));
+    expect(names(scan.report.uncategorised)).toContain('_fbp');
+    expect(scan.report.violations).toEqual([]);
+    expect(scan.report.summary).toEqual({ set_before_consent: before.length, uncategorised: before.length - 1, violations: 0, passed: false });
+    const fbp = scan.report.uncategorised.find((item: { name: string }) => item.name === '_fbp');
+    expect(fbp).toEqual({ name: '_fbp', domain: '127.0.0.1', storage_type: 'cookie', storage_item_id: expect.any(String), first_seen_url: `${site.url}/` });
+
+    // Given a refusable category, _fbp becomes a violation; an item deleted from the account stays uncategorised.
+    expect((await api('PUT', `/api/v1/storage-items/${fbp.storage_item_id}`, token, { storage_item: { category_id: marketing.body.data.id } })).status).toBe(200);
+    const pref = scan.report.uncategorised.find((item: { name: string }) => item.name === 'js_pref');
+    expect((await api('DELETE', `/api/v1/storage-items/${pref.storage_item_id}`, token)).status).toBe(200);
+    const again = (await api('GET', `/api/v1/scans/${scan.id}`, token)).body.data.report;
+    expect(names(again.violations)).toEqual(['_fbp']);
+    expect(names(again.uncategorised)).toContain('js_pref');
+    expect(names(again.uncategorised)).not.toContain('_fbp');
+    expect(again.summary).toEqual({ set_before_consent: before.length, uncategorised: before.length - 2, violations: 1, passed: false });
+    // The list of scans carries the same counts.
+    const listed = (await api('GET', '/api/v1/scans', token)).body.data;
+    expect(listed.map((s: { report: { summary: unknown } }) => s.report.summary)).toEqual([again.summary]);
+  }, 120_000);
+
+  it('describes the banner\'s own consent cookie in the account\'s language and files it as necessary', async () => {
+    const owner = await siteTenant('Own cookie', { autofill: false, auto_categorise: false });
+    const token = owner.tokens.account;
+    expect((await api('PATCH', `/api/v1/accounts/${owner.account.id}`, token, { account: { default_language: 'de' } })).status).toBe(200);
+    const necessary = await api('POST', '/api/v1/categories', token, { category: { name: 'Notwendig', required: true } });
+    const name = `consentry_${owner.account.id.replace(/-/g, '')}`;
+    site.consentCookie = name;
+    try {
+      const res = await api('POST', '/api/v1/scans', token, { scan: { starting_url: `${site.url}/`, max_pages: 1 } });
+      expect((await finished(token, res.body.data.id)).status).toBe('completed');
+    } finally {
+      site.consentCookie = 'consentry_consent';
+    }
+    const own = (await itemsOf(owner.account.id)).find((item) => item.name === name);
+    expect(own).toMatchObject({ description: OWN_COOKIE_DESCRIPTIONS.de, category_id: necessary.body.data.id, created_by: 'scan' });
+    // Every other item the scan made is left for a person (or the AI) to describe.
+    expect((await itemsOf(owner.account.id)).filter((item) => item.name !== name).every((item) => item.description === '')).toBe(true);
+  }, 120_000);
+
+  it('offers to remove what the scan of the real site did not see, such as the demo\'s examples, and removes only that', async () => {
+    const demo = await seedDemo(t.services.db);
+    const token = demo.tokens.account;
+    expect((await api('GET', `/api/v1/accounts/${demo.account.id}`, token)).body.demo).toBe(true);
+    // The owner points the demo account at the real site and scans it.
+    expect((await api('PATCH', `/api/v1/accounts/${demo.account.id}`, demo.tokens.partner, { account: { domain: '127.0.0.1' } })).status).toBe(200);
+    const queued = await api('POST', '/api/v1/scans', token, { scan: { starting_url: `${site.url}/`, max_pages: 2 } });
+    // Not yet completed: nothing is removed on its word.
+    expect((await api('POST', `/api/v1/scans/${queued.body.data.id}/remove-unseen-items`, token, { storage_item_ids: [demo.storage_items[0].id] })).body)
+      .toEqual(invalid('Scan must have completed and found storage items before anything is removed on its word'));
+    const scan = await finished(token, queued.body.data.id);
+    expect(scan.status).toBe('completed');
+    const report = (await api('GET', `/api/v1/scans/${scan.id}`, token)).body.data.report;
+    // The demo's catalogue (on shop.example.com) is what the scan did not see: _ga and _fbp are there twice until it goes.
+    expect(report.unseen_items.map((item: { name: string }) => item.name).sort()).toEqual(demo.storage_items.map((item) => item.name).sort());
+    expect((await itemsOf(demo.account.id)).filter((item) => item.name === '_fbp')).toHaveLength(2);
+    expect((await api('GET', '/api/v1/scans', token)).body.data[0].report).not.toHaveProperty('unseen_items');
+
+    // Only unseen items go, whatever else is named: an item the scan saw, another account's, a non-id.
+    const seen = report.storage_items[0].storage_item_id;
+    const foreign = (await api('POST', '/api/v1/storage-items', tenant.tokens.admin, { storage_item: { name: 'elsewhere_kept' } })).body.data.id;
+    const ids = [...report.unseen_items.map((item: { storage_item_id: string }) => item.storage_item_id), seen, foreign, 'not-an-id'];
+    const removed = await api('POST', `/api/v1/scans/${scan.id}/remove-unseen-items`, token, { storage_item_ids: ids });
+    expect(removed.status).toBe(200);
+    expect(removed.body.data.removed.sort()).toEqual(demo.storage_items.map((item) => item.id).sort());
+    const left = await itemsOf(demo.account.id);
+    expect(left.map((item) => item.id)).toContain(seen);
+    expect(left.filter((item) => item.name === '_fbp').map((item) => item.domain)).toEqual(['127.0.0.1']);
+    expect((await itemsOf(tenant.account.id)).map((item) => item.id)).toContain(foreign);
+    expect((await api('GET', `/api/v1/scans/${scan.id}`, token)).body.data.report.unseen_items).toEqual([]);
   }, 120_000);
 
   it('rescans without duplicating anything, only marking what it saw again', async () => {

@@ -1,7 +1,10 @@
 /**
  * Statistics from the rollups: on random consents and visits, every figure equals what the raw rows
- * say (unique visitors within the HyperLogLog's error), per account and per group.
+ * say (unique visitors within the HyperLogLog's error), per account and per group; and the consent
+ * rate, on random visits and consents recorded through the API, is the raw rows' distinct choosers
+ * over distinct visitors, never above 1.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
 import { HyperLogLog } from '../../../src/lib/hyperloglog.ts';
@@ -35,7 +38,7 @@ const START = Date.UTC(2026, 0, 1);
 const SPAN_DAYS = 90;
 
 beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
+  t = await startApp({ env: { RATE_LIMIT_MAX: '100000', WIDGET_RATE_LIMIT_PER_MIN: '1000000' } });
   tenant = await createTenant(t.services, 'Stats');
   second = (await insertAccount(t.services.db, {
     name: 'Second site', domain: 'second.example.com', allowed_domains: [], group_id: tenant.group.id, owner_id: null, default_language: 'en',
@@ -72,7 +75,7 @@ beforeAll(async () => {
     t.services.visits.count(visit.accountId, visit.session, at);
   }
   await t.services.visits.flush();
-});
+}, 180_000);
 afterAll(async () => { await t.close(); });
 
 /** The figures of a span of days, from the raw rows and visits. */
@@ -104,8 +107,12 @@ function expected(accountIds: string[], from: string, to: string) {
     categories: categoryCounts,
     pageviews: visits.length,
     visitors: new Set(visits.map((v) => `${v.accountId} ${v.session}`)).size,
+    choosers: new Set(rows.map((c) => `${c.account_id} ${c.session_id}`)).size,
   };
 }
+
+/** Within the sketch's error: 5%, or 2 for small counts. */
+const near = (actual: number, want: number) => expect(Math.abs(actual - want)).toBeLessThanOrEqual(Math.max(2, want * 0.05));
 
 function expectFigures(actual: any, want: ReturnType<typeof expected>) {
   expect(actual.consents).toBe(want.consents);
@@ -117,7 +124,10 @@ function expectFigures(actual: any, want: ReturnType<typeof expected>) {
     expect({ accepted: category.accepted, rejected: category.rejected }).toEqual(counts);
   }
   expect(actual.categories).toHaveLength(want.categories.size);
-  expect(Math.abs(actual.unique_visitors - want.visitors)).toBeLessThanOrEqual(Math.max(2, want.visitors * 0.05));
+  near(actual.unique_visitors, want.visitors);
+  near(actual.consenting_visitors, want.choosers);
+  expect(actual.consenting_visitors).toBeLessThanOrEqual(actual.unique_visitors);
+  expect(actual.consent_rate).toBe(actual.unique_visitors ? Math.round((actual.consenting_visitors / actual.unique_visitors) * 10_000) / 10_000 : null);
 }
 
 const stats = (query: Record<string, string>, token = tenant.tokens.account) => call(t.app, 'GET', '/api/v1/stats', { token, query });
@@ -198,6 +208,69 @@ describe('GET /stats', () => {
     expect(res.body.totals).toMatchObject({ consents: 0, pageviews: 0, unique_visitors: 0, categories: [] });
   });
 });
+
+describe('the consent rate', () => {
+  /** One account's visits and choices: sessions that load the banner, and consents of sessions (one may choose twice, or never load it). */
+  const traffic = fc.record({
+    shown: fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 60 }),
+    chosen: fc.array(fc.tuple(fc.integer({ min: 0, max: 45 }), fc.constantFrom('all' as const, 'necessary' as const), fc.boolean()), { maxLength: 50 }),
+  });
+
+  it('is the distinct visitors who chose over the distinct visitors shown the banner, never above 1, on random traffic through the API', async () => {
+    const today = () => new Date().toISOString().slice(0, 10);
+    // A group of its own: the group statistics above count the first one's accounts.
+    const owner = await createTenant(t.services, 'Rate');
+    const run = async ({ shown, chosen }: { shown: number[]; chosen: [number, 'all' | 'necessary', boolean][] }) => {
+      const day = today();
+      const account = await insertAccount(t.services.db, {
+        name: 'Rate site', domain: 'rate.example.com', allowed_domains: [], group_id: owner.group.id, owner_id: null, default_language: 'en',
+      });
+      const token = await accountToken(owner.tokens.partner, account.id);
+      for (const n of shown) {
+        expect((await call(t.app, 'GET', `/widget/${account.id}/config.json`, { query: { session_id: `s-${n}` } })).status).toBe(200);
+      }
+      for (const [n, accept_type, bannerless] of chosen) {
+        const consent = { session_id: `s-${n}`, user_preferences: { accept_type, accepted_categories: [], rejected_categories: [], accepted_services: {}, rejected_services: {} } };
+        // Most choices come from the banner; some are recorded by the site's own back end, with no banner loaded.
+        const res = bannerless
+          ? await call(t.app, 'POST', '/api/v1/consents', { token, body: { consent } })
+          : await call(t.app, 'POST', `/widget/${account.id}/consents`, { body: { consent } });
+        expect(res.status).toBe(201);
+      }
+      await t.services.visits.flush();
+      // The raw rows: the consents stored, and the sessions shown the banner.
+      const rows = await t.services.db.selectFrom('consents').select('session_id').where('account_id', '=', account.id).execute();
+      const choosers = new Set(rows.map((row) => row.session_id));
+      const visitors = new Set([...shown.map((n) => `s-${n}`), ...choosers]);
+      const want = visitors.size ? choosers.size / visitors.size : null;
+      const month = await call(t.app, 'GET', '/api/v1/stats', { token, query: { interval: 'month' } });
+      const oneDay = await call(t.app, 'GET', '/api/v1/stats', { token, query: { from: day, to: day } });
+      if (today() !== day) return; // Midnight passed meanwhile: the visits fell on two days.
+      // The span's totals merge sketches; one day's are its stored counts.
+      for (const figures of [month.body.totals, oneDay.body.totals, oneDay.body.data[0]]) {
+        expect(figures.consents).toBe(rows.length);
+        near(figures.unique_visitors, visitors.size);
+        near(figures.consenting_visitors, choosers.size);
+        expect(figures.consenting_visitors).toBeLessThanOrEqual(figures.unique_visitors);
+        if (want === null) expect(figures.consent_rate).toBeNull();
+        else {
+          expect(figures.consent_rate).toBeLessThanOrEqual(1);
+          expect(Math.abs(figures.consent_rate - want)).toBeLessThanOrEqual(0.05);
+        }
+      }
+    };
+    // The example seen: 4 visitors, 5 consents (one visitor chose twice) read as 125%.
+    await run({ shown: [1, 2, 3, 4], chosen: [[1, 'all', false], [2, 'all', false], [3, 'necessary', false], [4, 'all', false], [4, 'necessary', false]] });
+    await fc.assert(fc.asyncProperty(traffic, run), { numRuns: 12 });
+  }, 240_000);
+});
+
+/** An account token made through the API by the partner of the account's group. */
+async function accountToken(partnerToken: string, accountId: string): Promise<string> {
+  const made = await call(t.app, 'POST', '/api/v1/api-tokens', { token: partnerToken, body: { api_token: { name: 'rate', account_id: accountId } } });
+  expect(made.status).toBe(201);
+  return made.body.token;
+}
 
 describe('GET /groups/{id}/stats', () => {
   it('sums the group\'s accounts and shows each one\'s totals; another partner\'s group is 404', async () => {

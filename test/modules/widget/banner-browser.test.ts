@@ -7,6 +7,8 @@ import { RETRIED_UNDER_CI, describeBrowser, launchBrowser, reportRetries } from 
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 import { pageviewsOf, settledPageviewsOf } from '../../helpers/records.ts';
 import { newId } from '../../../src/db/ids.ts';
+import { OWN_COOKIE_DESCRIPTIONS } from '../../../banner/src/own-cookie.ts';
+import { TRANSLATIONS } from '../../../banner/src/translations.ts';
 
 /**
  * The banner in a real browser: a demo shop served by this test on its own loopback origin
@@ -399,5 +401,26 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
     const stored = await call(t.app, 'GET', '/api/v1/consents', { token: refused.tokens.account });
     expect(stored.body.data).toEqual([]);
     await context.close();
+  });
+
+  it('describes its own consent cookie in the visitor\'s language when the account left it undescribed', async () => {
+    const name = `consentry_${tenant.account.id.replace(/-/g, '')}`;
+    const made = await call(t.app, 'POST', '/api/v1/storage-items', {
+      token: tenant.tokens.account, body: { storage_item: { name, category_id: ids.necessary, status: 'finalised', duration: '1 year' } },
+    });
+    expect(made.status).toBe(201);
+    try {
+      for (const [lang, language] of [['de-AT', 'de'], ['fr', 'fr'], ['en', 'en']] as const) {
+        const { context, page } = await visit({ lang });
+        await page.getByRole('button', { name: TRANSLATIONS[language].manage, exact: true }).click();
+        await page.locator('#cc-main .pm').getByRole('button', { name: 'Necessary', exact: true }).click();
+        const row = page.locator('#cc-main .pm tr').filter({ hasText: name });
+        await row.waitFor();
+        expect(await row.textContent()).toContain(OWN_COOKIE_DESCRIPTIONS[language]);
+        await context.close();
+      }
+    } finally {
+      await call(t.app, 'DELETE', `/api/v1/storage-items/${made.body.data.id}`, { token: tenant.tokens.account });
+    }
   });
 });

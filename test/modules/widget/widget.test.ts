@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
@@ -63,6 +64,17 @@ describe('GET /widget/{account_id}/config.json', () => {
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect((await call(t.app, 'GET', `/widget/${newId()}/config.json`)).status).toBe(404);
     expect((await call(t.app, 'GET', '/widget/nope/config.json')).status).toBe(404);
+  });
+});
+
+describe('GET /widget/{account_id}.js', () => {
+  it('is kept by browsers for as long as the README says a change takes to reach them', async () => {
+    const script = await call(t.app, 'GET', `/widget/${tenant.account.id}.js`);
+    expect(script.status).toBe(200);
+    const cacheControl = String(script.headers['cache-control']);
+    const maxAge = Number(/^public, max-age=(\d+)$/.exec(cacheControl)![1]);
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain(`\`Cache-Control: ${cacheControl}\` (a change reaches browsers within ${maxAge / 60} minutes of the server`);
   });
 });
 

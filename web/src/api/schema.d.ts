@@ -810,6 +810,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/scans/{id}/remove-unseen-items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove storage items a completed scan did not find, nor any later one (the report's unseen_items), such as the demo's examples */
+        post: operations["removeUnseenItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{account_id}.js": {
         parameters: {
             query?: never;
@@ -1259,6 +1276,8 @@ export interface operations {
                                 next_scan_at: string | null;
                                 /** @description Consents older than this are removed (30..3650 days) */
                                 consent_retention_days: number;
+                                /** @description Made by the operator's `demo` command: its categories and storage items are examples, not a real site's */
+                                demo: boolean;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -3024,6 +3043,8 @@ export interface operations {
                             next_scan_at: string | null;
                             /** @description Consents older than this are removed (30..3650 days) */
                             consent_retention_days: number;
+                            /** @description Made by the operator's `demo` command: its categories and storage items are examples, not a real site's */
+                            demo: boolean;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -3180,6 +3201,8 @@ export interface operations {
                         next_scan_at: string | null;
                         /** @description Consents older than this are removed (30..3650 days) */
                         consent_retention_days: number;
+                        /** @description Made by the operator's `demo` command: its categories and storage items are examples, not a real site's */
+                        demo: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -3364,6 +3387,8 @@ export interface operations {
                         next_scan_at: string | null;
                         /** @description Consents older than this are removed (30..3650 days) */
                         consent_retention_days: number;
+                        /** @description Made by the operator's `demo` command: its categories and storage items are examples, not a real site's */
+                        demo: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -3536,6 +3561,8 @@ export interface operations {
                         next_scan_at: string | null;
                         /** @description Consents older than this are removed (30..3650 days) */
                         consent_retention_days: number;
+                        /** @description Made by the operator's `demo` command: its categories and storage items are examples, not a real site's */
+                        demo: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -3885,6 +3912,8 @@ export interface operations {
                         next_scan_at: string | null;
                         /** @description Consents older than this are removed (30..3650 days) */
                         consent_retention_days: number;
+                        /** @description Made by the operator's `demo` command: its categories and storage items are examples, not a real site's */
+                        demo: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -9516,8 +9545,10 @@ export interface operations {
                                 acceptance_rate: number | null;
                             }[];
                             pageviews: number;
-                            /** @description Exact for one day; for longer spans a HyperLogLog estimate (about 2% error) */
+                            /** @description Distinct visitors shown the banner (sessions that loaded it, or chose): a HyperLogLog estimate, about 2% error */
                             unique_visitors: number;
+                            /** @description Of the unique visitors, those who chose (a consent recorded for their session, whatever the choice), counted the same way */
+                            consenting_visitors: number;
                             consent_rate: number | null;
                         }[];
                         totals: {
@@ -9537,8 +9568,10 @@ export interface operations {
                                 acceptance_rate: number | null;
                             }[];
                             pageviews: number;
-                            /** @description Exact for one day; for longer spans a HyperLogLog estimate (about 2% error) */
+                            /** @description Distinct visitors shown the banner (sessions that loaded it, or chose): a HyperLogLog estimate, about 2% error */
                             unique_visitors: number;
+                            /** @description Of the unique visitors, those who chose (a consent recorded for their session, whatever the choice), counted the same way */
+                            consenting_visitors: number;
                             consent_rate: number | null;
                             previous: {
                                 /**
@@ -9702,8 +9735,10 @@ export interface operations {
                                 acceptance_rate: number | null;
                             }[];
                             pageviews: number;
-                            /** @description Exact for one day; for longer spans a HyperLogLog estimate (about 2% error) */
+                            /** @description Distinct visitors shown the banner (sessions that loaded it, or chose): a HyperLogLog estimate, about 2% error */
                             unique_visitors: number;
+                            /** @description Of the unique visitors, those who chose (a consent recorded for their session, whatever the choice), counted the same way */
+                            consenting_visitors: number;
                             consent_rate: number | null;
                         }[];
                         totals: {
@@ -9723,8 +9758,10 @@ export interface operations {
                                 acceptance_rate: number | null;
                             }[];
                             pageviews: number;
-                            /** @description Exact for one day; for longer spans a HyperLogLog estimate (about 2% error) */
+                            /** @description Distinct visitors shown the banner (sessions that loaded it, or chose): a HyperLogLog estimate, about 2% error */
                             unique_visitors: number;
+                            /** @description Of the unique visitors, those who chose (a consent recorded for their session, whatever the choice), counted the same way */
+                            consenting_visitors: number;
                             consent_rate: number | null;
                             previous: {
                                 /**
@@ -11388,6 +11425,26 @@ export interface operations {
                                     set_before_consent: boolean;
                                     set_by: string | null;
                                 }[];
+                                /** @description The counts a list of scans shows, read from the categories the items have now */
+                                summary: {
+                                    /** @description Items set before the visitor chose, whatever their category */
+                                    set_before_consent: number;
+                                    /** @description Of those, the items without a category (`uncategorised`) */
+                                    uncategorised: number;
+                                    /** @description Of those, the items of a category visitors may refuse (`violations`) */
+                                    violations: number;
+                                    /** @description true only when both `uncategorised` and `violations` are 0: an uncategorised item set before consent is a failure, not a pass */
+                                    passed: boolean;
+                                };
+                                /** @description Read from the items as they are now; the first thing to fix: shown before `violations` */
+                                uncategorised: {
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    storage_item_id: string | null;
+                                    first_seen_url: string;
+                                }[];
                                 /** @description Read from the categories the items have now */
                                 violations: {
                                     name: string;
@@ -11399,6 +11456,16 @@ export interface operations {
                                     /** @description Name of the category, which visitors may refuse */
                                     category: string;
                                     first_seen_url: string;
+                                }[];
+                                /** @description Only in `GET /scans/{id}` of a completed scan: the account's items this scan did not find, nor any later one (an example catalogue such as the demo's, a cookie the site no longer sets, or one on pages the scan did not reach). `POST /scans/{id}/remove-unseen-items` removes those chosen */
+                                unseen_items?: {
+                                    storage_item_id: string;
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    /** @enum {string} */
+                                    created_by: "user" | "api" | "scan";
                                 }[];
                                 /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
                                 refused: {
@@ -11565,6 +11632,26 @@ export interface operations {
                                     set_before_consent: boolean;
                                     set_by: string | null;
                                 }[];
+                                /** @description The counts a list of scans shows, read from the categories the items have now */
+                                summary: {
+                                    /** @description Items set before the visitor chose, whatever their category */
+                                    set_before_consent: number;
+                                    /** @description Of those, the items without a category (`uncategorised`) */
+                                    uncategorised: number;
+                                    /** @description Of those, the items of a category visitors may refuse (`violations`) */
+                                    violations: number;
+                                    /** @description true only when both `uncategorised` and `violations` are 0: an uncategorised item set before consent is a failure, not a pass */
+                                    passed: boolean;
+                                };
+                                /** @description Read from the items as they are now; the first thing to fix: shown before `violations` */
+                                uncategorised: {
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    storage_item_id: string | null;
+                                    first_seen_url: string;
+                                }[];
                                 /** @description Read from the categories the items have now */
                                 violations: {
                                     name: string;
@@ -11576,6 +11663,16 @@ export interface operations {
                                     /** @description Name of the category, which visitors may refuse */
                                     category: string;
                                     first_seen_url: string;
+                                }[];
+                                /** @description Only in `GET /scans/{id}` of a completed scan: the account's items this scan did not find, nor any later one (an example catalogue such as the demo's, a cookie the site no longer sets, or one on pages the scan did not reach). `POST /scans/{id}/remove-unseen-items` removes those chosen */
+                                unseen_items?: {
+                                    storage_item_id: string;
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    /** @enum {string} */
+                                    created_by: "user" | "api" | "scan";
                                 }[];
                                 /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
                                 refused: {
@@ -11786,6 +11883,26 @@ export interface operations {
                                     set_before_consent: boolean;
                                     set_by: string | null;
                                 }[];
+                                /** @description The counts a list of scans shows, read from the categories the items have now */
+                                summary: {
+                                    /** @description Items set before the visitor chose, whatever their category */
+                                    set_before_consent: number;
+                                    /** @description Of those, the items without a category (`uncategorised`) */
+                                    uncategorised: number;
+                                    /** @description Of those, the items of a category visitors may refuse (`violations`) */
+                                    violations: number;
+                                    /** @description true only when both `uncategorised` and `violations` are 0: an uncategorised item set before consent is a failure, not a pass */
+                                    passed: boolean;
+                                };
+                                /** @description Read from the items as they are now; the first thing to fix: shown before `violations` */
+                                uncategorised: {
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    storage_item_id: string | null;
+                                    first_seen_url: string;
+                                }[];
                                 /** @description Read from the categories the items have now */
                                 violations: {
                                     name: string;
@@ -11797,6 +11914,16 @@ export interface operations {
                                     /** @description Name of the category, which visitors may refuse */
                                     category: string;
                                     first_seen_url: string;
+                                }[];
+                                /** @description Only in `GET /scans/{id}` of a completed scan: the account's items this scan did not find, nor any later one (an example catalogue such as the demo's, a cookie the site no longer sets, or one on pages the scan did not reach). `POST /scans/{id}/remove-unseen-items` removes those chosen */
+                                unseen_items?: {
+                                    storage_item_id: string;
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    /** @enum {string} */
+                                    created_by: "user" | "api" | "scan";
                                 }[];
                                 /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
                                 refused: {
@@ -11966,6 +12093,26 @@ export interface operations {
                                     set_before_consent: boolean;
                                     set_by: string | null;
                                 }[];
+                                /** @description The counts a list of scans shows, read from the categories the items have now */
+                                summary: {
+                                    /** @description Items set before the visitor chose, whatever their category */
+                                    set_before_consent: number;
+                                    /** @description Of those, the items without a category (`uncategorised`) */
+                                    uncategorised: number;
+                                    /** @description Of those, the items of a category visitors may refuse (`violations`) */
+                                    violations: number;
+                                    /** @description true only when both `uncategorised` and `violations` are 0: an uncategorised item set before consent is a failure, not a pass */
+                                    passed: boolean;
+                                };
+                                /** @description Read from the items as they are now; the first thing to fix: shown before `violations` */
+                                uncategorised: {
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    storage_item_id: string | null;
+                                    first_seen_url: string;
+                                }[];
                                 /** @description Read from the categories the items have now */
                                 violations: {
                                     name: string;
@@ -11977,6 +12124,16 @@ export interface operations {
                                     /** @description Name of the category, which visitors may refuse */
                                     category: string;
                                     first_seen_url: string;
+                                }[];
+                                /** @description Only in `GET /scans/{id}` of a completed scan: the account's items this scan did not find, nor any later one (an example catalogue such as the demo's, a cookie the site no longer sets, or one on pages the scan did not reach). `POST /scans/{id}/remove-unseen-items` removes those chosen */
+                                unseen_items?: {
+                                    storage_item_id: string;
+                                    name: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    storage_type: "cookie" | "local_storage" | "session_storage";
+                                    /** @enum {string} */
+                                    created_by: "user" | "api" | "scan";
                                 }[];
                                 /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
                                 refused: {
@@ -12038,6 +12195,182 @@ export interface operations {
             };
             /** @description Authentication, authorization, pagination, not-found and other errors */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one human-readable sentence per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    removeUnseenItems: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The unseen items to remove, as the report listed them; any other id is left alone */
+                    storage_item_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The storage items removed */
+                            removed: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

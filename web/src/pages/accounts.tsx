@@ -11,6 +11,15 @@ const STEPS: [Account['onboarding_status'], string][] = [
   ['live', 'Live (10 visitors in 30 days)'],
 ];
 
+/** Said wherever a demo account's catalogue could pass for the owner's site. */
+export function DemoNote() {
+  return (
+    <p class="note" role="note"><strong>This is a demo account.</strong> Its categories and storage items (such
+      as <code>_ga</code> and <code>_fbp</code>) are examples, not your website's. Scan your own site: the scan's
+      report offers to remove what it did not find.</p>
+  );
+}
+
 export const domainsOf = (value: string) => value.split(/[\s,]+/).map((d) => d.trim()).filter(Boolean);
 
 /** The user's accounts, and a new one (the user becomes its owner). */
@@ -78,12 +87,13 @@ export function Overview({ id }: { id: string }) {
   return (
     <Page title={a.name}>
       <p class="muted">{a.domain}{session.me?.token_type === 'partner' && <> · <Link href={`/partner/groups/${a.group_id}`}>its group</Link></>}</p>
+      {a.demo && <DemoNote />}
       <section class="card">
         <h2>Getting started</h2>
         {a.onboarding_status === 'inactive'
           ? <p class="note error">Inactive: the script was installed, but fewer than 10 visitors were seen in the last 30 days.</p>
           : (
-            <ol class="steps">
+            <ol class="steps" aria-describedby="live-explained">
               {STEPS.map(([status, label], index) => (
                 <li key={status} class={index <= reached ? 'done' : ''}>
                   {label}<span class="visually-hidden">{index <= reached ? ' (done)' : ' (to do)'}</span>
@@ -91,6 +101,9 @@ export function Overview({ id }: { id: string }) {
               ))}
             </ol>
           )}
+        <p class="hint" id="live-explained">Live: the banner reached at least 10 different visitors in the last 30 days.
+          A visitor is a browser session that loaded the banner or made a choice, counted once however many pages it viewed;
+          your own visits count too. An installed script whose site has had fewer for 30 days shows as inactive.</p>
       </section>
       <section class="card">
         <h2>Install the banner</h2>

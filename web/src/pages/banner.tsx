@@ -3,6 +3,7 @@ import { must } from '../api/client';
 import type { paths } from '../api/schema';
 import { api } from '../session';
 import { BUILT_IN_LANGUAGES, TRANSLATIONS, type BuiltInLanguage, type TextKey } from '../../../banner/src/translations';
+import { SCRIPT_REACHES_VISITORS } from '../../../src/modules/widget/script-max-age';
 import { Checkbox, ErrorNote, Field, Form, Loading, Notice, Page, Select, text, useLoad } from '../ui';
 
 type Changes = paths['/api/v1/banner']['patch']['requestBody']['content']['application/json']['banner'];
@@ -132,7 +133,7 @@ export function BannerPage({ accountId }: { accountId: string }) {
             setSaved(undefined);
             await must(api.PATCH('/api/v1/banner', { body: { banner: changesOf(element, language, drafts.current, stored) } }));
             drafts.current = {};
-            setSaved('The banner was saved. Websites get it within five minutes.');
+            setSaved(`The banner was saved. Websites get it ${SCRIPT_REACHES_VISITORS}.`);
             banner.reload();
           }}>
             <div ref={(element) => { form.current = element?.closest('form') ?? null; }} />

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { must, type Scan } from '../api/client';
 import { api } from '../session';
 import { ErrorNote, Field, Form, Link, Loading, Notice, Page, Pager, Table, formatDate, text, useLoad } from '../ui';
+import { DemoNote } from './accounts';
 
 const LIMIT = 20;
 const STATUS_LABELS: Record<Scan['status'], string> = {
@@ -38,6 +39,7 @@ export function ScansPage({ accountId }: { accountId: string }) {
     <Page title="Scans">
       <p>A scan visits your website in a browser, lists every cookie and storage key it finds, and
         reports what is set before the visitor consents.</p>
+      {account.data?.demo && <DemoNote />}
       {account.data && (
         <section class="card">
           <h2>New scan</h2>
@@ -69,7 +71,7 @@ export function ScansPage({ accountId }: { accountId: string }) {
                   <td>{STATUS_LABELS[scan.status]}{scan.error && <span class="hint"> ({scan.error})</span>}</td>
                   <td>{scan.pages_scanned} of {scan.max_pages}</td>
                   <td>{scan.storage_items_found}</td>
-                  <td>{scan.report ? scan.report.violations.length : '—'}</td>
+                  <td>{scan.report ? <BeforeConsentCounts summary={scan.report.summary} /> : '—'}</td>
                   <td>{formatDate(scan.created_at)}</td>
                   <td class="row-actions">{running(scan) && (
                     <button type="button" class="danger" onClick={() => cancel(scan)} aria-label={`Cancel the scan of ${scan.starting_url}`}>Cancel</button>
@@ -82,6 +84,114 @@ export function ScansPage({ accountId }: { accountId: string }) {
         </>
       )}
     </Page>
+  );
+}
+
+type Report = NonNullable<Scan['report']>;
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** A scan's counts in the list: what fails first, in red; "None to fix" only when nothing does. */
+function BeforeConsentCounts({ summary }: { summary: Report['summary'] }) {
+  if (summary.passed) return <>None to fix</>;
+  const failures = [
+    summary.uncategorised > 0 && `${summary.uncategorised} without a category`,
+    summary.violations > 0 && `${summary.violations} refusable`,
+  ].filter(Boolean);
+  return <strong class="failure"><span class="visually-hidden">Fails: </span>{failures.join(', ')}</strong>;
+}
+
+/**
+ * What was set before the visitor chose: first the items without a category (nothing holds them
+ * back, so they fail), then those of a category visitors may refuse; a pass only when neither.
+ */
+function SetBeforeConsent({ accountId, report }: { accountId: string; report: Report }) {
+  const { uncategorised, violations } = report;
+  if (report.summary.passed) {
+    return <p>Nothing without a category, and nothing of a category visitors may refuse, was set before they chose.</p>;
+  }
+  return (
+    <>
+      {uncategorised.length > 0 && (
+        <>
+          <div class="note error">
+            <p><strong>{plural(uncategorised.length, 'item without a category was', 'items without a category were')} set before visitors chose.</strong>
+              {' '}Nothing holds {uncategorised.length === 1 ? 'it' : 'them'} back: give each a category
+              on <Link href={`/accounts/${accountId}/storage-items`}>Storage items</Link> (a required one only if the site cannot work without it).</p>
+          </div>
+          <Table label="Without a category">
+            <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Kind</th><th scope="col">First seen on</th></tr></thead>
+            <tbody>{uncategorised.map((item) => (
+              <tr key={`${item.storage_type} ${item.domain} ${item.name}`}>
+                <th scope="row" class="failure">{item.name}</th><td>{item.domain}</td><td>{item.storage_type.replace('_', ' ')}</td><td>{item.first_seen_url}</td>
+              </tr>
+            ))}</tbody>
+          </Table>
+        </>
+      )}
+      {violations.length > 0 && (
+        <>
+          <div class="note error">
+            <p><strong>{plural(violations.length, 'item of a category visitors may refuse was', 'items of a category visitors may refuse were')} set before they chose.</strong></p>
+          </div>
+          <Table label="Set before consent">
+            <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Category</th><th scope="col">First seen on</th></tr></thead>
+            <tbody>{violations.map((v) => (
+              <tr key={`${v.storage_type} ${v.domain} ${v.name}`}><th scope="row">{v.name}</th><td>{v.domain}</td><td>{v.category}</td><td>{v.first_seen_url}</td></tr>
+            ))}</tbody>
+          </Table>
+        </>
+      )}
+      {violations.length === 0 && <p>Nothing of a category visitors may refuse was set before they chose; the items above have no category yet.</p>}
+    </>
+  );
+}
+
+const CREATORS: Record<NonNullable<Report['unseen_items']>[number]['created_by'], string> = { user: 'A person', api: 'An API token', scan: 'A scan' };
+
+/**
+ * The account's items this scan did not find, nor any later one (the demo's examples, a cookie the
+ * site dropped, or one on pages the scan did not reach), with a button that removes them after asking.
+ */
+function UnseenItems({ scan, onRemoved }: { scan: Scan; onRemoved: () => void }) {
+  const [removed, setRemoved] = useState<number>();
+  const [error, setError] = useState<unknown>();
+  const items = scan.report?.unseen_items ?? [];
+  if (items.length === 0 && removed === undefined) return null;
+  const remove = async () => {
+    if (!confirm(`Remove ${plural(items.length, 'storage item', 'storage items')} this scan did not find? This cannot be undone.`)) return;
+    setError(undefined);
+    try {
+      const answer = await must(api.POST('/api/v1/scans/{id}/remove-unseen-items', {
+        params: { path: { id: scan.id } }, body: { storage_item_ids: items.map((item) => item.storage_item_id) },
+      }));
+      setRemoved(answer.data.removed.length);
+      onRemoved();
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  return (
+    <>
+      <h2>Not found by this scan</h2>
+      {removed !== undefined && <Notice>{plural(removed, 'storage item was', 'storage items were')} removed.</Notice>}
+      <ErrorNote error={error} />
+      {items.length > 0 && (
+        <>
+          <p>Your account lists {plural(items.length, 'item', 'items')} that neither this scan nor a later one found on the site:
+            examples such as the demo's, cookies the site no longer sets, or ones set only on pages the scan did not reach.
+            Remove them if your site does not use them.</p>
+          <Table label="Not found by this scan">
+            <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Kind</th><th scope="col">Added by</th></tr></thead>
+            <tbody>{items.map((item) => (
+              <tr key={item.storage_item_id}>
+                <th scope="row">{item.name}</th><td>{item.domain || '—'}</td><td>{item.storage_type.replace('_', ' ')}</td><td>{CREATORS[item.created_by]}</td>
+              </tr>
+            ))}</tbody>
+          </Table>
+          <p><button type="button" class="danger" onClick={remove}>{items.length === 1 ? 'Remove this item' : `Remove these ${items.length} items`}</button></p>
+        </>
+      )}
+    </>
   );
 }
 
@@ -105,16 +215,8 @@ export function ScanReport({ accountId, id }: { accountId: string; id: string })
       {report && (
         <>
           <h2>Set before consent</h2>
-          {report.violations.length === 0
-            ? <p>Nothing of a category visitors may refuse was set before they chose.</p>
-            : (
-              <Table label="Set before consent">
-                <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Category</th><th scope="col">First seen on</th></tr></thead>
-                <tbody>{report.violations.map((v) => (
-                  <tr key={`${v.storage_type} ${v.domain} ${v.name}`}><th scope="row">{v.name}</th><td>{v.domain}</td><td>{v.category}</td><td>{v.first_seen_url}</td></tr>
-                ))}</tbody>
-              </Table>
-            )}
+          <SetBeforeConsent accountId={accountId} report={report} />
+          <UnseenItems scan={current} onRemoved={scan.reload} />
           <h2>Everything found</h2>
           <Table label="Everything found">
             <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Kind</th><th scope="col">Lasts</th><th scope="col">Before consent</th></tr></thead>

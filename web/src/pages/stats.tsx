@@ -127,7 +127,7 @@ function RatesChart({ buckets }: { buckets: Bucket[] }) {
   const width = (W - PAD.left - PAD.right) / Math.max(1, buckets.length);
   const point = (i: number, v: number) => `${PAD.left + width * (i + 0.5)},${PAD.top + plotH - (v / max) * plotH}`;
   return (
-    <Chart title="Consent rate and GPC share" summary="consents per unique visitor, and the share of consents sent with Global Privacy Control, per period"
+    <Chart title="Consent rate and GPC share" summary="the share of visitors shown the banner who chose, and the share of consents sent with Global Privacy Control, per period"
       legend={series.map(([label, colour]) => [label, colour])}
       chart={<>
         <Axis max={max} format={(n) => `${Math.round(n * 100)}%`} labels={buckets.map((b) => short(b.start))} />
@@ -143,10 +143,10 @@ function RatesChart({ buckets }: { buckets: Bucket[] }) {
       </>}
       table={
         <Table label="Consent rate and GPC share">
-          <thead><tr><th scope="col">Period</th><th scope="col">Unique visitors</th><th scope="col">Consent rate</th><th scope="col">GPC share</th></tr></thead>
+          <thead><tr><th scope="col">Period</th><th scope="col">Unique visitors</th><th scope="col">Visitors who chose</th><th scope="col">Consent rate</th><th scope="col">GPC share</th></tr></thead>
           <tbody>{buckets.map((b) => (
             <tr key={b.start}><th scope="row">{b.start === b.end ? b.start : `${b.start} to ${b.end}`}</th>
-              <td>{number(b.unique_visitors)}</td><td>{percent(b.consent_rate)}</td><td>{percent(b.gpc_share)}</td></tr>
+              <td>{number(b.unique_visitors)}</td><td>{number(b.consenting_visitors)}</td><td>{percent(b.consent_rate)}</td><td>{percent(b.gpc_share)}</td></tr>
           ))}</tbody>
         </Table>
       } />
@@ -219,7 +219,8 @@ export function StatsPanel({ groupId }: { groupId?: string }) {
           <dl class="figures">
             <div><dt>Consents</dt><dd>{number(s.totals.consents)}<Change value={s.totals.change.consents} /></dd></div>
             <div><dt>Unique visitors</dt><dd>{number(s.totals.unique_visitors)}<Change value={s.totals.change.unique_visitors} /></dd></div>
-            <div><dt>Consent rate</dt><dd>{percent(s.totals.consent_rate)}<Change value={s.totals.change.consent_rate} /></dd></div>
+            <div><dt>Consent rate</dt><dd>{percent(s.totals.consent_rate)}<Change value={s.totals.change.consent_rate} />
+              <span class="hint figure-note">{number(s.totals.consenting_visitors)} of {number(s.totals.unique_visitors)} visitors shown the banner chose, each counted once</span></dd></div>
             <div><dt>GPC share</dt><dd>{percent(s.totals.gpc_share)}</dd></div>
           </dl>
           <div class="chart-pair">

@@ -179,13 +179,13 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
                   <tr key={item.id}>
                     <td><input type="checkbox" checked={selected.has(item.id)} aria-label={`Select ${item.name}`}
                       onChange={(event) => toggle(item.id, event.currentTarget.checked)} /></td>
-                    <th scope="row">
+                    <th scope="row" class="breakable">
                       <code>{item.name}</code>
                       {item.is_wildcard_cookie && <span class="tag">wildcard</span>}
                       {item.wildcard_cookie_id && <span class="tag muted">matches a wildcard</span>}
                     </th>
                     <td>{TYPE_LABELS[item.storage_type]}</td>
-                    <td>{item.domain || '—'}</td>
+                    <td class="breakable">{item.domain || '—'}</td>
                     <td>
                       {item.category_id ? itemCategory?.name ?? '…' : <span class="muted">None</span>}
                       {itemCategory && !itemCategory.published && <span class="tag unpublished">not published</span>}
