@@ -21,6 +21,7 @@ import * as consentSessionPrefixIndex from './2026_11_27_0001_consent_session_pr
 import * as storageItemWriter from './2026_11_27_0002_storage_item_writer.ts';
 import * as consentUserCountIndex from './2026_11_27_0003_consent_user_count_index.ts';
 import * as services from './2026_11_28_0001_services.ts';
+import * as contentTranslations from './2026_11_29_0510_content_translations.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_0002_storage_item_writer': storageItemWriter,
   '2026_11_27_0003_consent_user_count_index': consentUserCountIndex,
   '2026_11_28_0001_services': services,
+  '2026_11_29_0510_content_translations': contentTranslations,
 };
 
 export const migrationProvider: MigrationProvider = {
