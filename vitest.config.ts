@@ -17,6 +17,7 @@ const ENGINE_INDEPENDENT = [
   'test/app/browser-smoke.test.ts',
   'test/db/data-dir-lock.test.ts',
   'test/modules/dashboard/dashboard-browser.test.ts',
+  'test/modules/dashboard/dashboard-languages-browser.test.ts',
 ];
 
 export default defineConfig({

@@ -5748,6 +5748,13 @@ export interface operations {
                             /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
                             published: boolean;
                             default_language: string;
+                            /** @description Name and description in other languages than default_language, by language code */
+                            translations: {
+                                [key: string]: {
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5849,6 +5856,13 @@ export interface operations {
                         required?: boolean;
                         published?: boolean;
                         default_language?: string;
+                        /** @description Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
+                        translations?: {
+                            [key: string]: {
+                                name?: string | null;
+                                description?: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -5871,6 +5885,13 @@ export interface operations {
                             /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
                             published: boolean;
                             default_language: string;
+                            /** @description Name and description in other languages than default_language, by language code */
+                            translations: {
+                                [key: string]: {
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -6037,6 +6058,13 @@ export interface operations {
                             /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
                             published: boolean;
                             default_language: string;
+                            /** @description Name and description in other languages than default_language, by language code */
+                            translations: {
+                                [key: string]: {
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -6154,6 +6182,13 @@ export interface operations {
                         required?: boolean;
                         published?: boolean;
                         default_language?: string;
+                        /** @description Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
+                        translations?: {
+                            [key: string]: {
+                                name?: string | null;
+                                description?: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -6176,6 +6211,13 @@ export interface operations {
                             /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
                             published: boolean;
                             default_language: string;
+                            /** @description Name and description in other languages than default_language, by language code */
+                            translations: {
+                                [key: string]: {
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -6527,6 +6569,13 @@ export interface operations {
                             storage_type: "cookie" | "local_storage" | "session_storage";
                             /** @enum {string} */
                             created_by: "user" | "api" | "scan";
+                            /** @description Description and duration in other languages than the account's, by language code */
+                            translations: {
+                                [key: string]: {
+                                    description?: string;
+                                    duration?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -6638,6 +6687,13 @@ export interface operations {
                          */
                         status?: "draft" | "in_review" | "finalised";
                         last_seen_at?: string | null;
+                        /** @description Description and duration in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
+                        translations?: {
+                            [key: string]: {
+                                description?: string | null;
+                                duration?: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -6674,6 +6730,13 @@ export interface operations {
                             storage_type: "cookie" | "local_storage" | "session_storage";
                             /** @enum {string} */
                             created_by: "user" | "api" | "scan";
+                            /** @description Description and duration in other languages than the account's, by language code */
+                            translations: {
+                                [key: string]: {
+                                    description?: string;
+                                    duration?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -6979,6 +7042,13 @@ export interface operations {
                             storage_type: "cookie" | "local_storage" | "session_storage";
                             /** @enum {string} */
                             created_by: "user" | "api" | "scan";
+                            /** @description Description and duration in other languages than the account's, by language code */
+                            translations: {
+                                [key: string]: {
+                                    description?: string;
+                                    duration?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -7106,6 +7176,13 @@ export interface operations {
                          */
                         status?: "draft" | "in_review" | "finalised";
                         last_seen_at?: string | null;
+                        /** @description Description and duration in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
+                        translations?: {
+                            [key: string]: {
+                                description?: string | null;
+                                duration?: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -7142,6 +7219,13 @@ export interface operations {
                             storage_type: "cookie" | "local_storage" | "session_storage";
                             /** @enum {string} */
                             created_by: "user" | "api" | "scan";
+                            /** @description Description and duration in other languages than the account's, by language code */
+                            translations: {
+                                [key: string]: {
+                                    description?: string;
+                                    duration?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -7459,6 +7543,13 @@ export interface operations {
                             category_id: string | null;
                             company_name: string;
                             privacy_policy_url: string | null;
+                            /** @description Name and description in other languages than the account's, by language code */
+                            translations: {
+                                [key: string]: {
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -7560,6 +7651,13 @@ export interface operations {
                         category_id?: string | null;
                         company_name?: string;
                         privacy_policy_url?: string | null;
+                        /** @description Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
+                        translations?: {
+                            [key: string]: {
+                                name?: string | null;
+                                description?: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -7581,6 +7679,13 @@ export interface operations {
                             category_id: string | null;
                             company_name: string;
                             privacy_policy_url: string | null;
+                            /** @description Name and description in other languages than the account's, by language code */
+                            translations: {
+                                [key: string]: {
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -7746,6 +7851,13 @@ export interface operations {
                             category_id: string | null;
                             company_name: string;
                             privacy_policy_url: string | null;
+                            /** @description Name and description in other languages than the account's, by language code */
+                            translations: {
+                                [key: string]: {
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -7863,6 +7975,13 @@ export interface operations {
                         category_id?: string | null;
                         company_name?: string;
                         privacy_policy_url?: string | null;
+                        /** @description Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
+                        translations?: {
+                            [key: string]: {
+                                name?: string | null;
+                                description?: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -7884,6 +8003,13 @@ export interface operations {
                             category_id: string | null;
                             company_name: string;
                             privacy_policy_url: string | null;
+                            /** @description Name and description in other languages than the account's, by language code */
+                            translations: {
+                                [key: string]: {
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -10447,6 +10573,10 @@ export interface operations {
                                     services?: string;
                                 };
                             };
+                            /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
+                            language_sources: ("browser" | "page" | "default")[];
+                            /** @description The languages the banner speaks, the account's default language first. Unless the account chose them: every language with built-in words and every one the account wrote texts in */
+                            languages: string[];
                             /** @description Visitors whose stored choice has an older revision are asked again */
                             revision: number;
                         };
@@ -10575,6 +10705,9 @@ export interface operations {
                                 services?: string | null;
                             } | null;
                         };
+                        /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
+                        language_sources?: ("browser" | "page" | "default")[];
+                        languages?: string[] | null;
                     };
                 };
             };
@@ -10625,6 +10758,10 @@ export interface operations {
                                     services?: string;
                                 };
                             };
+                            /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
+                            language_sources: ("browser" | "page" | "default")[];
+                            /** @description The languages the banner speaks, the account's default language first. Unless the account chose them: every language with built-in words and every one the account wrote texts in */
+                            languages: string[];
                             /** @description Visitors whose stored choice has an older revision are asked again */
                             revision: number;
                         };
@@ -10808,6 +10945,9 @@ export interface operations {
                                 services?: string | null;
                             } | null;
                         };
+                        /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
+                        language_sources?: ("browser" | "page" | "default")[];
+                        languages?: string[] | null;
                     };
                 };
             };
@@ -10992,6 +11132,10 @@ export interface operations {
                                     services?: string;
                                 };
                             };
+                            /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
+                            language_sources: ("browser" | "page" | "default")[];
+                            /** @description The languages the banner speaks, the account's default language first. Unless the account chose them: every language with built-in words and every one the account wrote texts in */
+                            languages: string[];
                             /** @description Visitors whose stored choice has an older revision are asked again */
                             revision: number;
                         };
@@ -12003,8 +12147,10 @@ export interface operations {
                                 privacy_policy_url: string | null;
                                 show_reject_all: boolean;
                                 consent_expiry_days: number;
+                                /** @description Where the banner looks for the visitor's language, in order */
+                                language_sources: ("browser" | "page" | "default")[];
                             };
-                            /** @description Every text of the banner, complete, by language code */
+                            /** @description Every text of the banner, complete, by language code: one for each language it speaks */
                             texts: {
                                 [key: string]: {
                                     [key: string]: string;
@@ -12016,6 +12162,13 @@ export interface operations {
                                 name: string;
                                 description: string;
                                 required: boolean;
+                                /** @description The account's own words in the languages the banner speaks, by language code (a region's completed from its language's) */
+                                translations: {
+                                    [key: string]: {
+                                        name?: string;
+                                        description?: string;
+                                    };
+                                };
                                 storage_items: {
                                     id: string;
                                     name: string;
@@ -12026,6 +12179,13 @@ export interface operations {
                                     /** @enum {string} */
                                     storage_type: "cookie" | "local_storage" | "session_storage";
                                     is_wildcard_cookie: boolean;
+                                    /** @description The account's own words in the languages the banner speaks, by language code (a region's completed from its language's) */
+                                    translations: {
+                                        [key: string]: {
+                                            description?: string;
+                                            duration?: string;
+                                        };
+                                    };
                                 }[];
                                 /** @description The account's services in this category, named in the banner */
                                 services: {
@@ -12035,6 +12195,13 @@ export interface operations {
                                     description: string;
                                     company_name: string;
                                     privacy_policy_url: string | null;
+                                    /** @description The account's own words in the languages the banner speaks, by language code (a region's completed from its language's) */
+                                    translations: {
+                                        [key: string]: {
+                                            name?: string;
+                                            description?: string;
+                                        };
+                                    };
                                 }[];
                             }[];
                         };

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { must, type Category, type StorageItem } from '../api/client';
 import { api } from '../session';
 import { ErrorNote, Field, Form, Link, Loading, Page, Pager, Select, Table, TextArea, optionalText, text, useLoad, useDelete, EditDeleteCell } from '../ui';
+import { TranslationFields, translationsOf, useOtherLanguages, type TranslatedText } from '../translations';
 
 const LIMIT = 25;
 type Status = NonNullable<StorageItem['status']>;
@@ -16,8 +17,11 @@ export function useCategories() {
   return useLoad(() => must(api.GET('/api/v1/categories', { params: { query: { limit: 100, sort: 'name' } } })).then((r) => r.data), []);
 }
 
-function ItemForm({ item, categories, onDone, onCancel }: {
-  item?: StorageItem; categories: Category[]; onDone: () => void; onCancel?: () => void;
+/** An item's name is the cookie's own: only its description and duration are said in other languages. */
+const TRANSLATED: TranslatedText[] = [['description', 'Description', true], ['duration', 'Duration']];
+
+function ItemForm({ item, categories, languages, onDone, onCancel }: {
+  item?: StorageItem; categories: Category[]; languages: string[]; onDone: () => void; onCancel?: () => void;
 }) {
   return (
     <Form submit={item ? 'Save item' : 'Add item'} label={item ? `Edit ${item.name}` : 'New storage item'}
@@ -29,6 +33,7 @@ function ItemForm({ item, categories, onDone, onCancel }: {
           storage_type: text(data, 'storage_type') as StorageType,
           category_id: optionalText(data, 'category_id') ?? null,
           status: text(data, 'status') as Exclude<Status, 'processing'>,
+          translations: translationsOf(data, languages, TRANSLATED),
         };
         if (item) await must(api.PUT('/api/v1/storage-items/{id}', { params: { path: { id: item.id } }, body: { storage_item: fields } }));
         else {
@@ -49,6 +54,7 @@ function ItemForm({ item, categories, onDone, onCancel }: {
         <Field label="Company" name="company_name" defaultValue={item?.company_name ?? ''} />
       </div>
       <TextArea label="Description" name="description" defaultValue={item?.description ?? ''} />
+      <TranslationFields languages={languages} texts={TRANSLATED} current={item?.translations} />
     </Form>
   );
 }
@@ -61,6 +67,7 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
   const [creator, setCreator] = useState('');
   const [editing, setEditing] = useState<StorageItem>();
   const categories = useCategories();
+  const languages = useOtherLanguages().data ?? [];
   const list = useLoad(() => must(api.GET('/api/v1/storage-items', { params: { query: {
     page, limit: LIMIT, sort: 'name',
     ...(status ? { status: status as Status } : {}),
@@ -119,13 +126,13 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
           {editing ? (
             <>
               <h2>Edit {editing.name}</h2>
-              <ItemForm key={editing.id} item={editing} categories={categories.data} onCancel={() => setEditing(undefined)}
+              <ItemForm key={editing.id} item={editing} categories={categories.data} languages={languages} onCancel={() => setEditing(undefined)}
                 onDone={() => { setEditing(undefined); succeeded(); }} />
             </>
           ) : (
             <>
               <h2>New storage item</h2>
-              <ItemForm categories={categories.data} onDone={succeeded} />
+              <ItemForm key={languages.join()} categories={categories.data} languages={languages} onDone={succeeded} />
             </>
           )}
         </section>
