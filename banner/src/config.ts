@@ -1,4 +1,8 @@
+import type { LanguageSource } from './text.ts';
 import type { Texts } from './translations.ts';
+
+/** The account's own words in the languages the banner speaks, by language code; what one leaves out is the default text. */
+export type Translated<K extends string> = Record<string, { [key in K]?: string }>;
 
 /** A storage item as the banner lists and clears it. */
 export interface BannerStorageItem {
@@ -10,6 +14,7 @@ export interface BannerStorageItem {
   description: string;
   storage_type: 'cookie' | 'local_storage' | 'session_storage';
   is_wildcard_cookie: boolean;
+  translations: Translated<'description' | 'duration'>;
 }
 
 /** A third party that receives data under a category: named in the preferences, with its policy. */
@@ -20,6 +25,7 @@ export interface BannerService {
   description: string;
   company_name: string;
   privacy_policy_url: string | null;
+  translations: Translated<'name' | 'description'>;
 }
 
 export interface BannerCategory {
@@ -28,6 +34,7 @@ export interface BannerCategory {
   name: string;
   description: string;
   required: boolean;
+  translations: Translated<'name' | 'description'>;
   storage_items: BannerStorageItem[];
   services: BannerService[];
 }
@@ -39,6 +46,8 @@ export interface BannerLook {
   privacy_policy_url: string | null;
   show_reject_all: boolean;
   consent_expiry_days: number;
+  /** Where the visitor's language is looked for, in order. */
+  language_sources: LanguageSource[];
 }
 
 /** What the service embeds in each account's script (the same as `config.json`'s banner fields). */
@@ -47,7 +56,7 @@ export interface BannerConfig {
   account: { id: string; name: string; default_language: string; domain: string };
   revision: number;
   banner: BannerLook;
-  /** Every language the banner can speak, each complete. */
+  /** Every language the banner speaks, each complete. */
   texts: Record<string, Texts>;
   categories: BannerCategory[];
 }

@@ -1,5 +1,5 @@
 import * as CookieConsent from 'vanilla-cookieconsent';
-import type { BannerCategory, BannerConfig } from './config.ts';
+import type { BannerCategory, BannerConfig, Translated } from './config.ts';
 import { clearRejected } from './clearing.ts';
 import { pushDefault, pushUpdate } from './consent-mode.ts';
 import { releaseGated, watchGated } from './gating.ts';
@@ -175,7 +175,7 @@ function plainLabels(modal: HTMLElement): void {
   for (const category of config.categories) {
     const toggle = modal.querySelector(`input.section__toggle[value="${CSS.escape(category.slug)}"]`);
     const label = toggle?.closest('label')?.querySelector('.toggle__label');
-    if (label) label.textContent = category.name;
+    if (label) label.textContent = own(category, 'name');
   }
   const headers = new Map(Object.values(tableHeaders(texts)).map((header) => [escapeHtml(header), header]));
   for (const cell of Array.from(modal.querySelectorAll('[data-column]'))) {
@@ -222,8 +222,8 @@ function cookieTable(category: BannerCategory, t: Texts) {
     body: category.storage_items.map((item) => ({
       name: escapeHtml(item.name),
       domain: escapeHtml(item.domain),
-      duration: escapeHtml(item.duration),
-      description: escapeHtml(itemDescription(item, config.account.id, language)),
+      duration: escapeHtml(own(item, 'duration')),
+      description: escapeHtml(itemDescription({ name: item.name, description: own(item, 'description') }, config.account.id, language)),
     })),
   };
 }
@@ -234,11 +234,12 @@ function sectionDescription(category: BannerCategory, t: Texts): string | undefi
     const company = service.company_name && service.company_name !== service.name ? ` (${escapeHtml(service.company_name)})` : '';
     // The service stores only http(s) addresses; a page never gets a link of another scheme from here.
     const policy = service.privacy_policy_url && /^https?:\/\//i.test(service.privacy_policy_url) ? service.privacy_policy_url : null;
-    const name = policy ? `<a href="${escapeHtml(policy)}" target="_blank" rel="noopener">${escapeHtml(service.name)}</a>` : escapeHtml(service.name);
-    return name + company;
+    const name = escapeHtml(own(service, 'name'));
+    const linked = policy ? `<a href="${escapeHtml(policy)}" target="_blank" rel="noopener">${name}</a>` : name;
+    return linked + company;
   });
   const listed = names.length > 0 ? `${escapeHtml(t.services)} ${names.join(', ')}` : '';
-  const description = category.description ? escapeHtml(category.description) : '';
+  const description = escapeHtml(own(category, 'description'));
   return [description, listed].filter(Boolean).join('<br><br>') || undefined;
 }
 
@@ -266,7 +267,7 @@ function translation(t: Texts): CookieConsent.Translation {
       sections: [
         { description: `${escapeHtml(t.preferences_description)}${gpcNote}${policyLink ? ` ${policyLink}` : ''}` },
         ...config.categories.map((category) => ({
-          title: escapeHtml(category.name),
+          title: escapeHtml(own(category, 'name')),
           description: sectionDescription(category, t),
           linkedCategory: category.slug,
           cookieTable: cookieTable(category, t),
@@ -320,8 +321,17 @@ function honourGpc(): void {
   }, true);
 }
 
-const language = chooseLanguage(config);
+const language = chooseLanguage(Object.keys(config.texts), config.banner.language_sources, {
+  browser: navigator.languages || [navigator.language],
+  page: [document.documentElement.lang],
+  default: [config.account.default_language],
+});
 const texts = textsFor(config, language);
+
+/** The account's words for a category, item or service in the visitor's language, else its default text. */
+function own<K extends string>(thing: { [key in K]: string } & { translations: Translated<K> }, key: K): string {
+  return thing.translations[language]?.[key] || thing[key];
+}
 
 function start(): void {
   injectStyle();

@@ -6,10 +6,9 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function candidates(config: BannerConfig): string[] {
-  const nav = typeof navigator !== 'undefined' ? navigator.language : '';
-  return [document.documentElement.lang, nav, config.account.default_language, 'en'];
-}
+/** Where the banner looks for the visitor's language: the browser's languages, the page's `lang`, the account's default. */
+export const LANGUAGE_SOURCES = ['browser', 'page', 'default'] as const;
+export type LanguageSource = (typeof LANGUAGE_SOURCES)[number];
 
 /** `zh-Hant-TW` → `zh-hant-tw`, `zh-hant`, `zh`: the tag, then each shorter prefix of its subtags. */
 function prefixes(tag: string): string[] {
@@ -18,20 +17,22 @@ function prefixes(tag: string): string[] {
 }
 
 /**
- * `<html lang>`, then the browser's language, then the account's; a tag falls back to each shorter
- * prefix (`zh-Hant-TW` → `zh-Hant` → `zh`, `de-AT` → `de`).
+ * The first language one of the sources asks for (in the account's order, then the account's
+ * default language) that the banner speaks, else English, else the first it speaks. A tag falls
+ * back to each shorter prefix (`zh-Hant-TW` → `zh-Hant` → `zh`, `de-AT` → `de`), in any letter
+ * case: `<html lang="de-ch">` finds the account's `de-CH`.
  */
-export function chooseLanguage(config: BannerConfig): string {
-  // Tags are compared in any letter case: `<html lang="de-ch">` finds the account's `de-CH`.
-  const known = new Map(Object.keys(config.texts).map((code) => [code.toLowerCase(), code]));
-  for (const raw of candidates(config)) {
-    if (!raw) continue;
-    for (const prefix of prefixes(raw)) {
-      const found = known.get(prefix);
-      if (found) return found;
+export function chooseLanguage(spoken: string[], order: readonly LanguageSource[], asked: Record<LanguageSource, readonly string[]>): string {
+  const known = new Map(spoken.map((code) => [code.toLowerCase(), code]));
+  for (const source of [...order, 'default' as const]) {
+    for (const raw of asked[source]) {
+      for (const prefix of raw ? prefixes(raw) : []) {
+        const found = known.get(prefix);
+        if (found) return found;
+      }
     }
   }
-  return Object.keys(config.texts)[0];
+  return known.get('en') ?? spoken[0];
 }
 
 export function textsFor(config: BannerConfig, language: string): Texts {

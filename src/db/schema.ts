@@ -8,6 +8,10 @@ type Timestamp = ColumnType<Date, Date | undefined, Date>;
 type Json<T> = ColumnType<T, string, string>;
 type NullableJson<T> = ColumnType<T | null, string | null, string | null>;
 
+/** A text of the account's own in another language: by language code, what it says there. */
+export type TextTranslations<K extends string = 'name' | 'description'> = Record<string, Partial<Record<K, string>>>;
+type TranslationsColumn<K extends string = 'name' | 'description'> = ColumnType<TextTranslations<K>, string | undefined, string>;
+
 export type { TokenType } from '../lib/token-secret.ts';
 export type TokenKind = 'session' | 'api';
 
@@ -141,6 +145,8 @@ export interface CategoriesTable {
   /** Shown in the banner. Categories the AI creates start unpublished unless the account auto-approves. */
   published: ColumnType<boolean, boolean | undefined, boolean>;
   default_language: string;
+  /** Name and description in other languages than `default_language`. */
+  translations: TranslationsColumn;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -155,6 +161,8 @@ export interface ServicesTable {
   category_id: ColumnType<string | null, string | null | undefined, string | null>;
   company_name: ColumnType<string, string | undefined, string>;
   privacy_policy_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Name and description in other languages than the account's. */
+  translations: TranslationsColumn;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -164,6 +172,9 @@ export type StorageType = 'cookie' | 'local_storage' | 'session_storage';
 export type StorageItemStatus = 'draft' | 'processing' | 'in_review' | 'finalised';
 export type ApprovedByType = 'User' | 'AI' | 'API';
 export type CreatedBy = 'user' | 'api' | 'scan';
+
+/** What of a storage item is said in words, and so in a language. */
+export type ItemText = 'description' | 'duration';
 
 export interface StorageItemsTable {
   id: string;
@@ -186,6 +197,8 @@ export interface StorageItemsTable {
   last_seen_at: Date | null;
   /** The script or response a scan saw write it (a URL); null when made by hand or not told. Not shown by the API. */
   set_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Description and duration in other languages than the account's (the name is the cookie's own). */
+  translations: TranslationsColumn<ItemText>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

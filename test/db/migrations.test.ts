@@ -3,11 +3,12 @@
  * data it moves.
  */
 import { randomBytes } from 'node:crypto';
-import { sql, Migrator } from 'kysely';
+import { sql, Migrator, type Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createDb, migrate, type Db } from '../../src/db/database.ts';
 import { newId } from '../../src/db/ids.ts';
+import * as contentTranslations from '../../src/db/migrations/2026_11_29_0510_content_translations.ts';
 import { migrationProvider } from '../../src/db/migrations/index.ts';
 import { HyperLogLog } from '../../src/lib/hyperloglog.ts';
 import { chain, GENESIS, type Hashable } from '../../src/modules/consents/consent-chain.ts';
@@ -300,4 +301,28 @@ describe('2026_11_29_0101_chooser_sketches', () => {
     ]);
     expect(days.rows.filter((r) => r.account_id === quiet)).toEqual([{ account_id: quiet, day: '2026-03-02', pageviews: 20, visitors: 10, choosers: 0 }]);
   }, 120_000);
+});
+describe('2026_11_29_0510_content_translations', () => {
+  it('gives existing categories, services and storage items no texts in other languages, and goes down and up again', async () => {
+    const { db, schema } = await databaseBefore('2026_11_29_0510_content_translations');
+    const [account, category, service, item] = [newId(), newId(), newId(), newId()];
+    await insertAccount(db, account);
+    await sql`insert into categories (id, account_id, name, slug, default_language) values (${category}::uuid, ${account}::uuid, 'Analytics', 'analytics', 'en')`.execute(db.kysely);
+    await sql`insert into services (id, account_id, name, slug) values (${service}::uuid, ${account}::uuid, 'Matomo', 'matomo')`.execute(db.kysely);
+    await sql`insert into storage_items (id, account_id, name) values (${item}::uuid, ${account}::uuid, '_pk_id')`.execute(db.kysely);
+    const translations = async () => Promise.all((['categories', 'services', 'storage_items'] as const).map(async (table) =>
+      (await db.kysely.selectFrom(table).select('translations').executeTakeFirstOrThrow()).translations));
+
+    expect(await migrate(db, schema)).toContain('2026_11_29_0510_content_translations');
+    expect(await translations()).toEqual([{}, {}, {}]);
+    await db.kysely.updateTable('categories').set({ translations: JSON.stringify({ de: { name: 'Statistik' } }) }).execute();
+    expect((await translations())[0]).toEqual({ de: { name: 'Statistik' } });
+
+    await contentTranslations.down(db.kysely as Kysely<unknown>);
+    const columns = await sql<{ table_name: string }>`select table_name from information_schema.columns
+      where column_name = 'translations' and table_name in ('categories', 'services', 'storage_items') and table_schema = current_schema()`.execute(db.kysely);
+    expect(columns.rows).toEqual([]);
+    await contentTranslations.up(db.kysely as Kysely<unknown>);
+    expect(await translations()).toEqual([{}, {}, {}]);
+  });
 });

@@ -163,13 +163,14 @@ export function TextArea({ label, ...input }: Omit<TextareaHTMLAttributes, 'labe
 export function Select(props: Omit<PartialSelectHTMLAttributes<HTMLSelectElement>, 'label'> & {
   label: string; name?: string; options: [string, string][]; value?: string; defaultValue?: string;
 }) {
-  const { label, options, ...select } = props;
+  const { label, options, defaultValue, ...select } = props;
   const id = useId('select');
+  // A select has no defaultValue of its own: its chosen option is the default (set once; the person's choice stays).
   return (
     <div class="field">
       <label for={id}>{label}</label>
       <select id={id} {...(select as Loose)}>
-        {options.map(([value, text]) => <option key={value} value={value}>{text}</option>)}
+        {options.map(([value, text]) => <option key={value} value={value} selected={defaultValue === undefined ? undefined : value === defaultValue}>{text}</option>)}
       </select>
     </div>
   );

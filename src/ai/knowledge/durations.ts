@@ -54,3 +54,32 @@ export function normaliseDuration(raw: string | undefined | null): string | unde
   }
   return plural(count, unit);
 }
+
+/** "Session" and "persistent" in the languages the banner has built-in words for, written for this project. */
+const WORDS: Record<string, Record<'session' | 'persistent', string>> = {
+  en: { session: 'session', persistent: 'persistent' },
+  de: { session: 'Sitzung', persistent: 'dauerhaft' },
+  fr: { session: 'session', persistent: 'persistant' },
+  es: { session: 'sesión', persistent: 'persistente' },
+  it: { session: 'sessione', persistent: 'persistente' },
+  nl: { session: 'sessie', persistent: 'blijvend' },
+};
+
+/**
+ * A duration in the normal form above (`2 years`, `30 days`, `session`) said in a language:
+ * `2 Jahre`, `30 jours`, `Sitzung`. An amount is worded by the runtime's locale data, in any
+ * language it has; `session` and `persistent` in the languages of WORDS. Undefined for any other
+ * text, or a language neither knows.
+ */
+export function durationIn(duration: string, language: string): string | undefined {
+  const words = WORDS[language.split('-')[0]];
+  if (duration === 'session' || duration === 'persistent') return words?.[duration];
+  const match = /^(\d+) ([a-z]+?)s?$/.exec(duration);
+  if (!match || normaliseDuration(duration) !== duration) return undefined;
+  try {
+    if (Intl.NumberFormat.supportedLocalesOf(language).length === 0) return undefined;
+    return new Intl.NumberFormat(language, { style: 'unit', unit: match[2], unitDisplay: 'long' }).format(Number(match[1]));
+  } catch {
+    return undefined;
+  }
+}

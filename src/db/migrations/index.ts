@@ -24,6 +24,7 @@ import * as services from './2026_11_28_0001_services.ts';
 import * as scanOwners from './2026_11_29_0001_scan_owners.ts';
 import * as chooserSketches from './2026_11_29_0101_chooser_sketches.ts';
 import * as demoAccounts from './2026_11_29_0102_demo_accounts.ts';
+import * as contentTranslations from './2026_11_29_0510_content_translations.ts';
 import * as consentChoiceBytes from './2026_12_06_0001_consent_choice_bytes.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_29_0001_scan_owners': scanOwners,
   '2026_11_29_0101_chooser_sketches': chooserSketches,
   '2026_11_29_0102_demo_accounts': demoAccounts,
+  '2026_11_29_0510_content_translations': contentTranslations,
   '2026_12_06_0001_consent_choice_bytes': consentChoiceBytes,
 };
 

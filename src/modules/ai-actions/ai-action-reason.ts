@@ -14,6 +14,7 @@ const READINGS: [RegExp, (m: RegExpMatchArray) => string][] = [
   [/^standard categories, for "(.*)"; accepted by a person$/, (m) => `Made from the standard categories when a person accepted the AI's suggestion for "${m[1]}".`],
   [/^standard categories, for "(.*)"/, (m) => `The AI made this standard category to hold "${m[1]}".`],
   [/^llm: (.+?)(;|$)/, (m) => `Written by the language model ${m[1]}.`],
+  [/^durations: /, () => 'The duration said in each language from the locale data the server carries.'],
 ];
 
 const DECLINED = 'declined: not confident enough to decide';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AiActionRow, Database } from '../../db/schema.ts';
-import type { Executor } from '../../db/kysely.ts';
+import { toJson, type Executor } from '../../db/kysely.ts';
 import { found, ValidationError } from '../../http/app-errors.ts';
 import { isStandardCategory } from '../../ai/knowledge/registry.ts';
 import { bumpRevision } from '../banner/banner.service.ts';
@@ -12,7 +12,7 @@ import { categoryCreated, findAiAction, insertAiAction, markApplied, markStatus 
 /** The fields the AI may change, and so the only ones a revert may write back. */
 const REVERTIBLE = {
   Category: ['name', 'slug', 'description', 'required', 'default_language'],
-  StorageItem: ['category_id', 'description', 'company_name', 'duration', 'status', 'approved_by_type'],
+  StorageItem: ['category_id', 'description', 'company_name', 'duration', 'status', 'approved_by_type', 'translations'],
 } as const;
 
 const TABLE = { Category: 'categories', StorageItem: 'storage_items' } as const;
@@ -45,7 +45,10 @@ async function restore(db: Executor, action: AiActionRow): Promise<void> {
   const changes: Record<string, unknown> = {};
   for (const field of REVERTIBLE[action.actionable_type] as readonly string[]) {
     if (!(field in action.previous_params)) continue;
-    if (same(current[field], action.suggested_params[field])) changes[field] = action.previous_params[field] ?? null;
+    if (!same(current[field], action.suggested_params[field])) continue;
+    const previous = action.previous_params[field] ?? null;
+    // A jsonb column (the texts in other languages) is written as JSON text, as everywhere.
+    changes[field] = typeof previous === 'object' && previous !== null ? toJson(previous) : previous;
   }
   if (Object.keys(changes).length === 0) return;
   await db

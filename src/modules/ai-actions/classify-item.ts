@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
-import type { Executor } from '../../db/kysely.ts';
-import type { ApprovedByType, Database, StorageItemRow, StorageItemStatus } from '../../db/schema.ts';
+import { toJson, type Executor } from '../../db/kysely.ts';
+import type { ApprovedByType, Database, ItemText, StorageItemRow, StorageItemStatus, TextTranslations } from '../../db/schema.ts';
 import { accountLanguageAndDomain, findAiFeatures } from '../accounts/accounts.service.ts';
+import { accountLanguages } from '../banner/banner.service.ts';
 import { categoryForStandard } from '../categories/categories.service.ts';
 import { findStorageItem, writeItemChanges } from '../storage-items/storage-items.service.ts';
 import { categoryCreated, hasOpenSuggestion, insertAiAction, revertedFields, type NewAiAction } from './ai-actions.repository.ts';
 import type { Classification, Classifier, Finding } from '../../ai/classifier/classifier.ts';
+import { durationIn, normaliseDuration } from '../../ai/knowledge/durations.ts';
 import type { TextProvider } from '../../ai/providers.ts';
 
 export interface WorkContext {
@@ -20,14 +22,33 @@ export interface WorkContext {
 interface Written {
   description: Finding<string> | undefined;
   translation: Finding<string> | undefined;
+  /** The description in the account's other languages, by language code. */
+  translations: Record<string, Finding<string>>;
+}
+
+/** The languages the AI writes an item's texts in: the account's, and the others its banner speaks. */
+interface Languages {
+  language: string;
+  others: string[];
 }
 
 const FILLABLE = ['description', 'company_name', 'duration'] as const;
 type Fillable = (typeof FILLABLE)[number];
 
-async function write(context: WorkContext, item: StorageItemRow, found: Classification, language: string): Promise<Written> {
-  const written: Written = { description: undefined, translation: undefined };
+const isEnglish = (language: string) => language.split('-')[0] === 'en';
+
+/** Where a duration said in another language comes from. */
+const DURATION_SOURCE = "durations: worded from the runtime's locale data";
+
+async function write(context: WorkContext, item: StorageItemRow, found: Classification, languages: Languages, autofill: boolean): Promise<Written> {
+  const { language } = languages;
+  const written: Written = { description: undefined, translation: undefined, translations: {} };
   const { text } = context;
+  // The knowledge's descriptions are English: its text is the English one wherever the account has English.
+  const english = item.description === '' ? found.description : undefined;
+  if (english && autofill) {
+    for (const code of languages.others) if (isEnglish(code)) written.translations[code] = english;
+  }
   if (!text) return written;
   try {
     if (!found.description && item.description === '') {
@@ -37,9 +58,16 @@ async function write(context: WorkContext, item: StorageItemRow, found: Classifi
       });
       if (value) written.description = { value, confidence: 0.6, source: text.source };
     }
-    if (found.description && language.split('-')[0] !== 'en') {
+    if (found.description && !isEnglish(language)) {
       const value = await text.translate(found.description.value, language);
       if (value) written.translation = { value, confidence: 0.8, source: text.source };
+    }
+    // The description the item will have, in each other language the banner speaks that has none yet.
+    const description = item.description || (written.translation ?? found.description ?? written.description)?.value;
+    for (const code of autofill && description ? languages.others : []) {
+      if (written.translations[code] || item.translations[code]?.description) continue;
+      const value = await text.translate(description!, code);
+      if (value) written.translations[code] = { value, confidence: 0.8, source: text.source };
     }
   } catch (error) {
     context.onTextError(error);
@@ -48,18 +76,49 @@ async function write(context: WorkContext, item: StorageItemRow, found: Classifi
 }
 
 /**
+ * The item's texts in the account's other languages, where it has none: the descriptions written
+ * (none when the item is left without a description), and its duration where the knowledge words
+ * it in that language. Undefined when there is nothing to add.
+ */
+function translated(item: StorageItemRow, now: { description: string; duration: string }, written: Written, languages: Languages) {
+  const translations: TextTranslations<ItemText> = structuredClone(item.translations);
+  const used: Finding<string>[] = [];
+  const normal = normaliseDuration(now.duration);
+  for (const code of languages.others) {
+    const own = (translations[code] ??= {});
+    const description = now.description ? written.translations[code] : undefined;
+    if (!own.description && description) {
+      own.description = description.value;
+      used.push(description);
+    }
+    const worded = normal && !own.duration ? durationIn(normal, code) : undefined;
+    if (worded) {
+      own.duration = worded;
+      used.push({ value: worded, confidence: 1, source: DURATION_SOURCE });
+    }
+    if (Object.keys(own).length === 0) delete translations[code];
+  }
+  if (used.length === 0) return undefined;
+  return {
+    translations,
+    confidence: Math.min(...used.map((finding) => finding.confidence)),
+    source: [...new Set(used.map((finding) => finding.source))].join('; '),
+  };
+}
+
+/**
  * Applies what the AI found to one `processing` item, in one transaction with every action it
  * logs. Only empty fields are filled; an item a person moved out of `processing` meanwhile is left
  * alone. It ends `in_review` when the AI changed something (`finalised` by `AI` when the account
  * auto-approves and the category's confidence reaches the threshold), else back in `draft`.
  */
-async function apply(trx: Executor, itemId: string, accountId: string, found: Classification, written: Written) {
+async function apply(trx: Executor, itemId: string, accountId: string, found: Classification, written: Written, languages: Languages) {
   const item = await findStorageItem(trx, accountId, itemId, true);
   if (!item || item.status !== 'processing') return;
   const features = await findAiFeatures(trx, accountId);
   const reverted = await revertedFields(trx, accountId, itemId);
   const actions: NewAiAction[] = [];
-  const changes: { category_id?: string } & Partial<Record<Fillable, string>> = {};
+  const changes: { category_id?: string; translations?: string } & Partial<Record<Fillable, string>> = {};
   const log = (action: Omit<NewAiAction, 'account_id' | 'actionable_type' | 'actionable_id'>) =>
     actions.push({ account_id: accountId, actionable_type: 'StorageItem', actionable_id: itemId, ...action });
   /** The first change the AI applies carries the move from draft to in_review, so that undoing it moves back. */
@@ -87,8 +146,10 @@ async function apply(trx: Executor, itemId: string, accountId: string, found: Cl
   }
 
   if (features.autofill) {
+    // The knowledge's durations are English ones: said in the account's language where it words them.
+    const duration = found.duration && { ...found.duration, value: durationIn(found.duration.value, languages.language) ?? found.duration.value };
     const findings: Record<Fillable, Finding<string> | undefined> = {
-      description: found.description ?? written.description, company_name: found.companyName, duration: found.duration,
+      description: found.description ?? written.description, company_name: found.companyName, duration,
     };
     const fills: Partial<Record<Fillable, string>> = {};
     const sources = new Set<string>();
@@ -111,6 +172,17 @@ async function apply(trx: Executor, itemId: string, accountId: string, found: Cl
         log({ action_type: 'translate', suggested_params: { description: translation.value }, previous_params: { description: fills.description }, confidence: translation.confidence, source: translation.source });
       }
     }
+    // The duration in the knowledge's English form, which it says in other languages.
+    const now = { description: changes.description ?? item.description, duration: item.duration || (fills.duration ? found.duration!.value : '') };
+    const added = reverted.has('translations') ? undefined : translated(item, now, written, languages);
+    // Texts in other languages alone do not ask for a review: the item keeps its status for them.
+    if (added) {
+      changes.translations = toJson(added.translations);
+      log({
+        action_type: 'translate', suggested_params: { translations: added.translations }, previous_params: { translations: item.translations },
+        confidence: added.confidence, source: added.source,
+      });
+    }
   }
 
   let status: StorageItemStatus = statusMoved ? 'in_review' : 'draft';
@@ -132,10 +204,10 @@ export async function workOn(context: WorkContext, itemId: string, accountId: st
   const { db } = context;
   const item = await findStorageItem(db, accountId, itemId);
   if (!item || item.status !== 'processing') return;
-  const account = await accountLanguageAndDomain(db, accountId);
+  const [account, languages, features] = await Promise.all([accountLanguageAndDomain(db, accountId), accountLanguages(db, accountId), findAiFeatures(db, accountId)]);
   const found = context.classifier.classify({
     name: item.name, domain: item.domain, duration: item.duration, setBy: item.set_by ?? undefined, site: account.domain,
   });
-  const written = await write(context, item, found, account.language);
-  await db.transaction().execute((trx) => apply(trx, itemId, accountId, found, written));
+  const written = await write(context, item, found, languages, features.autofill);
+  await db.transaction().execute((trx) => apply(trx, itemId, accountId, found, written, languages));
 }

@@ -5,10 +5,14 @@ export interface BannerRow {
   id: string;
   banner: Record<string, unknown>;
   revision: number;
+  /** The account's language: the banner always speaks it. */
+  default_language: string;
 }
 
+const COLUMNS = ['id', 'banner', 'revision', 'default_language'] as const;
+
 export async function findBanner(db: Executor, accountId: string): Promise<BannerRow | undefined> {
-  return db.selectFrom('accounts').select(['id', 'banner', 'revision']).where('id', '=', accountId).executeTakeFirst();
+  return db.selectFrom('accounts').select(COLUMNS).where('id', '=', accountId).executeTakeFirst();
 }
 
 export async function saveBanner(db: Executor, accountId: string, banner: Record<string, unknown>): Promise<BannerRow | undefined> {
@@ -16,7 +20,7 @@ export async function saveBanner(db: Executor, accountId: string, banner: Record
     .updateTable('accounts')
     .set({ banner: toJson(banner), updated_at: new Date() })
     .where('id', '=', accountId)
-    .returning(['id', 'banner', 'revision'])
+    .returning(COLUMNS)
     .executeTakeFirst();
 }
 
@@ -25,6 +29,6 @@ export async function incrementRevision(db: Executor, accountId: string): Promis
     .updateTable('accounts')
     .set({ revision: sql<number>`revision + 1` })
     .where('id', '=', accountId)
-    .returning(['id', 'banner', 'revision'])
+    .returning(COLUMNS)
     .executeTakeFirst();
 }

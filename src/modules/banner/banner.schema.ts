@@ -1,6 +1,8 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TNull, type TSchema, type TString, type TUnion } from 'typebox';
+import { LANGUAGE_SOURCES } from '../../../banner/src/text.ts';
 import { TEXT_KEYS, type TextKey } from '../../../banner/src/translations.ts';
 import { Nullable, StringEnum, Text } from '../../http/schemas.ts';
+import { MAX_LANGUAGES } from './languages.ts';
 
 export const LAYOUTS = ['box', 'bar', 'cloud'] as const;
 export const POSITIONS = [
@@ -17,9 +19,27 @@ const textFields: Record<string, TSchema> = {};
 for (const key of TEXT_KEYS) textFields[key] = Text(2000);
 /** One language's texts: only the ones sent replace the built-in words. */
 const LanguageTexts = Type.Partial(Type.Object(textFields as Record<TextKey, ReturnType<typeof Text>>));
-/** Changes to one language's texts: a text to set, or `null` to bring back the built-in words. */
-const LanguageTextChanges = Type.Partial(Type.Object(Object.fromEntries(TEXT_KEYS.map((key) => [key, Nullable(Text(2000))])) as
-  Record<TextKey, ReturnType<typeof Nullable<ReturnType<typeof Text>>>>));
+const LanguageCode = Type.String({ maxLength: 35 });
+
+/** An account's own texts in other languages than its default one, by language code, as answered. */
+export function TranslationsSchema<K extends string>(keys: readonly K[], description: string) {
+  const texts = Object.fromEntries(keys.map((key) => [key, Type.String()])) as Record<K, TString>;
+  return Type.Record(Type.String(), Type.Partial(Type.Object(texts)), { description });
+}
+
+/**
+ * Changes to them, merged with those stored: by language code, each text to set (null or empty:
+ * none), or null to drop the language. `limits`: each text's maximum length.
+ */
+export function TranslationChangesSchema<K extends string>(limits: Record<K, number>, description: string) {
+  const texts = Object.fromEntries(Object.entries<number>(limits).map(([key, max]) => [key, Nullable(Text(max))])) as Record<K, TUnion<[TString, TNull]>>;
+  return Type.Record(LanguageCode, Nullable(Type.Partial(Type.Object(texts))), { maxProperties: 50, description });
+}
+
+const LANGUAGE_SOURCES_DESCRIPTION =
+  "Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), " +
+  "page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; " +
+  'the default language is the last resort. Default: browser, page, default';
 
 export const BannerSettingsSchema = Type.Object({
   account_id: Type.String(),
@@ -30,6 +50,10 @@ export const BannerSettingsSchema = Type.Object({
   show_reject_all: Type.Boolean(),
   consent_expiry_days: Type.Integer(),
   translations: Type.Record(Type.String(), LanguageTexts, { description: 'Texts the account set, by language code' }),
+  language_sources: Type.Array(StringEnum(LANGUAGE_SOURCES), { description: LANGUAGE_SOURCES_DESCRIPTION }),
+  languages: Type.Array(Type.String(), {
+    description: "The languages the banner speaks, the account's default language first. Unless the account chose them: every language with built-in words and every one the account wrote texts in",
+  }),
   revision: Type.Integer({ description: 'Visitors whose stored choice has an older revision are asked again' }),
 });
 export type BannerSettings = Static<typeof BannerSettingsSchema>;
@@ -43,10 +67,17 @@ export const BannerChanges = Type.Object({
   privacy_policy_url: Type.Optional(Nullable(Text(2048))),
   show_reject_all: Type.Optional(Type.Boolean()),
   consent_expiry_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 395 })),
-  translations: Type.Optional(Type.Record(Type.String({ maxLength: 3 }), Nullable(LanguageTextChanges), {
-    maxProperties: 50,
-    description: 'By language code: the texts to set (merged with those set before; a text null goes back to the built-in words), or null to drop a language',
+  translations: Type.Optional(TranslationChangesSchema(
+    Object.fromEntries(TEXT_KEYS.map((key) => [key, 2000])) as Record<TextKey, number>,
+    'By language code: the texts to set (merged with those set before; a text null goes back to the built-in words), or null to drop a language',
+  )),
+  language_sources: Type.Optional(Type.Array(StringEnum(LANGUAGE_SOURCES), {
+    minItems: 1, maxItems: LANGUAGE_SOURCES.length, uniqueItems: true, description: LANGUAGE_SOURCES_DESCRIPTION,
   })),
+  languages: Type.Optional(Nullable(Type.Array(LanguageCode, {
+    minItems: 1, maxItems: MAX_LANGUAGES, uniqueItems: true,
+    description: "The languages the banner speaks (the account's default language always among them); null: the default ones",
+  }))),
 });
 export type BannerChanges = Static<typeof BannerChanges>;
 

@@ -22,7 +22,9 @@ export async function slugTaken(db: Executor, accountId: string, slug: string, e
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-export type NewCategory = Required<Pick<CategoryFields, 'name' | 'slug' | 'default_language'>> & CategoryFields;
+/** A category's columns as the service writes them: its texts in other languages as JSON. */
+export type CategoryValues = Omit<CategoryFields, 'translations'> & { translations?: string };
+export type NewCategory = Required<Pick<CategoryValues, 'name' | 'slug' | 'default_language'>> & CategoryValues;
 
 export async function insertCategory(db: Executor, accountId: string, fields: NewCategory): Promise<CategoryRow> {
   return db
@@ -32,7 +34,7 @@ export async function insertCategory(db: Executor, accountId: string, fields: Ne
     .executeTakeFirstOrThrow();
 }
 
-export async function updateCategory(db: Executor, accountId: string, id: string, fields: CategoryFields) {
+export async function updateCategory(db: Executor, accountId: string, id: string, fields: CategoryValues) {
   return db
     .updateTable('categories')
     .set({ ...fields, updated_at: new Date() })

@@ -3,6 +3,7 @@ import type { CategoryRow } from '../../db/schema.ts';
 import { offsetQuery } from '../../http/pagination.ts';
 import { Name, Text, Timestamp } from '../../http/schemas.ts';
 import { Language } from '../accounts/accounts.schema.ts';
+import { TranslationChangesSchema, TranslationsSchema } from '../banner/banner.schema.ts';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './slug.ts';
 
 export const CategorySchema = Type.Object({
@@ -13,6 +14,7 @@ export const CategorySchema = Type.Object({
   required: Type.Boolean({ description: 'Mandatory: visitors cannot reject it' }),
   published: Type.Boolean({ description: 'Shown in the banner. A category the AI created is unpublished until an admin publishes it' }),
   default_language: Type.String(),
+  translations: TranslationsSchema(['name', 'description'], 'Name and description in other languages than default_language, by language code'),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -32,6 +34,10 @@ const fields = {
   required: Type.Boolean(),
   published: Type.Boolean(),
   default_language: Language,
+  translations: TranslationChangesSchema(
+    { name: 255, description: 2000 },
+    'Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language',
+  ),
 };
 
 export const CreateCategoryBody = Type.Object({
@@ -42,6 +48,7 @@ export const CreateCategoryBody = Type.Object({
     required: Type.Optional(fields.required),
     published: Type.Optional(fields.published),
     default_language: Type.Optional(fields.default_language),
+    translations: Type.Optional(fields.translations),
   }),
 });
 
@@ -60,6 +67,7 @@ export function toCategory(row: CategoryRow): Category {
     required: row.required,
     published: row.published,
     default_language: row.default_language,
+    translations: row.translations,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

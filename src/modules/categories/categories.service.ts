@@ -1,13 +1,13 @@
-import { STANDARD_CATEGORY_DEFINITIONS, type StandardCategory } from '../../ai/knowledge/categories.ts';
+import { STANDARD_CATEGORY_DEFINITIONS, standardCategoryText, type StandardCategory } from '../../ai/knowledge/categories.ts';
 import { bestMatch } from '../../ai/knowledge/category-meaning.ts';
 import { newId } from '../../db/ids.ts';
-import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../db/kysely.ts';
+import { isForeignKeyViolation, isUniqueViolation, toJson, type Executor } from '../../db/kysely.ts';
 import type { CategoryRow } from '../../db/schema.ts';
 import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import { Problems } from '../../http/validation.ts';
 import type { Services } from '../../services.ts';
 import { accountLanguage, markVendorsSetup } from '../accounts/accounts.service.ts';
-import { bumpRevision } from '../banner/banner.service.ts';
+import { accountLanguages, bumpRevision, checkLanguageCodes, mergeTranslations } from '../banner/banner.service.ts';
 import {
   allCategories,
   categoryHoldsStorageItems,
@@ -18,6 +18,7 @@ import {
   insertCategoryUnlessTaken,
   slugTaken,
   updateCategory,
+  type CategoryValues,
 } from './categories.repository.ts';
 import type { CategoryFields } from './categories.schema.ts';
 import { settleSlug } from './slug.ts';
@@ -36,17 +37,21 @@ export const SLUG_TAKEN = 'Slug has already been taken';
 export const CATEGORY_IN_USE = 'Category still holds storage items; move or delete them first';
 
 /**
- * Trims the texts and settles the slug: the one sent, or (when creating, or when an empty one is
- * sent) the default made from the name. The slug must be free in the account.
+ * Trims the texts, merges the texts in other languages with those stored, and settles the slug:
+ * the one sent, or (when creating, or when an empty one is sent) the default made from the name.
+ * The slug must be free in the account.
  */
-async function cleanFields(db: Executor, accountId: string, fields: CategoryFields, current?: CategoryRow): Promise<CategoryFields> {
+async function cleanFields(db: Executor, accountId: string, fields: CategoryFields, current?: CategoryRow): Promise<CategoryValues> {
   const problems = new Problems();
-  const out: CategoryFields = { ...fields };
+  const { translations, ...rest } = fields;
+  const out: CategoryValues = { ...rest };
   if (fields.name !== undefined) out.name = problems.required('name', fields.name);
   if (fields.description !== undefined) out.description = fields.description.trim();
+  if (translations !== undefined) checkLanguageCodes(problems, 'translations', Object.keys(translations));
   const slug = await settleSlug(problems, { name: out.name, slug: fields.slug }, current, (wanted, exceptId) => slugTaken(db, accountId, wanted, exceptId));
   if (slug !== undefined) out.slug = slug;
   problems.throwIfAny();
+  if (translations !== undefined) out.translations = toJson(mergeTranslations(current?.translations ?? {}, translations));
   return out;
 }
 
@@ -121,6 +126,8 @@ export async function removeCategory(services: Services, accountId: string, id: 
  * means it (in any language of ai/knowledge/category-meaning.ts), or else a new one the AI creates (`created`). A new
  * category is unpublished, so that it never shows in the banner until an admin publishes it,
  * unless the account lets the AI approve (`publish`): then the banner's revision rises with it.
+ * It is worded in the account's language, and in each other language its banner speaks, where
+ * the knowledge words it (else in English, untranslated).
  */
 export async function categoryForStandard(
   db: Executor,
@@ -135,14 +142,21 @@ export async function categoryForStandard(
   const definition = STANDARD_CATEGORY_DEFINITIONS[standard];
   const taken = new Set(existing.map((row) => row.slug));
   const slug = [standard, `${standard}-ai`, `${standard}-ai-${newId().slice(-8)}`].find((candidate) => !taken.has(candidate))!;
+  const { language, others } = await accountLanguages(db, accountId);
+  const worded = standardCategoryText(standard, language) ?? definition;
+  const translations = Object.fromEntries(others.flatMap((code) => {
+    const text = standardCategoryText(standard, code);
+    return text ? [[code, text]] : [];
+  }));
   // Another instance may create it at the same moment: the unique slug keeps one, and it is taken.
   const inserted = await insertCategoryUnlessTaken(db, accountId, {
-    name: definition.name,
+    name: worded.name,
     slug,
-    description: definition.description,
+    description: worded.description,
     required: definition.required,
     published: publish,
-    default_language: await accountLanguage(db, accountId),
+    default_language: language,
+    translations: toJson(translations),
   });
   if (inserted) {
     if (inserted.published) await bumpRevision(db, accountId);

@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
  * sandboxed by its own policy (an opaque origin: it can reach neither the dashboard's storage, where
  * the token is, nor its cookies), may be framed only by the dashboard, and runs only what the
  * dashboard posts to it: the script `POST /api/v1/banner/preview` answered, in the language the
- * editor shows (the banner speaks the page's `lang` first). The banner keeps its
+ * editor shows (the page's `lang` and the browser's languages both ask for it, whatever order the
+ * account looks for them in). The banner keeps its
  * choice in a cookie and local storage, which an opaque origin may not use, so the page gives it
  * in-memory stand-ins first.
  */
@@ -48,7 +49,12 @@ const PAGE = `<!doctype html>
   window.addEventListener('message', function (event) {
     if (ran || event.source !== window.parent || !event.data || typeof event.data.script !== 'string') return;
     ran = true;
-    if (typeof event.data.language === 'string') document.documentElement.lang = event.data.language;
+    var language = event.data.language;
+    if (typeof language === 'string') {
+      document.documentElement.lang = language;
+      Object.defineProperty(Navigator.prototype, 'languages', { configurable: true, get: function () { return [language]; } });
+      Object.defineProperty(Navigator.prototype, 'language', { configurable: true, get: function () { return language; } });
+    }
     var script = document.createElement('script');
     script.textContent = event.data.script;
     document.body.appendChild(script);

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import type { StorageItemRow } from '../../db/schema.ts';
 import { offsetQuery } from '../../http/pagination.ts';
 import { Name, Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
+import { TranslationChangesSchema, TranslationsSchema } from '../banner/banner.schema.ts';
 
 export const SAME_SITES = ['Lax', 'Strict', 'None'] as const;
 export const STORAGE_TYPES = ['cookie', 'local_storage', 'session_storage'] as const;
@@ -29,6 +30,7 @@ export const StorageItemSchema = Type.Object({
   wildcard_cookie_id: Nullable(Type.String({ description: 'The wildcard item of the account whose pattern this name matches' })),
   storage_type: StringEnum(STORAGE_TYPES),
   created_by: StringEnum(CREATORS),
+  translations: TranslationsSchema(['description', 'duration'], "Description and duration in other languages than the account's, by language code"),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -47,6 +49,10 @@ const fields = {
   category_id: Nullable(Text(64, { description: 'A category of the same account' })),
   status: StringEnum(CLIENT_STATUSES, { description: 'draft → in_review → finalised; processing is set only by the AI' }),
   last_seen_at: Nullable(Type.String({ format: 'date-time', maxLength: 64 })),
+  translations: TranslationChangesSchema(
+    { description: 2000, duration: 255 },
+    'Description and duration in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language',
+  ),
 };
 
 export const UpdateStorageItemBody = Type.Object({ storage_item: Type.Partial(Type.Object(fields)) });
@@ -105,6 +111,7 @@ export function toStorageItem(row: StorageItemRow): StorageItem {
     wildcard_cookie_id: row.wildcard_cookie_id,
     storage_type: row.storage_type,
     created_by: row.created_by,
+    translations: row.translations,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { isId, newId } from '../../db/ids.ts';
-import { isForeignKeyViolation } from '../../db/kysely.ts';
+import { isForeignKeyViolation, toJson } from '../../db/kysely.ts';
 import type { ApprovedByType, Database, StorageItemRow, StorageItemStatus } from '../../db/schema.ts';
 import type { Executor } from '../../db/kysely.ts';
 import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
@@ -8,6 +8,7 @@ import type { Principal } from '../../http/auth.ts';
 import { Problems } from '../../http/validation.ts';
 import { aiWorksOnItems } from '../accounts/accounts.schema.ts';
 import { findAiFeatures, markVendorsSetup } from '../accounts/accounts.service.ts';
+import { checkLanguageCodes, mergeTranslations } from '../banner/banner.service.ts';
 import { findCategory } from '../categories/categories.service.ts';
 import {
   deleteStorageItem,
@@ -50,10 +51,13 @@ export function approvalAfter(
   return approver;
 }
 
-/** Trims the texts, checks the name and the category; `processing` was refused by the schema. */
-async function clean(db: Executor, accountId: string, fields: StorageItemFields): Promise<StorageItemChanges> {
+/**
+ * Trims the texts, checks the name and the category, merges the texts in other languages with
+ * those of `current`; `processing` was refused by the schema.
+ */
+async function clean(db: Executor, accountId: string, fields: StorageItemFields, current?: StorageItemRow): Promise<StorageItemChanges> {
   const problems = new Problems();
-  const { last_seen_at, ...rest } = fields;
+  const { last_seen_at, translations, ...rest } = fields;
   const out: StorageItemChanges = { ...rest };
   if (fields.name !== undefined) out.name = problems.required('name', fields.name);
   for (const key of ['description', 'company_name', 'domain', 'duration', 'path'] as const) {
@@ -66,7 +70,9 @@ async function clean(db: Executor, accountId: string, fields: StorageItemFields)
     // The same answer for a category of another account as for none at all: existence never leaks.
     problems.add('category', 'must exist');
   }
+  if (translations !== undefined) checkLanguageCodes(problems, 'translations', Object.keys(translations));
   problems.throwIfAny();
+  if (translations !== undefined) out.translations = toJson(mergeTranslations(current?.translations ?? {}, translations));
   return out;
 }
 
@@ -127,7 +133,7 @@ export async function changeStorageItem(
 ): Promise<StorageItemRow> {
   return writeItems(db, accountId, async (trx) => {
     const current = found(await findStorageItem(trx, accountId, id));
-    const values = await clean(trx, accountId, fields);
+    const values = await clean(trx, accountId, fields, current);
     const name = values.name ?? current.name;
     const storageType = values.storage_type ?? current.storage_type;
     const wildcard = isWildcardName(name);

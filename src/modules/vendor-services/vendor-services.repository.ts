@@ -6,6 +6,8 @@ import type { Sort, Window } from '../../http/pagination.ts';
 import type { SERVICE_SORTS, ServiceFields } from './vendor-services.schema.ts';
 
 export type ServiceSort = Sort<(typeof SERVICE_SORTS)[number]>;
+/** A service's columns as the service writes them: its texts in other languages as JSON. */
+export type ServiceValues = Omit<ServiceFields, 'translations'> & { translations?: string };
 
 export async function listServices(db: Executor, accountId: string, filters: { category_id?: string }, sort: ServiceSort, window: Window) {
   let scoped = db.selectFrom('services').where('account_id', '=', accountId);
@@ -23,11 +25,11 @@ export async function serviceSlugTaken(db: Executor, accountId: string, slug: st
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-export async function insertService(db: Executor, accountId: string, fields: ServiceFields & { name: string; slug: string }): Promise<ServiceRow> {
+export async function insertService(db: Executor, accountId: string, fields: ServiceValues & { name: string; slug: string }): Promise<ServiceRow> {
   return db.insertInto('services').values({ id: newId(), account_id: accountId, ...fields }).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateService(db: Executor, accountId: string, id: string, fields: ServiceFields): Promise<ServiceRow | undefined> {
+export async function updateService(db: Executor, accountId: string, id: string, fields: ServiceValues): Promise<ServiceRow | undefined> {
   return db
     .updateTable('services')
     .set({ ...fields, updated_at: new Date() })

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import type { ServiceRow } from '../../db/schema.ts';
 import { offsetQuery } from '../../http/pagination.ts';
 import { Name, Nullable, Text, Timestamp } from '../../http/schemas.ts';
+import { TranslationChangesSchema, TranslationsSchema } from '../banner/banner.schema.ts';
 import { Slug } from '../categories/categories.schema.ts';
 
 export const ServiceSchema = Type.Object({
@@ -12,6 +13,7 @@ export const ServiceSchema = Type.Object({
   category_id: Nullable(Type.String({ description: 'The category the service is under, null when none' })),
   company_name: Type.String(),
   privacy_policy_url: Nullable(Type.String()),
+  translations: TranslationsSchema(['name', 'description'], "Name and description in other languages than the account's, by language code"),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -24,6 +26,10 @@ const fields = {
   category_id: Nullable(Type.String({ maxLength: 64 })),
   company_name: Text(255),
   privacy_policy_url: Nullable(Text(2048)),
+  translations: TranslationChangesSchema(
+    { name: 255, description: 2000 },
+    'Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language',
+  ),
 };
 
 export const CreateServiceBody = Type.Object({
@@ -34,6 +40,7 @@ export const CreateServiceBody = Type.Object({
     category_id: Type.Optional(fields.category_id),
     company_name: Type.Optional(fields.company_name),
     privacy_policy_url: Type.Optional(fields.privacy_policy_url),
+    translations: Type.Optional(fields.translations),
   }),
 });
 
@@ -54,6 +61,7 @@ export function toService(row: ServiceRow): Service {
     category_id: row.category_id,
     company_name: row.company_name,
     privacy_policy_url: row.privacy_policy_url,
+    translations: row.translations,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

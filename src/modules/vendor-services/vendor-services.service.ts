@@ -1,24 +1,27 @@
 import { isId } from '../../db/ids.ts';
-import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../db/kysely.ts';
+import { isForeignKeyViolation, isUniqueViolation, toJson, type Executor } from '../../db/kysely.ts';
 import type { ServiceRow } from '../../db/schema.ts';
 import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import { Problems } from '../../http/validation.ts';
 import { isWebUrl } from '../../lib/web-url.ts';
 import type { Services } from '../../services.ts';
 import { markVendorsSetup } from '../accounts/accounts.service.ts';
+import { checkLanguageCodes, mergeTranslations } from '../banner/banner.service.ts';
 import { findCategory, settleSlug } from '../categories/categories.service.ts';
-import { deleteService, findService, insertService, serviceSlugTaken, updateService } from './vendor-services.repository.ts';
+import { deleteService, findService, insertService, serviceSlugTaken, updateService, type ServiceValues } from './vendor-services.repository.ts';
 import type { ServiceFields } from './vendor-services.schema.ts';
 
 export { findService } from './vendor-services.repository.ts';
 
 /**
- * Trims the texts, settles the slug as a category's is (the one sent, or the name's), and checks
- * that the category is the account's and the privacy policy a web address (an empty one is none).
+ * Trims the texts, settles the slug as a category's is (the one sent, or the name's), checks
+ * that the category is the account's and the privacy policy a web address (an empty one is none),
+ * and merges the texts in other languages with those stored.
  */
-async function cleanFields(db: Executor, accountId: string, fields: ServiceFields, current?: ServiceRow): Promise<ServiceFields> {
+async function cleanFields(db: Executor, accountId: string, fields: ServiceFields, current?: ServiceRow): Promise<ServiceValues> {
   const problems = new Problems();
-  const out: ServiceFields = { ...fields };
+  const { translations, ...rest } = fields;
+  const out: ServiceValues = { ...rest };
   if (fields.name !== undefined) out.name = problems.required('name', fields.name);
   if (fields.description !== undefined) out.description = fields.description.trim();
   if (fields.company_name !== undefined) out.company_name = fields.company_name.trim();
@@ -32,7 +35,9 @@ async function cleanFields(db: Executor, accountId: string, fields: ServiceField
     if (url !== '' && !isWebUrl(url)) problems.add('privacy_policy_url', 'is invalid');
     out.privacy_policy_url = url === '' ? null : url;
   }
+  if (translations !== undefined) checkLanguageCodes(problems, 'translations', Object.keys(translations));
   problems.throwIfAny();
+  if (translations !== undefined) out.translations = toJson(mergeTranslations(current?.translations ?? {}, translations));
   return out;
 }
 

@@ -9,8 +9,10 @@ import type { Executor } from '../../db/kysely.ts';
 import type { MaybePromise } from '../../lib/maybe-promise.ts';
 import { TtlMap } from '../../lib/ttl-map.ts';
 import type { BannerSettings } from '../banner/banner.schema.ts';
-import { bannerTexts, findBannerSettings } from '../banner/banner.service.ts';
+import { bannerTexts, findBannerSettings, translationsFor } from '../banner/banner.service.ts';
 import { bannerContent, findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
+
+type Content = Awaited<ReturnType<typeof bannerContent>>;
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -32,15 +34,24 @@ async function loadBundle(): Promise<string> {
   return buildBanner();
 }
 
-/** What the banner script is given: the account, its look and texts, and its categories. */
-function configOf(account: WidgetAccount, settings: BannerSettings, categories: BannerConfig['categories']): BannerConfig {
-  const { translations: _, revision, account_id: __, ...look } = settings;
+/**
+ * What the banner script is given: the account, its look and texts, and its categories; the
+ * account's own words in other languages only in those the banner speaks.
+ */
+function configOf(account: WidgetAccount, settings: BannerSettings, content: Content): BannerConfig {
+  const { translations: _, revision, account_id: __, languages, ...look } = settings;
+  const spoken = <T extends { translations: Parameters<typeof translationsFor>[0] }>(thing: T): T =>
+    ({ ...thing, translations: translationsFor(thing.translations, languages) });
   return {
     account: { id: account.id, name: account.name, default_language: account.default_language, domain: account.domain },
     revision,
     banner: look,
     texts: bannerTexts(settings),
-    categories,
+    categories: content.map((category) => ({
+      ...spoken(category),
+      storage_items: category.storage_items.map(spoken),
+      services: category.services.map(spoken),
+    })),
   };
 }
 

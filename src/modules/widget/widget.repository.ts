@@ -25,7 +25,7 @@ export async function bannerContent(db: Executor, accountId: string) {
   const [categories, items, services] = await Promise.all([
     db
       .selectFrom('categories')
-      .select(['id', 'slug', 'name', 'description', 'required'])
+      .select(['id', 'slug', 'name', 'description', 'required', 'translations'])
       .where('account_id', '=', accountId)
       // A category the AI created waits for an admin before visitors see it.
       .where('published', '=', true)
@@ -35,7 +35,7 @@ export async function bannerContent(db: Executor, accountId: string) {
       .execute(),
     db
       .selectFrom('storage_items')
-      .select(['id', 'category_id', 'name', 'domain', 'duration', 'description', 'company_name', 'storage_type', 'is_wildcard_cookie'])
+      .select(['id', 'category_id', 'name', 'domain', 'duration', 'description', 'company_name', 'storage_type', 'is_wildcard_cookie', 'translations'])
       .where('account_id', '=', accountId)
       .where('status', '=', 'finalised')
       .where('category_id', 'is not', null)
@@ -44,7 +44,7 @@ export async function bannerContent(db: Executor, accountId: string) {
       .execute(),
     db
       .selectFrom('services')
-      .select(['id', 'category_id', 'slug', 'name', 'description', 'company_name', 'privacy_policy_url'])
+      .select(['id', 'category_id', 'slug', 'name', 'description', 'company_name', 'privacy_policy_url', 'translations'])
       .where('account_id', '=', accountId)
       .where('category_id', 'is not', null)
       .orderBy('name')

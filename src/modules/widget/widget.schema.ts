@@ -1,4 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { LANGUAGE_SOURCES } from '../../../banner/src/text.ts';
+import { TranslationsSchema } from '../banner/banner.schema.ts';
 import { ConsentInput } from '../consents/consents.schema.ts';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
 
@@ -6,6 +8,10 @@ export const WidgetParams = Type.Object({ account_id: Type.String({ format: 'uui
 export const WidgetConfigQuery = Type.Object({
   session_id: Type.Optional(Type.String({ maxLength: 128, description: 'Counts this visitor for the account' })),
 });
+
+/** The account's own words in the languages the banner speaks. */
+const Translated = <K extends string>(keys: readonly K[]) =>
+  TranslationsSchema(keys, "The account's own words in the languages the banner speaks, by language code (a region's completed from its language's)");
 
 const BannerItem = Type.Object({
   id: Type.String(),
@@ -16,6 +22,7 @@ const BannerItem = Type.Object({
   company_name: Type.String(),
   storage_type: StringEnum(['cookie', 'local_storage', 'session_storage'] as const),
   is_wildcard_cookie: Type.Boolean(),
+  translations: Translated(['description', 'duration']),
 });
 
 const BannerService = Type.Object({
@@ -25,6 +32,7 @@ const BannerService = Type.Object({
   description: Type.String(),
   company_name: Type.String(),
   privacy_policy_url: Nullable(Type.String()),
+  translations: Translated(['name', 'description']),
 });
 
 const Theme = Type.Object({
@@ -45,9 +53,10 @@ export const WidgetConfig = Type.Object({
       privacy_policy_url: Nullable(Type.String()),
       show_reject_all: Type.Boolean(),
       consent_expiry_days: Type.Integer(),
+      language_sources: Type.Array(StringEnum(LANGUAGE_SOURCES), { description: "Where the banner looks for the visitor's language, in order" }),
     }),
     texts: Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), {
-      description: 'Every text of the banner, complete, by language code',
+      description: 'Every text of the banner, complete, by language code: one for each language it speaks',
     }),
     categories: Type.Array(Type.Object({
       id: Type.String(),
@@ -55,6 +64,7 @@ export const WidgetConfig = Type.Object({
       name: Type.String(),
       description: Type.String(),
       required: Type.Boolean(),
+      translations: Translated(['name', 'description']),
       storage_items: Type.Array(BannerItem),
       services: Type.Array(BannerService, { description: "The account's services in this category, named in the banner" }),
     })),

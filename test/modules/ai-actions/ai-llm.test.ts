@@ -20,7 +20,10 @@ beforeAll(async () => {
     const { model, messages } = await body(request);
     const [system, user] = messages.map((m: { content: string }) => m.content);
     seen.push({ authorization: request.headers.authorization, model, system, user });
-    const content = request.url !== '/v1/chat/completions' ? '' : system.startsWith('Translate') ? 'Identifiant des visiteurs' : 'Remembers the visitor between pages.';
+    // A translation into French is the French words; into another language, that language's code before the text.
+    const into = /^Translate .*"([^"]+)"/.exec(system)?.[1];
+    const translation = into === 'fr' ? 'Identifiant des visiteurs' : `${into}: ${user}`;
+    const content = request.url !== '/v1/chat/completions' ? '' : into ? translation : 'Remembers the visitor between pages.';
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
   });
   await new Promise<void>((resolve) => llm.listen(0, '127.0.0.1', resolve));
@@ -50,11 +53,23 @@ it('describes what nobody lists and translates what the knowledge says, logging 
   const known = await call(t.app, 'POST', '/api/v1/storage-items', { token, body: { storage_item: { name: '_ga' } } });
   const unknown = await call(t.app, 'POST', '/api/v1/storage-items', { token, body: { storage_item: { name: 'zq' } } });
 
-  expect(await settled(token, known.body.data.id)).toMatchObject({ description: 'Identifiant des visiteurs', company_name: 'Google Analytics' });
-  expect(await settled(token, unknown.body.data.id)).toMatchObject({ description: 'Remembers the visitor between pages.', status: 'in_review' });
+  const english = 'Keeps a random client id that tells one visitor from another in Google Analytics';
+  const knownItem = await settled(token, known.body.data.id);
+  expect(knownItem).toMatchObject({ description: 'Identifiant des visiteurs', company_name: 'Google Analytics', duration: '2 ans' });
+  // In every other language the banner speaks: the knowledge's English, the model's translation of the French for the others.
+  expect(knownItem.translations).toEqual({
+    en: { description: english, duration: '2 years' },
+    ...Object.fromEntries([['de', '2 Jahre'], ['es', '2 años'], ['it', '2 anni'], ['nl', '2 jaar']].map(([code, duration]) => [code, { description: `${code}: Identifiant des visiteurs`, duration }])),
+  });
+  const unknownItem = await settled(token, unknown.body.data.id);
+  expect(unknownItem).toMatchObject({ description: 'Remembers the visitor between pages.', status: 'in_review' });
+  expect(unknownItem.translations).toEqual(Object.fromEntries(['en', 'de', 'es', 'it', 'nl'].map((code) => [code, { description: `${code}: Remembers the visitor between pages.` }])));
 
   const actions = (await call(t.app, 'GET', '/api/v1/ai-actions', { token, query: { limit: '100' } })).body.data;
-  expect(actions.find((a: any) => a.action_type === 'translate')).toMatchObject({
+  expect(actions.find((a: any) => a.actionable_id === unknown.body.data.id && a.action_type === 'translate')).toMatchObject({
+    source: 'llm: test-model', suggested_params: { translations: unknownItem.translations }, previous_params: { translations: {} },
+  });
+  expect(actions.find((a: any) => a.action_type === 'translate' && 'description' in a.suggested_params)).toMatchObject({
     actionable_id: known.body.data.id, source: 'llm: test-model',
     suggested_params: { description: 'Identifiant des visiteurs' },
     previous_params: { description: 'Keeps a random client id that tells one visitor from another in Google Analytics' },

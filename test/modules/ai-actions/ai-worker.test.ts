@@ -54,7 +54,7 @@ describe('the AI on storage items created through the API', () => {
     });
 
     const actions = await actionsOn(tenant, { actionable_id: created.id });
-    expect(actions.map((a) => [a.action_type, a.status])).toEqual([['auto_categorise', 'applied'], ['autofill', 'applied']]);
+    expect(actions.map((a) => [a.action_type, a.status])).toEqual([['auto_categorise', 'applied'], ['autofill', 'applied'], ['translate', 'applied']]);
     expect(actions[0]).toMatchObject({
       actionable_type: 'StorageItem',
       suggested_params: { category_id: analytics.id, status: 'in_review' },
@@ -65,6 +65,11 @@ describe('the AI on storage items created through the API', () => {
     expect(actions[1]).toMatchObject({
       suggested_params: { description: GA_PURPOSE, company_name: 'Google Analytics', duration: '2 years' },
       previous_params: { description: '', company_name: '', duration: '' },
+    });
+    // The duration in the other languages the banner speaks (by default every one it has built-in words for).
+    expect(actions[2]).toMatchObject({
+      suggested_params: { translations: { de: { duration: '2 Jahre' }, fr: { duration: '2 ans' }, es: { duration: '2 años' }, it: { duration: '2 anni' }, nl: { duration: '2 jaar' } } },
+      previous_params: { translations: {} },
     });
     const creation = await actionsOn(tenant, { actionable_type: 'Category' });
     expect(creation).toEqual([expect.objectContaining({
@@ -168,7 +173,7 @@ describe('the AI on storage items created through the API', () => {
     await api('PUT', `/api/v1/storage-items/${created.id}`, tenant.tokens.account, { storage_item: { name: '_fbp' } });
     expect(await settled(tenant, created.id)).toMatchObject({ category_id: null, company_name: 'Meta' });
     const after = await actionsOn(tenant, { actionable_id: created.id });
-    expect(after.map((a) => [a.action_type, a.status])).toEqual([['auto_categorise', 'rejected'], ['autofill', 'applied']]);
+    expect(after.map((a) => [a.action_type, a.status])).toEqual([['auto_categorise', 'rejected'], ['autofill', 'applied'], ['translate', 'applied']]);
   });
 });
 
@@ -194,7 +199,7 @@ describe('account settings', () => {
     const tenant = await accountWith({ autofill: true });
     const item = await settled(tenant, (await create(tenant, { name: '_fbp' })).id);
     expect(item).toMatchObject({ status: 'in_review', category_id: null, company_name: 'Meta' });
-    expect((await actionsOn(tenant, {})).map((a) => a.action_type)).toEqual(['autofill']);
+    expect((await actionsOn(tenant, {})).map((a) => a.action_type)).toEqual(['autofill', 'translate']);
   });
 
   it('without autofill the AI only categorises', async () => {

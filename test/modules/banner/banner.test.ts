@@ -142,6 +142,8 @@ describe('the banner settings', () => {
         show_reject_all: true,
         consent_expiry_days: 365,
         translations: {},
+        language_sources: ['browser', 'page', 'default'],
+        languages: ['en', 'de', 'fr', 'es', 'it', 'nl'],
         revision: 1,
       },
     });
@@ -171,6 +173,8 @@ describe('the banner settings', () => {
       show_reject_all: false,
       consent_expiry_days: 180,
       translations: { de: { title: 'Kekse?', description: 'Wir fragen.' } },
+      language_sources: ['browser', 'page', 'default'],
+      languages: ['en', 'de', 'fr', 'es', 'it', 'nl'],
       revision: 1,
     });
     expect((await api('GET', '/api/v1/banner', undefined, token)).body).toEqual(res.body);
@@ -181,7 +185,7 @@ describe('the banner settings', () => {
     expect(data.revision).toBe(1);
     expect(data.banner).toEqual({
       layout: 'box', position: 'top left', theme: res.body.data.theme, privacy_policy_url: 'https://elsewhere.example.com/privacy',
-      show_reject_all: false, consent_expiry_days: 180,
+      show_reject_all: false, consent_expiry_days: 180, language_sources: ['browser', 'page', 'default'],
     });
     expect(data.texts.de).toMatchObject({ title: 'Kekse?', description: 'Wir fragen.', accept_all: 'Alle akzeptieren' });
     expect(data.texts.pt).toBeUndefined();

@@ -31,6 +31,7 @@ const categoryJson = (row: CategoryRow) => ({
   required: row.required,
   published: row.published,
   default_language: row.default_language,
+  translations: row.translations,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
 });
@@ -48,7 +49,10 @@ async function createCategory(token: string, category: Record<string, unknown>) 
 describe('POST /categories', () => {
   it('creates a category with every field and answers it wrapped with 201', async () => {
     const res = await api('POST', '/api/v1/categories', a.tokens.account, {
-      category: { name: '  Analytics  ', slug: 'web_analytics', description: ' Counts visits. ', required: true, default_language: 'de-CH' },
+      category: {
+        name: '  Analytics  ', slug: 'web_analytics', description: ' Counts visits. ', required: true, default_language: 'de-CH',
+        translations: { fr: { name: ' Statistiques ', description: 'Compte les visites.' } },
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -60,6 +64,7 @@ describe('POST /categories', () => {
         required: true,
         published: true,
         default_language: 'de-CH',
+        translations: { fr: { name: 'Statistiques', description: 'Compte les visites.' } },
         created_at: expect.stringMatching(ISO),
         updated_at: expect.stringMatching(ISO),
       },

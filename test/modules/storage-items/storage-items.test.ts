@@ -47,6 +47,7 @@ const itemJson = (row: StorageItemRow) => ({
   wildcard_cookie_id: row.wildcard_cookie_id,
   storage_type: row.storage_type,
   created_by: row.created_by,
+  translations: row.translations,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
 });
@@ -90,6 +91,7 @@ describe('POST /storage-items', () => {
         wildcard_cookie_id: null,
         storage_type: 'cookie',
         created_by: 'api',
+        translations: {},
         created_at: expect.stringMatching(ISO),
         updated_at: expect.stringMatching(ISO),
       },
@@ -103,7 +105,7 @@ describe('POST /storage-items', () => {
     const fields = {
       name: 'prefs', description: 'Remembers choices.', company_name: 'Shop Ltd', domain: '.shop.example.com', duration: '1 year',
       last_seen_at: '2026-10-01T12:00:00.000Z', partitioned: true, path: '/account', same_site: 'Strict', category_id: aCategory,
-      status: 'in_review', storage_type: 'local_storage',
+      status: 'in_review', storage_type: 'local_storage', translations: { de: { description: 'Merkt sich Auswahlen.', duration: '1 Jahr' } },
     };
     const res = await api('POST', '/api/v1/storage-items', a.tokens.admin, { storage_item: fields });
     expect(res.status).toBe(201);

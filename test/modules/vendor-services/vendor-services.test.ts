@@ -33,7 +33,8 @@ describe('services', () => {
     const service = created.body.data;
     expect(service).toEqual({
       id: expect.any(String), name: 'Google Analytics', slug: 'google-analytics', description: 'Counts visits.', category_id: analytics,
-      company_name: 'Google', privacy_policy_url: 'https://policies.google.com/privacy', created_at: expect.stringMatching(ISO), updated_at: expect.stringMatching(ISO),
+      company_name: 'Google', privacy_policy_url: 'https://policies.google.com/privacy', translations: {},
+      created_at: expect.stringMatching(ISO), updated_at: expect.stringMatching(ISO),
     });
     expect(await api('GET', `/api/v1/services/${service.id}`, a.tokens.admin)).toMatchObject({ status: 200, body: { data: service } });
 

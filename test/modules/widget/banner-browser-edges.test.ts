@@ -94,7 +94,8 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
 
   it('falls back from a tag with script and region to each shorter prefix, in any letter case', async () => {
     const translations = { 'zh-Hant': { accept_all: '全部接受' } };
-    const set = await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { translations } } });
+    // The page's language first: the test's browser asks for English.
+    const set = await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { translations, language_sources: ['page', 'browser', 'default'] } } });
     expect(set.status).toBe(200);
     try {
       for (const lang of ['zh-Hant-TW', 'zh-hant-tw', 'ZH-HANT']) {
@@ -106,7 +107,7 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
       expect(await acceptLabel(swiss.page)).toBe('Alle akzeptieren');
       await swiss.context.close();
     } finally {
-      await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { translations: { 'zh-Hant': null } } } });
+      await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { translations: { 'zh-Hant': null }, language_sources: ['browser', 'page', 'default'] } } });
     }
   });
 

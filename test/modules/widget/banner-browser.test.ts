@@ -88,8 +88,8 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
   });
 
   /** A new visitor (fresh cookies and storage); `gpc` makes the browser send the GPC property. */
-  async function visit(options: { gpc?: boolean; account?: string; lang?: string; prepare?: (page: Page) => Promise<void> } = {}): Promise<{ context: BrowserContext; page: Page; errors: Error[] }> {
-    const context = await browser.newContext();
+  async function visit(options: { gpc?: boolean; account?: string; lang?: string; locale?: string; prepare?: (page: Page) => Promise<void> } = {}): Promise<{ context: BrowserContext; page: Page; errors: Error[] }> {
+    const context = await browser.newContext(options.locale ? { locale: options.locale } : {});
     // A wait that runs out names what it waited for, before the test's own time ends without a word.
     context.setDefaultTimeout(10_000);
     if (options.gpc) {
@@ -359,8 +359,8 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
     await context.close();
   });
 
-  it('speaks the page\'s language', async () => {
-    const { context, page } = await visit({ lang: 'de-AT' });
+  it('speaks the page\'s language to a browser asking for one the banner does not speak', async () => {
+    const { context, page } = await visit({ lang: 'de-AT', locale: 'ja-JP' });
     await page.getByRole('button', { name: 'Alle akzeptieren', exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Alle ablehnen', exact: true }).isVisible()).toBe(true);
     await context.close();
@@ -368,7 +368,8 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
 
   it('speaks a region\'s texts, falling back to its language\'s, in any letter case', async () => {
     const translations = { 'de-CH': { accept_all: 'Alles annehmen' }, de: { reject_all: 'Nein danke' } };
-    const set = await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { translations } } });
+    // The page's language first: the test's browser asks for English.
+    const set = await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { translations, language_sources: ['page', 'browser', 'default'] } } });
     expect(set.status).toBe(200);
     try {
       const swiss = await visit({ lang: 'de-ch' });
@@ -380,7 +381,7 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
       expect(await austrian.page.getByRole('button', { name: 'Nein danke', exact: true }).isVisible()).toBe(true);
       await austrian.context.close();
     } finally {
-      await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { translations: { 'de-CH': null, de: null } } } });
+      await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { translations: { 'de-CH': null, de: null }, language_sources: ['browser', 'page', 'default'] } } });
     }
   });
 

@@ -38,7 +38,7 @@ describe('GET /widget/{account_id}/config.json', () => {
     expect(categories[0]).toMatchObject({ slug: 'necessary', required: true, storage_items: [] });
     expect(categories[1].storage_items).toEqual([{
       id: expect.any(String), name: '_ga', domain: '.widget.example.com', duration: '2 years',
-      description: '', company_name: '', storage_type: 'cookie', is_wildcard_cookie: false,
+      description: '', company_name: '', storage_type: 'cookie', is_wildcard_cookie: false, translations: {},
     }]);
   });
 
@@ -51,6 +51,7 @@ describe('GET /widget/{account_id}/config.json', () => {
     await create({ name: 'Unfiled' });
     expect((await config())[1].services).toEqual([{
       id: matomo.id, slug: 'matomo', name: 'Matomo', description: '', company_name: 'InnoCraft', privacy_policy_url: 'https://matomo.org/privacy-policy/',
+      translations: {},
     }]);
     await call(t.app, 'PUT', `/api/v1/services/${matomo.id}`, { token: tenant.tokens.account, body: { service: { category_id: necessary.id } } });
     expect((await config()).map((c) => c.services.length)).toEqual([1, 0]);

@@ -5805,6 +5805,13 @@ export interface operations {
                             /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
                             published: boolean;
                             default_language: string;
+                            /** @description Name and description in other languages than default_language, by language code */
+                            translations: {
+                                [key: string]: {
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5906,6 +5913,13 @@ export interface operations {
                         required?: boolean;
                         published?: boolean;
                         default_language?: string;
+                        /** @description Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
+                        translations?: {
+                            [key: string]: {
+                                name?: string | null;
+                                description?: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -5928,6 +5942,13 @@ export interface operations {
                             /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
                             published: boolean;
                             default_language: string;
+                            /** @description Name and description in other languages than default_language, by language code */
+                            translations: {
+                                [key: string]: {
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -6094,6 +6115,13 @@ export interface operations {
                             /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
                             published: boolean;
                             default_language: string;
+                            /** @description Name and description in other languages than default_language, by language code */
+                            translations: {
+                                [key: string]: {
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -6211,6 +6239,13 @@ export interface operations {
                         required?: boolean;
                         published?: boolean;
                         default_language?: string;
+                        /** @description Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
+                        translations?: {
+                            [key: string]: {
+                                name?: string | null;
+                                description?: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -6233,6 +6268,13 @@ export interface operations {
                             /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
                             published: boolean;
                             default_language: string;
+                            /** @description Name and description in other languages than default_language, by language code */
+                            translations: {
+                                [key: string]: {
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -6584,6 +6626,13 @@ export interface operations {
                             storage_type: "cookie" | "local_storage" | "session_storage";
                             /** @enum {string} */
                             created_by: "user" | "api" | "scan";
+                            /** @description Description and duration in other languages than the account's, by language code */
+                            translations: {
+                                [key: string]: {
+                                    description?: string;
+                                    duration?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -6695,6 +6744,13 @@ export interface operations {
                          */
                         status?: "draft" | "in_review" | "finalised";
                         last_seen_at?: string | null;
+                        /** @description Description and duration in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
+                        translations?: {
+                            [key: string]: {
+                                description?: string | null;
+                                duration?: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -6731,6 +6787,13 @@ export interface operations {
                             storage_type: "cookie" | "local_storage" | "session_storage";
                             /** @enum {string} */
                             created_by: "user" | "api" | "scan";
+                            /** @description Description and duration in other languages than the account's, by language code */
+                            translations: {
+                                [key: string]: {
+                                    description?: string;
+                                    duration?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -7233,6 +7296,13 @@ export interface operations {
                             storage_type: "cookie" | "local_storage" | "session_storage";
                             /** @enum {string} */
                             created_by: "user" | "api" | "scan";
+                            /** @description Description and duration in other languages than the account's, by language code */
+                            translations: {
+                                [key: string]: {
+                                    description?: string;
+                                    duration?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -7360,6 +7430,13 @@ export interface operations {
                          */
                         status?: "draft" | "in_review" | "finalised";
                         last_seen_at?: string | null;
+                        /** @description Description and duration in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
+                        translations?: {
+                            [key: string]: {
+                                description?: string | null;
+                                duration?: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -7396,6 +7473,13 @@ export interface operations {
                             storage_type: "cookie" | "local_storage" | "session_storage";
                             /** @enum {string} */
                             created_by: "user" | "api" | "scan";
+                            /** @description Description and duration in other languages than the account's, by language code */
+                            translations: {
+                                [key: string]: {
+                                    description?: string;
+                                    duration?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -7713,6 +7797,13 @@ export interface operations {
                             category_id: string | null;
                             company_name: string;
                             privacy_policy_url: string | null;
+                            /** @description Name and description in other languages than the account's, by language code */
+                            translations: {
+                                [key: string]: {
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -7814,6 +7905,13 @@ export interface operations {
                         category_id?: string | null;
                         company_name?: string;
                         privacy_policy_url?: string | null;
+                        /** @description Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
+                        translations?: {
+                            [key: string]: {
+                                name?: string | null;
+                                description?: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -7835,6 +7933,13 @@ export interface operations {
                             category_id: string | null;
                             company_name: string;
                             privacy_policy_url: string | null;
+                            /** @description Name and description in other languages than the account's, by language code */
+                            translations: {
+                                [key: string]: {
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -8000,6 +8105,13 @@ export interface operations {
                             category_id: string | null;
                             company_name: string;
                             privacy_policy_url: string | null;
+                            /** @description Name and description in other languages than the account's, by language code */
+                            translations: {
+                                [key: string]: {
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -8117,6 +8229,13 @@ export interface operations {
                         category_id?: string | null;
                         company_name?: string;
                         privacy_policy_url?: string | null;
+                        /** @description Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
+                        translations?: {
+                            [key: string]: {
+                                name?: string | null;
+                                description?: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -8138,6 +8257,13 @@ export interface operations {
                             category_id: string | null;
                             company_name: string;
                             privacy_policy_url: string | null;
+                            /** @description Name and description in other languages than the account's, by language code */
+                            translations: {
+                                [key: string]: {
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -10709,6 +10835,10 @@ export interface operations {
                                     services?: string;
                                 };
                             };
+                            /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
+                            language_sources: ("browser" | "page" | "default")[];
+                            /** @description The languages the banner speaks, the account's default language first. Unless the account chose them: every language with built-in words and every one the account wrote texts in */
+                            languages: string[];
                             /** @description Visitors whose stored choice has an older revision are asked again */
                             revision: number;
                         };
@@ -10837,6 +10967,9 @@ export interface operations {
                                 services?: string | null;
                             } | null;
                         };
+                        /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
+                        language_sources?: ("browser" | "page" | "default")[];
+                        languages?: string[] | null;
                     };
                 };
             };
@@ -10887,6 +11020,10 @@ export interface operations {
                                     services?: string;
                                 };
                             };
+                            /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
+                            language_sources: ("browser" | "page" | "default")[];
+                            /** @description The languages the banner speaks, the account's default language first. Unless the account chose them: every language with built-in words and every one the account wrote texts in */
+                            languages: string[];
                             /** @description Visitors whose stored choice has an older revision are asked again */
                             revision: number;
                         };
@@ -11070,6 +11207,9 @@ export interface operations {
                                 services?: string | null;
                             } | null;
                         };
+                        /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
+                        language_sources?: ("browser" | "page" | "default")[];
+                        languages?: string[] | null;
                     };
                 };
             };
@@ -11254,6 +11394,10 @@ export interface operations {
                                     services?: string;
                                 };
                             };
+                            /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
+                            language_sources: ("browser" | "page" | "default")[];
+                            /** @description The languages the banner speaks, the account's default language first. Unless the account chose them: every language with built-in words and every one the account wrote texts in */
+                            languages: string[];
                             /** @description Visitors whose stored choice has an older revision are asked again */
                             revision: number;
                         };
@@ -12561,8 +12705,10 @@ export interface operations {
                                 privacy_policy_url: string | null;
                                 show_reject_all: boolean;
                                 consent_expiry_days: number;
+                                /** @description Where the banner looks for the visitor's language, in order */
+                                language_sources: ("browser" | "page" | "default")[];
                             };
-                            /** @description Every text of the banner, complete, by language code */
+                            /** @description Every text of the banner, complete, by language code: one for each language it speaks */
                             texts: {
                                 [key: string]: {
                                     [key: string]: string;
@@ -12574,6 +12720,13 @@ export interface operations {
                                 name: string;
                                 description: string;
                                 required: boolean;
+                                /** @description The account's own words in the languages the banner speaks, by language code (a region's completed from its language's) */
+                                translations: {
+                                    [key: string]: {
+                                        name?: string;
+                                        description?: string;
+                                    };
+                                };
                                 storage_items: {
                                     id: string;
                                     name: string;
@@ -12584,6 +12737,13 @@ export interface operations {
                                     /** @enum {string} */
                                     storage_type: "cookie" | "local_storage" | "session_storage";
                                     is_wildcard_cookie: boolean;
+                                    /** @description The account's own words in the languages the banner speaks, by language code (a region's completed from its language's) */
+                                    translations: {
+                                        [key: string]: {
+                                            description?: string;
+                                            duration?: string;
+                                        };
+                                    };
                                 }[];
                                 /** @description The account's services in this category, named in the banner */
                                 services: {
@@ -12593,6 +12753,13 @@ export interface operations {
                                     description: string;
                                     company_name: string;
                                     privacy_policy_url: string | null;
+                                    /** @description The account's own words in the languages the banner speaks, by language code (a region's completed from its language's) */
+                                    translations: {
+                                        [key: string]: {
+                                            name?: string;
+                                            description?: string;
+                                        };
+                                    };
                                 }[];
                             }[];
                         };

@@ -11,9 +11,17 @@ const ACTION_LABELS: Record<AiAction['action_type'], string> = {
 
 const STATE_LABELS: Record<AiAction['status'], string> = { suggested: 'Suggested', applied: 'Applied', reverted: 'Reverted', rejected: 'Rejected' };
 
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
+
+/** Texts by language (`{"de": {"description": "…"}}`): `in German: description …`. */
+const inLanguages = (value: object) => Object.entries(value as Record<string, Record<string, string>>)
+  .map(([code, texts]) => `in ${languageNames.of(code) ?? code}: ${Object.entries(texts).map(([key, text]) => `${key} ${text}`).join(', ')}`)
+  .join('; ');
+
 /**
- * What the AI suggested, in words: a category by its name, a status by its label. An accepted
- * suggestion names the standard category and the account's category it became: only the latter shows.
+ * What the AI suggested, in words: a category by its name, a status by its label, texts by their
+ * language. An accepted suggestion names the standard category and the account's category it
+ * became: only the latter shows.
  */
 const describe = (params: Record<string, unknown>, categoryNames: Map<string, string>) =>
   Object.entries(params)
@@ -22,6 +30,7 @@ const describe = (params: Record<string, unknown>, categoryNames: Map<string, st
     .map(([key, value]) => {
       if (key === 'category_id' && typeof value === 'string') return `category: ${categoryNames.get(value) ?? 'a deleted category'}`;
       if (key === 'status' && typeof value === 'string') return `status: ${STATUS_LABELS[value as keyof typeof STATUS_LABELS] ?? value}`;
+      if (key === 'translations' && value !== null && typeof value === 'object') return inLanguages(value);
       return `${key.replace(/_/g, ' ')}: ${value ?? 'none'}`;
     })
     .join('; ');

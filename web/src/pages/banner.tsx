@@ -2,8 +2,10 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { must } from '../api/client';
 import type { paths } from '../api/schema';
 import { api } from '../session';
+import { chooseLanguage, type LanguageSource } from '../../../banner/src/text';
 import { BUILT_IN_LANGUAGES, TRANSLATIONS, type BuiltInLanguage, type TextKey } from '../../../banner/src/translations';
 import { SCRIPT_REACHES_VISITORS } from '../../../src/modules/widget/script-max-age';
+import { languageName } from '../translations';
 import { Checkbox, ErrorNote, Field, Form, Loading, Notice, Page, Select, text, useLoad } from '../ui';
 
 type Changes = paths['/api/v1/banner']['patch']['requestBody']['content']['application/json']['banner'];
@@ -25,7 +27,17 @@ const TEXTS: [TextKey, string][] = [
 ];
 const MAIN_TEXTS = TEXTS.slice(0, 4);
 const MORE_TEXTS = TEXTS.slice(4);
-const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
+/** The orders of the language sources the editor offers; the account's language is always the last resort. */
+const SOURCE_ORDERS: [string, string][] = [
+  ['browser,page,default', "The visitor's browser, then the page's language (recommended)"],
+  ['page,browser,default', "The page's language, then the visitor's browser"],
+  ['browser,default', "The visitor's browser only"],
+  ['page,default', "The page's language only"],
+  ['default', "Always the account's language"],
+];
+/** Languages a visitor may ask for in the example: those with built-in words, and two more that an account rarely speaks. */
+const EXAMPLE_LANGUAGES = [...BUILT_IN_LANGUAGES, 'pl', 'ja'];
+const codesOf = (value: string) => value.split(/[\s,]+/).filter(Boolean);
 /** Typing pauses this long before the preview is built again. */
 const PREVIEW_DELAY_MS = 400;
 
@@ -41,10 +53,12 @@ const textsOf = (form: HTMLFormElement): Texts => {
  * The settings a form holds, in the shape PATCH /banner takes. The texts of the language shown, and
  * those typed in other languages before switching (`drafts`), go when one is filled in or the
  * account has texts of its own there to clear (`stored`): an emptied one is null, the built-in words
- * again. A language the account never wrote in is not sent.
+ * again. A language the account never wrote in is not sent, nor the languages it speaks unless changed
+ * (`spoken`: as they were shown), so that an account that never chose them keeps the default ones.
  */
-function changesOf(form: HTMLFormElement, language: string, drafts: Record<string, Texts>, stored: (language: string) => boolean): Changes {
+function changesOf(form: HTMLFormElement, language: string, drafts: Record<string, Texts>, stored: (language: string) => boolean, spoken: string): Changes {
   const data = new FormData(form);
+  const languages = text(data, 'languages');
   const all = { ...drafts, [language]: textsOf(form) };
   const translations = Object.fromEntries(Object.entries(all)
     .filter(([code, texts]) => stored(code) || Object.values(texts).some((value) => value !== null)));
@@ -54,8 +68,29 @@ function changesOf(form: HTMLFormElement, language: string, drafts: Record<strin
     theme: Object.fromEntries(COLOURS.map(([key]) => [key, text(data, key) || null])),
     privacy_policy_url: text(data, 'privacy_policy_url') || null,
     show_reject_all: data.get('show_reject_all') === 'on',
+    language_sources: codesOf(text(data, 'language_sources')) as LanguageSource[],
+    ...(languages !== spoken && { languages: codesOf(languages) }),
     ...(Object.keys(translations).length > 0 && { translations }),
   };
+}
+
+/**
+ * "A visitor whose browser asks for German on a page marked English sees: German", for any two
+ * languages, as the banner decides it with the settings in the form.
+ */
+function LanguageExample({ spoken, sources, defaultLanguage }: { spoken: string[]; sources: LanguageSource[]; defaultLanguage: string }) {
+  const choices = [...new Set([...spoken, ...EXAMPLE_LANGUAGES])].map((code): [string, string] => [code, languageName(code)]);
+  const [browser, setBrowser] = useState(spoken.find((code) => code !== defaultLanguage) ?? 'de');
+  const [page, setPage] = useState(defaultLanguage);
+  const seen = chooseLanguage(spoken, sources, { browser: [browser], page: [page], default: [defaultLanguage] });
+  const pick = (set: (value: string) => void) => (event: Event) => set((event.currentTarget as HTMLSelectElement).value);
+  return (
+    <div class="example" role="group" aria-label="Which language a visitor sees">
+      <Select label="A visitor whose browser asks for" value={browser} onChange={pick(setBrowser)} options={choices} />
+      <Select label="on a page marked" value={page} onChange={pick(setPage)} options={choices} />
+      <p aria-live="polite">A visitor whose browser asks for {languageName(browser)} on a page marked {languageName(page)} sees: <strong>{languageName(seen)}</strong></p>
+    </div>
+  );
 }
 
 /**
@@ -72,6 +107,8 @@ export function BannerPage({ accountId }: { accountId: string }) {
   const [saved, setSaved] = useState<string>();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [chosen, setChosen] = useState<string>();
+  // The language settings as typed, for the example of what a visitor sees.
+  const [typed, setTyped] = useState<{ sources: string; spoken: string }>();
   const language = chosen ?? account.data?.default_language ?? 'en';
   const stored = (code: string) => banner.data?.translations[code] !== undefined;
   // What was typed in a language before switching to another: kept, shown again and saved.
@@ -80,15 +117,20 @@ export function BannerPage({ accountId }: { accountId: string }) {
   // The language shown when the timer fires, not when it was set: changing the language first
   // fires the old render's handler. Only the newest request's answer is shown, whatever order the
   // answers come back in.
-  const shown = useRef({ language, stored });
-  shown.current = { language, stored };
+  const spoken = banner.data?.languages.join(', ') ?? '';
+  const shown = useRef({ language, stored, spoken });
+  shown.current = { language, stored, spoken };
   const asked = useRef(0);
   const preview = () => {
+    if (form.current) {
+      const data = new FormData(form.current);
+      setTyped({ sources: text(data, 'language_sources'), spoken: text(data, 'languages') });
+    }
     clearTimeout(timer.current);
     timer.current = setTimeout(async () => {
       if (!form.current) return;
       const ticket = ++asked.current;
-      const changes = changesOf(form.current, shown.current.language, drafts.current, shown.current.stored);
+      const changes = changesOf(form.current, shown.current.language, drafts.current, shown.current.stored, shown.current.spoken);
       try {
         const built = await must(api.POST('/api/v1/banner/preview', { body: { banner: changes }, parseAs: 'text' }));
         if (ticket !== asked.current) return;
@@ -116,7 +158,9 @@ export function BannerPage({ accountId }: { accountId: string }) {
   if (!banner.data || !account.data) return <Loading what="the banner" />;
   const settings = banner.data;
   const own = settings.translations[language] ?? {};
-  const languages = [...new Set([...BUILT_IN_LANGUAGES, account.data.default_language, ...Object.keys(settings.translations)])];
+  const languages = settings.languages;
+  const sourceOrder = settings.language_sources.join();
+  const sourceOrders = SOURCE_ORDERS.some(([value]) => value === sourceOrder) ? SOURCE_ORDERS : [...SOURCE_ORDERS, [sourceOrder, sourceOrder.replace(/,/g, ', ')] as [string, string]];
   const shownTexts = drafts.current[language] ?? own;
   // The built-in words in that language (or its base language, else English) show where a text is empty.
   const builtIn = TRANSLATIONS[([language, language.split('-')[0]].find((code) => code in TRANSLATIONS) ?? 'en') as BuiltInLanguage];
@@ -131,19 +175,28 @@ export function BannerPage({ accountId }: { accountId: string }) {
         <div onInput={preview} onChange={preview}>
           <Form submit="Save banner" label="Banner settings" onSubmit={async (_data, element) => {
             setSaved(undefined);
-            await must(api.PATCH('/api/v1/banner', { body: { banner: changesOf(element, language, drafts.current, stored) } }));
+            await must(api.PATCH('/api/v1/banner', { body: { banner: changesOf(element, language, drafts.current, stored, spoken) } }));
             drafts.current = {};
+            setTyped(undefined);
             setSaved(`The banner was saved. Websites get it ${SCRIPT_REACHES_VISITORS}.`);
             banner.reload();
           }}>
             <div ref={(element) => { form.current = element?.closest('form') ?? null; }} />
             <Select label="Layout" name="layout" defaultValue={settings.layout} options={LAYOUTS} />
             <Select label="Position" name="position" defaultValue={settings.position} options={POSITIONS.map((p) => [p, p])} />
+            <fieldset>
+              <legend>Languages</legend>
+              <Field label="Languages the banner speaks" name="languages" defaultValue={spoken} key={spoken}
+                hint={`Language codes separated by commas, e.g. en, de, fr-CH. The account's language (${account.data.default_language}) is always among them.`} />
+              <Select label="The visitor's language is taken from" name="language_sources" defaultValue={sourceOrder} options={sourceOrders} />
+              <LanguageExample spoken={[account.data.default_language, ...codesOf(typed?.spoken ?? spoken)]} defaultLanguage={account.data.default_language}
+                sources={codesOf(typed?.sources ?? sourceOrder) as LanguageSource[]} />
+            </fieldset>
             <Select label="Language of the texts" name="language" value={language} onChange={(event) => {
               if (form.current) drafts.current[language] = textsOf(form.current);
               setChosen((event.currentTarget as HTMLSelectElement).value);
             }}
-              options={languages.map((code) => [code, `${languageNames.of(code) ?? code} (${code})`])} />
+              options={languages.map((code) => [code, `${languageName(code)} (${code})`])} />
             {MAIN_TEXTS.map(textField)}
             <details key={language} open={MORE_TEXTS.some(([key]) => shownTexts[key])}>
               <summary>More texts</summary>

@@ -2,8 +2,10 @@ import { useState } from 'preact/hooks';
 import { must, type Category } from '../api/client';
 import { api } from '../session';
 import { Checkbox, ErrorNote, Field, Form, Loading, Notice, Page, Pager, Table, TextArea, text, useLoad, useDelete, EditDeleteCell } from '../ui';
+import { TranslationFields, translationsOf, useOtherLanguages, type TranslatedText } from '../translations';
 
 const LIMIT = 20;
+const TRANSLATED: TranslatedText[] = [['name', 'Name'], ['description', 'Description', true]];
 
 /** Puts a category on the banner, or takes it off; either way visitors are asked again. */
 export const setPublished = (category: Pick<Category, 'id'>, published: boolean) =>
@@ -18,7 +20,7 @@ export function PublishedTag({ category }: { category: Pick<Category, 'published
   return category.published ? <span class="tag status-finalised">Published</span> : <span class="tag unpublished">Draft</span>;
 }
 
-function CategoryForm({ category, onDone, onCancel }: { category?: Category; onDone: () => void; onCancel?: () => void }) {
+function CategoryForm({ category, languages, onDone, onCancel }: { category?: Category; languages: string[]; onDone: () => void; onCancel?: () => void }) {
   return (
     <Form submit={category ? 'Save category' : 'Add category'} label={category ? `Edit ${category.name}` : 'New category'}
       secondary={onCancel && <button type="button" onClick={onCancel}>Cancel</button>} focusFirst={category !== undefined}
@@ -26,6 +28,7 @@ function CategoryForm({ category, onDone, onCancel }: { category?: Category; onD
         const fields = {
           name: text(data, 'name'), description: text(data, 'description'), required: data.get('required') === 'on',
           ...(text(data, 'slug') ? { slug: text(data, 'slug') } : {}),
+          translations: translationsOf(data, languages, TRANSLATED),
         };
         if (category) {
           await must(api.PUT('/api/v1/categories/{id}', { params: { path: { id: category.id } }, body: { category: fields } }));
@@ -39,6 +42,7 @@ function CategoryForm({ category, onDone, onCancel }: { category?: Category; onD
       <Field label="Slug" name="slug" defaultValue={category?.slug} hint="Left empty, it is made from the name." pattern="[a-z0-9]+([\-_][a-z0-9]+)*" />
       <TextArea label="Description" name="description" defaultValue={category?.description} />
       <Checkbox label="Required (visitors cannot reject it)" name="required" defaultChecked={category?.required} />
+      <TranslationFields languages={languages} texts={TRANSLATED} current={category?.translations} />
     </Form>
   );
 }
@@ -46,6 +50,7 @@ function CategoryForm({ category, onDone, onCancel }: { category?: Category; onD
 export function CategoriesPage() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Category>();
+  const languages = useOtherLanguages().data ?? [];
   const list = useLoad(() => must(api.GET('/api/v1/categories', { params: { query: { page, limit: LIMIT, sort: 'name' } } })), [page]);
   const [remove, error, succeeded] = useDelete<Category>((category) => `Delete the category ${category.name}?`,
     (category) => must(api.DELETE('/api/v1/categories/{id}', { params: { path: { id: category.id } } })), list.reload);
@@ -96,12 +101,12 @@ export function CategoriesPage() {
         {editing ? (
           <>
             <h2>Edit {editing.name}</h2>
-            <CategoryForm key={editing.id} category={editing} onCancel={() => setEditing(undefined)} onDone={() => { setEditing(undefined); succeeded(); }} />
+            <CategoryForm key={editing.id} category={editing} languages={languages} onCancel={() => setEditing(undefined)} onDone={() => { setEditing(undefined); succeeded(); }} />
           </>
         ) : (
           <>
             <h2>New category</h2>
-            <CategoryForm onDone={succeeded} />
+            <CategoryForm key={languages.join()} languages={languages} onDone={succeeded} />
           </>
         )}
       </section>

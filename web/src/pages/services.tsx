@@ -3,11 +3,13 @@ import { must, type Category, type Service } from '../api/client';
 import { api } from '../session';
 import { ErrorNote, Field, Form, Loading, Page, Pager, Select, Table, TextArea, text, useLoad, useDelete, EditDeleteCell } from '../ui';
 import { useCategories } from './storage-items';
+import { TranslationFields, translationsOf, useOtherLanguages, type TranslatedText } from '../translations';
 
 const LIMIT = 20;
+const TRANSLATED: TranslatedText[] = [['name', 'Name'], ['description', 'Description', true]];
 
-function ServiceForm({ service, categories, onDone, onCancel }: {
-  service?: Service; categories: Category[]; onDone: () => void; onCancel?: () => void;
+function ServiceForm({ service, categories, languages, onDone, onCancel }: {
+  service?: Service; categories: Category[]; languages: string[]; onDone: () => void; onCancel?: () => void;
 }) {
   return (
     <Form submit={service ? 'Save service' : 'Add service'} label={service ? `Edit ${service.name}` : 'New service'}
@@ -17,6 +19,7 @@ function ServiceForm({ service, categories, onDone, onCancel }: {
           name: text(data, 'name'), description: text(data, 'description'), company_name: text(data, 'company_name'),
           category_id: text(data, 'category_id') || null, privacy_policy_url: text(data, 'privacy_policy_url') || null,
           ...(text(data, 'slug') ? { slug: text(data, 'slug') } : {}),
+          translations: translationsOf(data, languages, TRANSLATED),
         };
         if (service) {
           await must(api.PUT('/api/v1/services/{id}', { params: { path: { id: service.id } }, body: { service: fields } }));
@@ -35,6 +38,7 @@ function ServiceForm({ service, categories, onDone, onCancel }: {
         <Field label="Privacy policy" name="privacy_policy_url" type="url" defaultValue={service?.privacy_policy_url ?? ''} />
       </div>
       <TextArea label="Description" name="description" defaultValue={service?.description} />
+      <TranslationFields languages={languages} texts={TRANSLATED} current={service?.translations} />
     </Form>
   );
 }
@@ -43,6 +47,7 @@ export function ServicesPage() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Service>();
   const categories = useCategories();
+  const languages = useOtherLanguages().data ?? [];
   const list = useLoad(() => must(api.GET('/api/v1/services', { params: { query: { page, limit: LIMIT } } })), [page]);
   const names = new Map((categories.data ?? []).map((c) => [c.id, c.name]));
   const [remove, error, succeeded] = useDelete<Service>((service) => `Delete the service ${service.name}?`,
@@ -73,13 +78,13 @@ export function ServicesPage() {
           {editing ? (
             <>
               <h2>Edit {editing.name}</h2>
-              <ServiceForm key={editing.id} service={editing} categories={categories.data} onCancel={() => setEditing(undefined)}
+              <ServiceForm key={editing.id} service={editing} categories={categories.data} languages={languages} onCancel={() => setEditing(undefined)}
                 onDone={() => { setEditing(undefined); succeeded(); }} />
             </>
           ) : (
             <>
               <h2>New service</h2>
-              <ServiceForm categories={categories.data} onDone={succeeded} />
+              <ServiceForm key={languages.join()} categories={categories.data} languages={languages} onDone={succeeded} />
             </>
           )}
         </section>

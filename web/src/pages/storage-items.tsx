@@ -3,6 +3,7 @@ import { must, type Category, type StorageItem } from '../api/client';
 import { api } from '../session';
 import { ErrorNote, Field, Form, Link, Loading, Notice, Page, Pager, Select, Table, TextArea, optionalText, text, useLoad, useDelete, EditDeleteCell } from '../ui';
 import { publishedNotice, setPublished } from './categories';
+import { TranslationFields, translationsOf, useOtherLanguages, type TranslatedText } from '../translations';
 
 const LIMIT = 25;
 type Status = NonNullable<StorageItem['status']>;
@@ -36,8 +37,11 @@ function UnpublishedWarning({ category, count, onPublish }: { category: Category
   );
 }
 
-function ItemForm({ item, categories, onDone, onCancel, onPublish }: {
-  item?: StorageItem; categories: Category[]; onDone: () => void; onCancel?: () => void; onPublish: (category: Category) => void;
+/** An item's name is the cookie's own: only its description and duration are said in other languages. */
+const TRANSLATED: TranslatedText[] = [['description', 'Description', true], ['duration', 'Duration']];
+
+function ItemForm({ item, categories, languages, onDone, onCancel, onPublish }: {
+  item?: StorageItem; categories: Category[]; languages: string[]; onDone: () => void; onCancel?: () => void; onPublish: (category: Category) => void;
 }) {
   const [categoryId, setCategoryId] = useState(item?.category_id ?? '');
   const chosen = categories.find((c) => c.id === categoryId);
@@ -51,6 +55,7 @@ function ItemForm({ item, categories, onDone, onCancel, onPublish }: {
           storage_type: text(data, 'storage_type') as StorageType,
           category_id: optionalText(data, 'category_id') ?? null,
           status: text(data, 'status') as Exclude<Status, 'processing'>,
+          translations: translationsOf(data, languages, TRANSLATED),
         };
         if (item) await must(api.PUT('/api/v1/storage-items/{id}', { params: { path: { id: item.id } }, body: { storage_item: fields } }));
         else {
@@ -72,6 +77,7 @@ function ItemForm({ item, categories, onDone, onCancel, onPublish }: {
         <Field label="Company" name="company_name" defaultValue={item?.company_name ?? ''} />
       </div>
       <TextArea label="Description" name="description" defaultValue={item?.description ?? ''} />
+      <TranslationFields languages={languages} texts={TRANSLATED} current={item?.translations} />
       {chosen && !chosen.published && <UnpublishedWarning category={chosen} onPublish={onPublish} />}
     </Form>
   );
@@ -87,6 +93,7 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [outcome, setOutcome] = useState<{ error?: unknown; done?: preact.ComponentChildren }>({});
   const categories = useCategories();
+  const languages = useOtherLanguages().data ?? [];
   const list = useLoad(() => must(api.GET('/api/v1/storage-items', { params: { query: {
     page, limit: LIMIT, sort: 'name',
     ...(status ? { status: status as Status } : {}),
@@ -208,13 +215,13 @@ export function StorageItemsPage({ accountId }: { accountId: string }) {
           {editing ? (
             <>
               <h2>Edit {editing.name}</h2>
-              <ItemForm key={editing.id} item={editing} categories={categories.data} onCancel={() => setEditing(undefined)}
+              <ItemForm key={editing.id} item={editing} categories={categories.data} languages={languages} onCancel={() => setEditing(undefined)}
                 onDone={() => { setEditing(undefined); succeeded(); }} onPublish={publish} />
             </>
           ) : (
             <>
               <h2>New storage item</h2>
-              <ItemForm categories={categories.data} onDone={succeeded} onPublish={publish} />
+              <ItemForm key={languages.join()} categories={categories.data} languages={languages} onDone={succeeded} onPublish={publish} />
             </>
           )}
         </section>
