@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { must } from './api/client';
 import { api } from './session';
 import { Field, TextArea, text, useLoad } from './ui';
@@ -23,16 +24,17 @@ const fieldName = (code: string, key: string) => `translation ${code} ${key}`;
 
 /**
  * A record's texts in each other language the banner speaks, one group per language, folded away
- * unless one is written. An empty field shows the visitor the text in the default language.
+ * unless one is written. An empty field shows the visitor the text in the default language. Folded,
+ * the fields are not in the form at all, and the record's texts in other languages are not sent.
  */
 export function TranslationFields({ languages, texts, current }: { languages: string[]; texts: TranslatedText[]; current?: Texts }) {
+  const [open, setOpen] = useState(() => Object.values(current ?? {}).some((texts) => Object.values(texts).some(Boolean)));
   if (languages.length === 0) return null;
-  const written = languages.some((code) => Object.values(current?.[code] ?? {}).some(Boolean));
   return (
-    <details class="translations" open={written}>
+    <details class="translations" open={open} onToggle={(event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}>
       <summary>In other languages ({languages.map(languageName).join(', ')})</summary>
       <p class="hint">Visitors whose language is one of these see these words in the banner; an empty field shows them the text above.</p>
-      {languages.map((code) => (
+      {open && languages.map((code) => (
         <fieldset key={code}>
           <legend>{languageName(code)}</legend>
           {texts.map(([key, label, long]) => {
@@ -45,7 +47,12 @@ export function TranslationFields({ languages, texts, current }: { languages: st
   );
 }
 
-/** What the fields hold, as the API takes it: every text of every language shown, an empty one null (none). */
-export function translationsOf(data: FormData, languages: string[], texts: TranslatedText[]): Record<string, Record<string, string | null>> {
-  return Object.fromEntries(languages.map((code) => [code, Object.fromEntries(texts.map(([key]) => [key, text(data, fieldName(code, key)) || null]))]));
+/**
+ * What the fields hold, as the API takes it: every text of every language shown, an empty one null
+ * (none); undefined when they were folded away (nothing to change).
+ */
+export function translationsOf(data: FormData, languages: string[], texts: TranslatedText[]): Record<string, Record<string, string | null>> | undefined {
+  const shown = languages.filter((code) => data.has(fieldName(code, texts[0][0])));
+  if (shown.length === 0) return undefined;
+  return Object.fromEntries(shown.map((code) => [code, Object.fromEntries(texts.map(([key]) => [key, text(data, fieldName(code, key)) || null]))]));
 }
