@@ -326,3 +326,21 @@ describe('2026_11_29_0510_content_translations', () => {
     expect(await translations()).toEqual([{}, {}, {}]);
   });
 });
+
+describe('2026_11_29_0102_demo_accounts', () => {
+  it('marks the demo command\'s earlier accounts as demos, and no other', async () => {
+    const { db, schema } = await databaseBefore('2026_11_29_0102_demo_accounts');
+    const partner = newId();
+    await sql`insert into partners (id, name) values (${partner}::uuid, 'Demo Agency abc123')`.execute(db.kysely);
+    const [demoGroup, realGroup] = [newId(), newId()];
+    await sql`insert into groups (id, partner_id, name, external_id) values (${demoGroup}::uuid, ${partner}::uuid, 'Demo customers', 'demo-abc123'),
+      (${realGroup}::uuid, ${partner}::uuid, 'Customers', 'crm-7')`.execute(db.kysely);
+    const [demo, namesake, plain] = [newId(), newId(), newId()];
+    for (const [id, name, group] of [[demo, 'Demo Shop', demoGroup], [namesake, 'Demo Shop', realGroup], [plain, 'Bakery', demoGroup]]) {
+      await sql`insert into accounts (id, name, domain, allowed_domains, group_id) values (${id}::uuid, ${name}, 'shop.example.com', '{}', ${group}::uuid)`.execute(db.kysely);
+    }
+    expect(await migrate(db, schema)).toContain('2026_11_29_0102_demo_accounts');
+    const rows = await sql<{ id: string; demo: boolean }>`select id, demo from accounts`.execute(db.kysely);
+    expect(Object.fromEntries(rows.rows.map((r) => [r.id, r.demo]))).toEqual({ [demo]: true, [namesake]: false, [plain]: false });
+  }, 120_000);
+});
