@@ -49,6 +49,7 @@ const accountJson = (row: AccountRow, onboarding_status = 'account_created') => 
   scan_schedule: 'off',
   next_scan_at: null,
   consent_retention_days: row.consent_retention_days,
+  demo: row.demo,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
 });
