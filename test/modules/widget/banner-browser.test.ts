@@ -412,7 +412,8 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
     expect(made.status).toBe(201);
     try {
       for (const [lang, language] of [['de-AT', 'de'], ['fr', 'fr'], ['en', 'en']] as const) {
-        const { context, page } = await visit({ lang });
+        // The browser's language comes first: the page and the browser both ask for the language tried.
+        const { context, page } = await visit({ lang, locale: lang });
         await page.getByRole('button', { name: TRANSLATIONS[language].manage, exact: true }).click();
         await page.locator('#cc-main .pm').getByRole('button', { name: 'Necessary', exact: true }).click();
         const row = page.locator('#cc-main .pm tr').filter({ hasText: name });
