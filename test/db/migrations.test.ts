@@ -18,6 +18,12 @@ import { fromStored } from '../../src/modules/consents/consents.repository.ts';
 import type { UserPreferences } from '../../src/db/schema.ts';
 import { ENGINE } from '../helpers/app.ts';
 
+/**
+ * Each test migrates a fresh database up to a point and on: on the embedded database that is tens of
+ * seconds on a loaded two-core machine (the test files next to it run at the same time).
+ */
+const MIGRATION_TEST_MS = 120_000;
+
 const opened: { db: Db; schema?: string }[] = [];
 afterAll(async () => {
   for (const { db, schema } of opened) {
@@ -46,7 +52,7 @@ async function databaseBefore(migration: string): Promise<{ db: Db; schema?: str
 const insertAccount = (db: Db, id: string) =>
   sql`insert into accounts (id, name, domain, allowed_domains) values (${id}::uuid, 'Site', 'site.example.com', '{}')`.execute(db.kysely);
 
-describe('2026_11_25_2200_visitor_period_sketches', () => {
+describe('2026_11_25_2200_visitor_period_sketches', { timeout: MIGRATION_TEST_MS }, () => {
   it('moves the daily sketches and builds the weekly and monthly ones from them', async () => {
     const { db, schema } = await databaseBefore('2026_11_25_2200_visitor_period_sketches');
 
@@ -88,7 +94,7 @@ describe('2026_11_25_2200_visitor_period_sketches', () => {
   });
 });
 
-describe('2026_11_25_2201_recent_visitors', () => {
+describe('2026_11_25_2201_recent_visitors', { timeout: MIGRATION_TEST_MS }, () => {
   it('keeps each account\'s 10 most recently seen sessions and drops the rest', async () => {
     const { db, schema } = await databaseBefore('2026_11_25_2201_recent_visitors');
     const [busy, quiet] = [newId(), newId()];
@@ -105,7 +111,7 @@ describe('2026_11_25_2201_recent_visitors', () => {
   });
 });
 
-describe('2026_11_26_0001_compact_consent_rows', () => {
+describe('2026_11_26_0001_compact_consent_rows', { timeout: MIGRATION_TEST_MS }, () => {
   it('moves the preferences into columns and the hashes into bytes, and the chain still verifies', async () => {
     const { db, schema } = await databaseBefore('2026_11_26_0001_compact_consent_rows');
     const accountId = newId();
@@ -146,7 +152,7 @@ describe('2026_11_26_0001_compact_consent_rows', () => {
   });
 });
 
-describe('2026_11_26_0002_consent_time_counts', () => {
+describe('2026_11_26_0002_consent_time_counts', { timeout: MIGRATION_TEST_MS }, () => {
   it('counts what retention already removed from each day, and what each hour holds', async () => {
     const { db, schema } = await databaseBefore('2026_11_26_0002_consent_time_counts');
     const accountId = newId();
@@ -171,7 +177,7 @@ describe('2026_11_26_0002_consent_time_counts', () => {
   });
 });
 
-describe('2026_11_26_0003_consent_choices', () => {
+describe('2026_11_26_0003_consent_choices', { timeout: MIGRATION_TEST_MS }, () => {
   it('stores each account\'s distinct lists once, and every consent and link reads as before', async () => {
     const { db, schema } = await databaseBefore('2026_11_26_0003_consent_choices');
     const accounts = [newId(), newId()];
@@ -226,7 +232,7 @@ describe('2026_11_26_0003_consent_choices', () => {
   });
 });
 
-describe('2026_11_29_0001_scan_owners', () => {
+describe('2026_11_29_0001_scan_owners', { timeout: MIGRATION_TEST_MS }, () => {
   it("gives each scan its account's owner: the group's partner, else the owning user, else the account", async () => {
     const { db, schema } = await databaseBefore('2026_11_29_0001_scan_owners');
     const [partner, group, user] = [newId(), newId(), newId()];
@@ -248,7 +254,7 @@ describe('2026_11_29_0001_scan_owners', () => {
   });
 });
 
-describe('2026_11_29_0101_chooser_sketches', () => {
+describe('2026_11_29_0101_chooser_sketches', { timeout: MIGRATION_TEST_MS }, () => {
   it('fills in the choosers\' sketches from the stored consents, each contained in its visitors\' sketch, and the days\' counts', async () => {
     const { db, schema } = await databaseBefore('2026_11_29_0101_chooser_sketches');
     const [site, quiet] = [newId(), newId()];
@@ -302,7 +308,7 @@ describe('2026_11_29_0101_chooser_sketches', () => {
     expect(days.rows.filter((r) => r.account_id === quiet)).toEqual([{ account_id: quiet, day: '2026-03-02', pageviews: 20, visitors: 10, choosers: 0 }]);
   }, 120_000);
 });
-describe('2026_11_29_0510_content_translations', () => {
+describe('2026_11_29_0510_content_translations', { timeout: MIGRATION_TEST_MS }, () => {
   it('gives existing categories, services and storage items no texts in other languages, and goes down and up again', async () => {
     const { db, schema } = await databaseBefore('2026_11_29_0510_content_translations');
     const [account, category, service, item] = [newId(), newId(), newId(), newId()];
@@ -327,7 +333,7 @@ describe('2026_11_29_0510_content_translations', () => {
   });
 });
 
-describe('2026_11_29_0102_demo_accounts', () => {
+describe('2026_11_29_0102_demo_accounts', { timeout: MIGRATION_TEST_MS }, () => {
   it('marks the demo command\'s earlier accounts as demos, and no other', async () => {
     const { db, schema } = await databaseBefore('2026_11_29_0102_demo_accounts');
     const partner = newId();
