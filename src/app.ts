@@ -29,7 +29,7 @@ import { passwordResetsRoutes } from './modules/password-resets/password-resets.
 import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { consentsRoutes } from './modules/consents/consents.routes.ts';
-import { consentsProofRoutes } from './modules/consents/consents-proof.routes.ts';
+import { consentProofRoutes } from './modules/consent-proof/consent-proof.routes.ts';
 import { scansRoutes } from './modules/scans/scans.routes.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { widgetRoutes } from './modules/widget/widget.routes.ts';
@@ -170,7 +170,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(storageItemsRoutes, api);
   await app.register(vendorServicesRoutes, api);
   await app.register(consentsRoutes, api);
-  await app.register(consentsProofRoutes, api);
+  await app.register(consentProofRoutes, api);
   await app.register(statsRoutes, api);
   await app.register(aiActionsRoutes, api);
   await app.register(bannerRoutes, api);

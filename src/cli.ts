@@ -216,7 +216,7 @@ program
     await withDatabase(async (db) => {
       const account = await db.selectFrom('accounts').select('id').where('id', '=', options.account).executeTakeFirst();
       if (!account) throw new UsageError(`no account with id ${options.account}`);
-      const { verifyChain } = await import('./modules/consents/consents-proof.service.ts');
+      const { verifyChain } = await import('./modules/consent-proof/consent-proof.service.ts');
       const result = await verifyChain(db, account.id);
       broken = !result.valid;
       return { account_id: account.id, ...result };

@@ -12,7 +12,7 @@ import { TokenLookup } from './modules/tokens/token-lookup.ts';
 import { ConsentWriter } from './modules/consents/consent-writer.ts';
 import { BannerScripts } from './modules/widget/banner-script.ts';
 import { createScanRunner, type ScanRunner } from './modules/scans/scan-jobs.ts';
-import { RetentionJob } from './modules/consents/consent-retention.ts';
+import { RetentionJob } from './modules/consent-proof/consent-retention.ts';
 import { VisitCounter } from './modules/stats/visit-counter.ts';
 import { connectRedis, type RedisClients } from './redis.ts';
 import { Metrics } from './http/metrics.ts';

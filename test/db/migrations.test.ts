@@ -13,7 +13,7 @@ import { migrationProvider } from '../../src/db/migrations/index.ts';
 import { HyperLogLog } from '../../src/lib/hyperloglog.ts';
 import { chain, GENESIS, type Hashable } from '../../src/modules/consents/consent-chain.ts';
 import { ConsentWriter } from '../../src/modules/consents/consent-writer.ts';
-import { verifyChain } from '../../src/modules/consents/consents-proof.service.ts';
+import { verifyChain } from '../../src/modules/consent-proof/consent-proof.service.ts';
 import { fromStored } from '../../src/modules/consents/consents.repository.ts';
 import type { UserPreferences } from '../../src/db/schema.ts';
 import { ENGINE } from '../helpers/app.ts';

@@ -7,7 +7,7 @@ import { DAY_MS } from '../../lib/utc-period.ts';
 import { mergeSketches } from '../stats/stats.service.ts';
 import { newId } from '../../db/ids.ts';
 import { chain, type Hashable } from './consent-chain.ts';
-import { findHead } from './consents-proof.repository.ts';
+import { findHead } from '../consent-proof/consent-proof.service.ts';
 import { storedConsents } from './consents.repository.ts';
 
 const CHUNK = 5_000;

@@ -116,3 +116,8 @@ export async function recordConsent(
   await consentWriter.write(consent);
   return consent;
 }
+
+// What the proof of consent (consent-proof/) reads of the chain and the stored rows.
+export { GENESIS, linkHash, personalHash } from './consent-chain.ts';
+export { filtered, ofSession } from './consent-filters.ts';
+export { fromStored, hex } from './consents.repository.ts';

@@ -4,7 +4,7 @@ import { jsonBodyParser } from '../../http/json-body.ts';
 import { after, settle } from '../../lib/maybe-promise.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { ErrorList, ValidationErrorList } from '../../http/schemas.ts';
-import { ReceiptParams, ReceiptQuery, ReceiptSchema, toReceipt } from '../consents/consents-proof.schema.ts';
+import { ReceiptParams, ReceiptQuery, ReceiptSchema, toReceipt } from '../consent-proof/consent-proof.schema.ts';
 import { visitorContext } from '../consents/consents.service.ts';
 import { bannerScriptHandler } from './banner-script.routes.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';

@@ -1,7 +1,7 @@
 import { isForeignKeyViolation } from '../../db/kysely.ts';
 import { found, NotFoundError } from '../../http/app-errors.ts';
 import type { Services } from '../../services.ts';
-import { findVisitorConsent } from '../consents/consents-proof.service.ts';
+import { findVisitorConsent } from '../consent-proof/consent-proof.service.ts';
 import { recordConsent, type VisitorContext } from '../consents/consents.service.ts';
 import type { WidgetConsentInput } from './widget.schema.ts';
 import { findWidgetAccount, type WidgetAccount } from './widget.repository.ts';

@@ -5,10 +5,10 @@ import type { Selectable } from 'kysely';
 import type { ConsentRecordsView, ConsentRow } from '../../db/schema.ts';
 import { listPage } from '../../db/list-page.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
-import { GENESIS } from './consent-chain.ts';
-import { filtered, ofSession } from './consent-filters.ts';
-import { fromStored, hex as hexOf } from './consents.repository.ts';
-import type { ConsentFilters } from './consents.schema.ts';
+import { GENESIS } from '../consents/consents.service.ts';
+import { filtered, ofSession } from '../consents/consents.service.ts';
+import { fromStored, hex as hexOf } from '../consents/consents.service.ts';
+import type { ConsentFilters } from '../consents/consents.schema.ts';
 
 export interface ChainPoint {
   seq: number;

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { ConsentErasureRow, ConsentRow } from '../../db/schema.ts';
 import { offsetQuery } from '../../http/pagination.ts';
 import { Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
-import { UserPreferencesSchema } from './consents.schema.ts';
+import { UserPreferencesSchema } from '../consents/consents.schema.ts';
 
 export const VerificationSchema = Type.Object({
   valid: Type.Boolean(),

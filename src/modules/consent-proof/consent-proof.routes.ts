@@ -5,10 +5,10 @@ import { principalOf, scopeOf } from '../../http/auth.ts';
 import { withErrors } from '../../http/schemas.ts';
 import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
 import { DAY_MS } from '../../lib/utc-period.ts';
-import { listCheckpoints, listErasures } from './consents-proof.repository.ts';
-import { CheckpointList, CheckpointQuery, EraseBody, ErasureListQuery, ErasureSchema, toErasure, VerificationSchema } from './consents-proof.schema.ts';
-import { eraseConsents, exportConsents, subjectHash, verifyChain } from './consents-proof.service.ts';
-import { ConsentExportQuery } from './consents.schema.ts';
+import { listCheckpoints, listErasures } from './consent-proof.repository.ts';
+import { CheckpointList, CheckpointQuery, EraseBody, ErasureListQuery, ErasureSchema, toErasure, VerificationSchema } from './consent-proof.schema.ts';
+import { eraseConsents, exportConsents, subjectHash, verifyChain } from './consent-proof.service.ts';
+import { ConsentExportQuery } from '../consents/consents.schema.ts';
 
 const tags = ['Consents'];
 const security = [{ bearer: [] }];
@@ -16,7 +16,7 @@ const CHECKPOINT_DAYS = 3_660;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Proof of consent: chain verification, daily checkpoints, the streamed export, erasure. */
-export const consentsProofRoutes: RoutesPlugin = async (app, { services }) => {
+export const consentProofRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
 
   app.get('/consents/verify', {

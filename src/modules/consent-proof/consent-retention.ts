@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { DAY_MS } from '../../lib/utc-period.ts';
-import { accountsPastRetention, removeOldest } from './consents-proof.repository.ts';
+import { accountsPastRetention, removeOldest } from './consent-proof.repository.ts';
 
 /** Consents removed per transaction: short transactions, so that nothing waits long on them. */
 const BATCH = 1_000;

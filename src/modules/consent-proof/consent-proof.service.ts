@@ -3,9 +3,9 @@ import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { newId } from '../../db/ids.ts';
 import type { ConsentRow, Database } from '../../db/schema.ts';
-import { linkHash, personalHash } from './consent-chain.ts';
-import { chainPage, eraseSubject, exportPage, findAnchor, findHead, findUnchained, insertErasure, type ExportCursor, type PageLimits } from './consents-proof.repository.ts';
-import type { ConsentFilters } from './consents.schema.ts';
+import { linkHash, personalHash } from '../consents/consents.service.ts';
+import { chainPage, eraseSubject, exportPage, findAnchor, findHead, findUnchained, insertErasure, type ExportCursor, type PageLimits } from './consent-proof.repository.ts';
+import type { ConsentFilters } from '../consents/consents.schema.ts';
 
 /**
  * What one read takes while verifying: memory stays flat whatever the account holds, and however
@@ -152,4 +152,4 @@ export async function eraseConsents(db: Kysely<Database>, accountId: string, fie
 }
 
 /** What the widget uses: a visitor's own receipt. */
-export { findVisitorConsent } from './consents-proof.repository.ts';
+export { findHead, findVisitorConsent } from './consent-proof.repository.ts';
