@@ -1,3 +1,7 @@
+/**
+ * The OpenAPI document the app serves. Built from the route schemas, it reads nothing the engine
+ * keeps: the embedded project only (vitest.config.ts).
+ */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/app.ts';

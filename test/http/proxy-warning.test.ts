@@ -1,6 +1,7 @@
 /**
  * Requests with X-Forwarded-For while TRUST_PROXY is off: one warning in the log, not one per request.
- * TRUST_PROXY=true, which lets a client choose its address: one warning at start.
+ * TRUST_PROXY=true, which lets a client choose its address: one warning at start. Written before any
+ * query: the embedded project only (vitest.config.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { call, startApp } from '../helpers/app.ts';

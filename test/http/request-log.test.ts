@@ -1,4 +1,7 @@
-/** The debug request log: one line per request, with no secret of the URL in it. */
+/**
+ * The debug request log: one line per request, with no secret of the URL in it. The requests read
+ * nothing the engine keeps: the embedded project only (vitest.config.ts).
+ */
 import { describe, expect, it } from 'vitest';
 import { call, startApp } from '../helpers/app.ts';
 

@@ -5,7 +5,8 @@ import { fileApp } from '../helpers/file-app.ts';
 /**
  * The dashboard's types are generated from the OpenAPI document and committed (web/openapi.json,
  * web/src/api/schema.d.ts). A route changed without regenerating them would leave the dashboard
- * typed against an API that no longer exists.
+ * typed against an API that no longer exists. The document reads nothing the engine keeps: the
+ * embedded project only (vitest.config.ts).
  */
 const { t } = fileApp();
 
