@@ -6,17 +6,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../helpers/app.ts';
 import { fileApp } from '../../helpers/file-app.ts';
-import { insertCategory } from '../../helpers/records.ts';
+import { insertCategory, insertUsualCategories } from '../../helpers/records.ts';
 
 const { t, tenants: [tenant] } = fileApp({ env: { RATE_LIMIT_MAX: '100000' }, tenants: ['Input'] });
-let necessary: { id: string };
-let analytics: { id: string };
-let marketing: { id: string };
-let hidden: { id: string };
+let necessary: { id: string }, analytics: { id: string }, marketing: { id: string }, hidden: { id: string };
 beforeAll(async () => {
-  necessary = await insertCategory(t.services, tenant.account.id, { name: 'Necessary', required: true });
-  analytics = await insertCategory(t.services, tenant.account.id, { name: 'Analytics' });
-  marketing = await insertCategory(t.services, tenant.account.id, { name: 'Marketing' });
+  ({ necessary, analytics, marketing } = await insertUsualCategories(t.services, tenant.account.id));
   // Not yet published: the banner does not show it, so accepting all does not accept it.
   hidden = await insertCategory(t.services, tenant.account.id, { name: 'Experiments', published: false });
 });

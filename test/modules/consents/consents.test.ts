@@ -2,18 +2,13 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../helpers/app.ts';
 import { fileApp } from '../../helpers/file-app.ts';
-import { insertCategory } from '../../helpers/records.ts';
+import { insertCategory, insertUsualCategories } from '../../helpers/records.ts';
 import { createTenant } from '../../helpers/tenants.ts';
 
 const { t, tenants: [tenant, other] } = fileApp({ env: { RATE_LIMIT_MAX: '100000' }, tenants: ['Consents', 'Elsewhere'] });
-let necessary: { id: string };
-let analytics: { id: string };
-let marketing: { id: string };
-
+let necessary: { id: string }, analytics: { id: string }, marketing: { id: string };
 beforeAll(async () => {
-  necessary = await insertCategory(t.services, tenant.account.id, { name: 'Necessary', required: true });
-  analytics = await insertCategory(t.services, tenant.account.id, { name: 'Analytics' });
-  marketing = await insertCategory(t.services, tenant.account.id, { name: 'Marketing' });
+  ({ necessary, analytics, marketing } = await insertUsualCategories(t.services, tenant.account.id));
 });
 
 const preferences = (accepted: string[], rejected: string[] = []) => ({

@@ -1,9 +1,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { call } from '../../helpers/app.ts';
-import { RETRIED_UNDER_CI, describeBrowser, fileBrowser, reportRetries } from '../../helpers/browser.ts';
-import { fileApp } from '../../helpers/file-app.ts';
-import { fileSite } from '../../helpers/loopback-site.ts';
+import { bannerShop } from '../../helpers/banner-shop.ts';
+import { RETRIED_UNDER_CI, describeBrowser, reportRetries } from '../../helpers/browser.ts';
 import { pageviewsOf, settledPageviewsOf } from '../../helpers/records.ts';
 
 /**
@@ -14,9 +13,7 @@ import { pageviewsOf, settledPageviewsOf } from '../../helpers/records.ts';
  */
 describeBrowser('the banner at its edges', RETRIED_UNDER_CI, () => {
   reportRetries();
-  const { t, tenants: [tenant] } = fileApp({ listen: true, env: { WIDGET_RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_MAX: '100000' }, tenants: ['Edges'] });
-  const browser = fileBrowser();
-  const shop = fileSite((request, response) => {
+  const { t, tenants: [tenant], browser, shop } = bannerShop(['Edges'], (request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     response.setHeader('content-type', 'text/html; charset=utf-8');
     const has = (name: string) => url.searchParams.has(name);

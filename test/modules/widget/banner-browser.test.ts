@@ -1,9 +1,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { call } from '../../helpers/app.ts';
-import { RETRIED_UNDER_CI, describeBrowser, fileBrowser, reportRetries } from '../../helpers/browser.ts';
-import { fileApp } from '../../helpers/file-app.ts';
-import { fileSite } from '../../helpers/loopback-site.ts';
+import { bannerShop } from '../../helpers/banner-shop.ts';
+import { RETRIED_UNDER_CI, describeBrowser, reportRetries } from '../../helpers/browser.ts';
 import { pageviewsOf, settledPageviewsOf } from '../../helpers/records.ts';
 import { newId } from '../../../src/db/ids.ts';
 import { OWN_COOKIE_DESCRIPTIONS } from '../../../banner/src/own-cookie.ts';
@@ -15,11 +14,7 @@ import { TRANSLATIONS } from '../../../banner/src/translations.ts';
  */
 describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
   reportRetries();
-  const { t, tenants: [tenant, refused] } = fileApp({
-    listen: true, env: { WIDGET_RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_MAX: '100000' }, tenants: ['Browser', 'Refused'],
-  });
-  const browser = fileBrowser();
-  const shop = fileSite((request, response) => {
+  const { t, tenants: [tenant, refused], browser, shop } = bannerShop(['Browser', 'Refused'], (request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname === '/external.js') {
       response.setHeader('content-type', 'text/javascript');

@@ -1,9 +1,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { call } from '../../helpers/app.ts';
-import { RETRIED_UNDER_CI, describeBrowser, fileBrowser, reportRetries } from '../../helpers/browser.ts';
-import { fileApp } from '../../helpers/file-app.ts';
-import { fileSite } from '../../helpers/loopback-site.ts';
+import { bannerShop } from '../../helpers/banner-shop.ts';
+import { RETRIED_UNDER_CI, describeBrowser, reportRetries } from '../../helpers/browser.ts';
 
 /**
  * The language a visitor gets: a shop whose template marks every page `lang="en"`, visited by a
@@ -12,9 +11,7 @@ import { fileSite } from '../../helpers/loopback-site.ts';
  */
 describeBrowser('the banner in the visitor\'s language', RETRIED_UNDER_CI, () => {
   reportRetries();
-  const { t, tenants: [tenant] } = fileApp({ listen: true, env: { WIDGET_RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_MAX: '100000' }, tenants: ['Languages'] });
-  const browser = fileBrowser();
-  const shop = fileSite((request, response) => {
+  const { t, tenants: [tenant], browser, shop } = bannerShop(['Languages'], (request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     response.setHeader('content-type', 'text/html; charset=utf-8');
     response.end(`<!doctype html>
