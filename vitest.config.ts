@@ -18,8 +18,12 @@ const ENGINE_INDEPENDENT = [
   'test/modules/dashboard/dashboard-serving.test.ts',
   // The embedded data directory's lock: always PGlite, whatever the project.
   'test/db/data-dir-lock.test.ts',
-  // The dashboard's pages in a browser: the API under them is tested on both engines.
+  // The dashboard's pages and the banner in a browser: the API under them (the widget's routes,
+  // consents, page views, the banner's settings) is tested on both engines.
   'test/modules/dashboard/*browser.test.ts',
+  'test/modules/widget/banner-browser.test.ts',
+  'test/modules/widget/banner-browser-edges.test.ts',
+  'test/modules/widget/banner-languages-browser.test.ts',
   // The OpenAPI document and the types made from it: built from the route schemas, read no row.
   'test/app/openapi.test.ts',
   'test/web/web-types.test.ts',

@@ -9,7 +9,8 @@ import { pageviewsOf, settledPageviewsOf } from '../../helpers/records.ts';
  * The banner at its edges in a real browser: a shop that this test serves on its own port under
  * several names — `shop.localhost` (the account's domain), its `www.` twin and `localhost` (Chromium
  * sends every `*.localhost` to this machine) — loads the script from the real service
- * (http://127.0.0.1:PORT). See banner-browser.test.ts for the banner's ordinary work.
+ * (http://127.0.0.1:PORT). See banner-browser.test.ts for the banner's ordinary work. The embedded
+ * project only (vitest.config.ts): the API under the banner is tested on both engines.
  */
 describeBrowser('the banner at its edges', RETRIED_UNDER_CI, () => {
   reportRetries();

@@ -10,7 +10,8 @@ import { TRANSLATIONS } from '../../../banner/src/translations.ts';
 
 /**
  * The banner in a real browser: a demo shop served by this test on its own loopback origin
- * (http://localhost:PORT) loads the script from the real service (http://127.0.0.1:PORT).
+ * (http://localhost:PORT) loads the script from the real service (http://127.0.0.1:PORT). The
+ * embedded project only (vitest.config.ts): the API under the banner is tested on both engines.
  */
 describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
   reportRetries();

@@ -7,7 +7,8 @@ import { RETRIED_UNDER_CI, describeBrowser, reportRetries } from '../../helpers/
 /**
  * The language a visitor gets: a shop whose template marks every page `lang="en"`, visited by a
  * German browser, on an account that speaks English and German and has German words for its
- * categories, storage items and services. Nothing of the account's English may show.
+ * categories, storage items and services. Nothing of the account's English may show. The embedded
+ * project only (vitest.config.ts): the API under the banner is tested on both engines.
  */
 describeBrowser('the banner in the visitor\'s language', RETRIED_UNDER_CI, () => {
   reportRetries();
