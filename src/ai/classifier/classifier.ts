@@ -1,6 +1,7 @@
 import type { StandardCategory } from '../knowledge/categories.ts';
 import { exceptionFor, isAdClickName, isChoiceName, isFeatureName, isGenericName, necessaryRule, siteOwnRule, siteWordsSay } from '../knowledge/convention.ts';
-import { factsFromOpenCookieDatabase, factsFromRegistry, hostAndParents, Knowledge, normaliseHost, type CookieFact, type DomainFact } from '../knowledge/knowledge.ts';
+import { hostAndParents, normaliseHost } from '../knowledge/host-names.ts';
+import { factsFromOpenCookieDatabase, factsFromRegistry, Knowledge, type CookieFact, type DomainFact } from '../knowledge/knowledge.ts';
 import { loadRegistryVendors, Registry, type RegistryMatch, type RegistryVendor } from '../knowledge/registry.ts';
 import { loadOpenCookieDatabase, loadThirdPartyWeb } from '../knowledge/sources.ts';
 import { relabelledBySiblings } from '../knowledge/registry-siblings.ts';

@@ -1,5 +1,5 @@
 import { Type, type Static, type TNull, type TSchema, type TString, type TUnion } from 'typebox';
-import { LANGUAGE_SOURCES } from '../../../banner/src/text.ts';
+import { LANGUAGE_SOURCES } from '../../../banner/src/config.ts';
 import { TEXT_KEYS, type TextKey } from '../../../banner/src/translations.ts';
 import { Nullable, StringEnum, Text } from '../../http/schemas.ts';
 import { MAX_LANGUAGES } from './languages.ts';

@@ -40,7 +40,7 @@ export const vendorServicesRoutes: RoutesPlugin = async (app, { services }) => {
       response: withErrors({ 201: Wrapped }, { 403: true, 413: true, 415: true, 422: true }),
     },
   }, async (request, reply) => {
-    const row = await createService(services, scopeOf(request).accountId, request.body.service);
+    const row = await createService(db, scopeOf(request).accountId, request.body.service);
     // The banner names each category's services.
     await services.forgetBanner([row.account_id]);
     return reply.code(201).send({ data: toService(row) });
@@ -64,7 +64,7 @@ export const vendorServicesRoutes: RoutesPlugin = async (app, { services }) => {
       response: withErrors({ 200: Wrapped }, { 403: true, 404: true, 413: true, 415: true, 422: true }),
     },
   }, async (request) => {
-    const row = await changeService(services, scopeOf(request).accountId, request.params.id, request.body.service);
+    const row = await changeService(db, scopeOf(request).accountId, request.params.id, request.body.service);
     await services.forgetBanner([row.account_id]);
     return { data: toService(row) };
   });
@@ -77,7 +77,7 @@ export const vendorServicesRoutes: RoutesPlugin = async (app, { services }) => {
       response: withErrors({ 200: MessageSchema }, { 403: true, 404: true }),
     },
   }, async (request) => {
-    await removeService(services, scopeOf(request).accountId, request.params.id);
+    await removeService(db, scopeOf(request).accountId, request.params.id);
     await services.forgetBanner([scopeOf(request).accountId]);
     return { message: 'Service was deleted successfully' };
   });
