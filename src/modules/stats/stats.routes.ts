@@ -1,14 +1,13 @@
 import { BadRequestError, NotFoundError } from '../../http/app-errors.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { principalOf, scopeOf } from '../../http/auth.ts';
-import { IdParams, withErrors } from '../../http/schemas.ts';
+import { IdParams } from '../../http/schemas.ts';
 import { groupAccounts, groupExists } from './stats.repository.ts';
 import { GroupStatsSchema, StatsQuery, StatsSchema, type Interval } from './stats.schema.ts';
 import { addDays, daysBetween } from './periods.ts';
 import { accountStats } from './stats.service.ts';
 
 const tags = ['Statistics'];
-const security = [{ bearer: [] }];
 /** Ten years of days at most in one answer. */
 const MAX_DAYS = 3_660;
 
@@ -40,10 +39,10 @@ export const statsRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/stats', {
     config: { auth: 'account' },
     schema: {
-      operationId: 'getStats', tags, security,
+      operationId: 'getStats', tags,
       summary: 'Consents by accept type, acceptance per category, GPC share, pageviews, unique visitors and consent rate, per interval',
       querystring: StatsQuery,
-      response: withErrors({ 200: StatsSchema }, { 400: 'array' }),
+      response: { 200: StatsSchema },
     },
   }, async (request) => {
     const { from, to, interval } = rangeOf(request.query);
@@ -54,11 +53,11 @@ export const statsRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/groups/:id/stats', {
     config: { auth: 'partner' },
     schema: {
-      operationId: 'getGroupStats', tags, security,
+      operationId: 'getGroupStats', tags,
       summary: 'The statistics of a group\'s accounts, summed, with each account\'s totals',
       params: IdParams,
       querystring: StatsQuery,
-      response: withErrors({ 200: GroupStatsSchema }, { 400: 'array', 404: true }),
+      response: { 200: GroupStatsSchema },
     },
   }, async (request) => {
     const partnerId = principalOf(request).partnerId!;

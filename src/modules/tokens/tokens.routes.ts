@@ -3,7 +3,7 @@ import { ForbiddenError, found, NEEDS_ADMIN } from '../../http/app-errors.ts';
 import { listOf, offsetWindow, paginate } from '../../http/pagination.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { principalOf } from '../../http/auth.ts';
-import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
+import { ErrorList, IdParams, MessageSchema } from '../../http/schemas.ts';
 import { Problems } from '../../http/validation.ts';
 import { findMembership } from '../account-users/account-users.service.ts';
 import { findAccount } from '../accounts/accounts.service.ts';
@@ -12,7 +12,6 @@ import { CreatedTokenResponse, CreateTokenBody, TokenListQuery, toApiToken, ApiT
 import { issueToken } from './tokens.service.ts';
 
 const tags = ['API tokens'];
-const security = [{ bearer: [] }];
 
 export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
@@ -25,9 +24,9 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/api-tokens', {
     config: { auth: 'any' },
     schema: {
-      operationId: 'listApiTokens', tags, security, summary: 'The caller\'s own live tokens (never their secrets)',
+      operationId: 'listApiTokens', tags, summary: 'The caller\'s own live tokens (never their secrets)',
       querystring: TokenListQuery,
-      response: withErrors({ 200: listOf(ApiTokenSchema) }, { 400: 'array' }),
+      response: { 200: listOf(ApiTokenSchema) },
     },
   }, async (request) => {
     const window = offsetWindow(request.query);
@@ -38,10 +37,10 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
   app.post('/api-tokens', {
     config: { auth: 'partner-or-user' },
     schema: {
-      operationId: 'createApiToken', tags, security,
+      operationId: 'createApiToken', tags,
       summary: 'Create a named user token, or with account_id an account token (account admins and the owning partner)',
       body: CreateTokenBody,
-      response: withErrors({ 201: CreatedTokenResponse }, { 403: true, 413: true, 415: true, 422: true }),
+      response: { 201: CreatedTokenResponse, 403: ErrorList },
     },
   }, async (request, reply) => {
     const principal = principalOf(request);
@@ -80,9 +79,9 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
   app.delete('/api-tokens/:id', {
     config: { auth: 'any' },
     schema: {
-      operationId: 'revokeApiToken', tags, security, summary: 'Revoke one of the caller\'s tokens',
+      operationId: 'revokeApiToken', tags, summary: 'Revoke one of the caller\'s tokens',
       params: IdParams,
-      response: withErrors({ 200: MessageSchema }, { 404: true }),
+      response: { 200: MessageSchema },
     },
   }, async (request) => {
     const hash = found(await revokeToken(db, ownerOf(principalOf(request)), request.params.id));
