@@ -3,15 +3,14 @@ import { BadRequestError, ValidationError } from '../../http/app-errors.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { principalOf, scopeOf } from '../../http/auth.ts';
 import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
-import { DAY_MS } from '../../lib/utc-period.ts';
-import { listCheckpoints, listErasures } from './consent-proof.repository.ts';
-import { CheckpointList, CheckpointQuery, EraseBody, ErasureListQuery, ErasureSchema, toErasure, VerificationSchema } from './consent-proof.schema.ts';
-import { eraseConsents, exportConsents, subjectHash, verifyChain } from './consent-proof.service.ts';
+import { listErasures } from './consent-proof.repository.ts';
+import {
+  CheckpointList, CheckpointQuery, EraseBody, ErasureListQuery, ErasureSchema, toCheckpoint, toErasure, VerificationSchema,
+} from './consent-proof.schema.ts';
+import { checkpointsOf, eraseConsents, exportConsents, subjectHash, verifyChain } from './consent-proof.service.ts';
 import { ConsentExportQuery } from '../consents/consents.schema.ts';
 
 const tags = ['Consents'];
-const CHECKPOINT_DAYS = 3_660;
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** Text streamed as it is read: typed loosely, as a stream is no value the schema's type describes. */
 const ExportAnswer: Record<number, TSchema> = {
   200: {
@@ -41,20 +40,7 @@ export const consentProofRoutes: RoutesPlugin = async (app, { services }) => {
       querystring: CheckpointQuery,
       response: { 200: CheckpointList },
     },
-  }, async (request) => {
-    const to = request.query.to ?? dayOf(Date.now());
-    const from = request.query.from ?? dayOf(Date.parse(`${to}T00:00:00Z`) - (CHECKPOINT_DAYS - 1) * DAY_MS);
-    if (from > to) throw new BadRequestError('from must not be after to');
-    if (Date.parse(to) - Date.parse(from) >= CHECKPOINT_DAYS * DAY_MS) {
-      throw new BadRequestError(`from and to must be at most ${CHECKPOINT_DAYS} days apart`);
-    }
-    const rows = await listCheckpoints(db, scopeOf(request).accountId, from, to);
-    return {
-      data: rows.map((row) => ({
-        day: row.day.toISOString().slice(0, 10), consents: row.consents, chain_seq: Number(row.head_seq), consent_id: row.head_id, hash: row.head_hash!,
-      })),
-    };
-  });
+  }, async (request) => ({ data: (await checkpointsOf(db, scopeOf(request).accountId, request.query)).map(toCheckpoint) }));
 
   app.get('/consents/export', {
     config: { auth: 'account' },
