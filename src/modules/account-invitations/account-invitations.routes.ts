@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { found, NotFoundError } from '../../http/app-errors.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { listAnswer, listOf } from '../../http/pagination.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { principalOf, scopeOf } from '../../http/auth.ts';
 import { ErrorList, IdParams, MessageSchema } from '../../http/schemas.ts';
@@ -48,11 +48,9 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
       response: { 200: listOf(InvitationListItemSchema) },
     },
   }, async (request) => {
-    const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
     const filters = { includeCancelled: request.query.include_cancelled === true };
-    const { rows, count } = await listInvitations(db, scopeOf(request).accountId, filters, window, sort);
-    return { pagination: paginate(request, window, count), data: rows.map((row) => toInvitationListItem(row, config.publicUrl)) };
+    return listAnswer(request, { sort: 'created_at', order: 'asc' },
+      (sort, window) => listInvitations(db, scopeOf(request).accountId, filters, window, sort), (row) => toInvitationListItem(row, config.publicUrl));
   });
 
   app.get('/account-invitations/:id', {

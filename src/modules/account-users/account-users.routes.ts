@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { listAnswer, listOf } from '../../http/pagination.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { scopeOf } from '../../http/auth.ts';
 import { IdParams, MessageSchema, ValidationErrorList } from '../../http/schemas.ts';
@@ -28,12 +28,8 @@ export const accountUsersRoutes: RoutesPlugin = async (app, { services }) => {
       querystring: AccountUserListQuery,
       response: { 200: listOf(AccountUserSchema) },
     },
-  }, async (request) => {
-    const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
-    const { rows, count } = await listAccountUsers(db, scopeOf(request).accountId, window, sort);
-    return { pagination: paginate(request, window, count), data: rows.map(toAccountUser) };
-  });
+  }, async (request) => listAnswer(request, { sort: 'created_at', order: 'asc' },
+    (sort, window) => listAccountUsers(db, scopeOf(request).accountId, window, sort), toAccountUser));
 
   app.get('/account-users/:id', {
     config: read,

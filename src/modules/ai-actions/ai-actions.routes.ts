@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { listAnswer, listOf } from '../../http/pagination.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { scopeOf } from '../../http/auth.ts';
 import { IdParams, ValidationErrorList } from '../../http/schemas.ts';
@@ -22,12 +22,8 @@ export const aiActionsRoutes: RoutesPlugin = async (app, { services }) => {
       querystring: AiActionListQuery,
       response: { 200: listOf(AiActionSchema) },
     },
-  }, async (request) => {
-    const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
-    const { rows, count } = await listAiActions(db, scopeOf(request).accountId, request.query, sort, window);
-    return { pagination: paginate(request, window, count), data: rows.map(toAiAction) };
-  });
+  }, async (request) => listAnswer(request, { sort: 'created_at', order: 'asc' },
+    (sort, window) => listAiActions(db, scopeOf(request).accountId, request.query, sort, window), toAiAction));
 
   app.get('/ai-actions/:id', {
     config: { auth: 'account' },

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { CategoryRow } from '../../db/schema.ts';
 import { found } from '../../http/app-errors.ts';
 import { scopeOf } from '../../http/auth.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { listAnswer, listOf } from '../../http/pagination.ts';
 import { after } from '../../lib/maybe-promise.ts';
 import { IdParams, MessageSchema, ValidationErrorList } from '../../http/schemas.ts';
 import type { RoutesPlugin } from '../../services.ts';
@@ -34,12 +34,8 @@ export const categoriesRoutes: RoutesPlugin = async (app, { services }) => {
       querystring: CategoryListQuery,
       response: { 200: listOf(CategorySchema) },
     },
-  }, async (request) => {
-    const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
-    const { rows, count } = await listCategories(db, scopeOf(request).accountId, sort, window);
-    return { pagination: paginate(request, window, count), data: rows.map(toCategory) };
-  });
+  }, async (request) => listAnswer(request, { sort: 'created_at', order: 'asc' },
+    (sort, window) => listCategories(db, scopeOf(request).accountId, sort, window), toCategory));
 
   app.post('/categories', {
     config: write,

@@ -2,7 +2,7 @@ import { Type, type TSchema } from 'typebox';
 import { BadRequestError, ValidationError } from '../../http/app-errors.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { principalOf, scopeOf } from '../../http/auth.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { listAnswer, listOf } from '../../http/pagination.ts';
 import { listErasures } from './consent-proof.repository.ts';
 import {
   CheckpointList, CheckpointQuery, EraseBody, ErasureListQuery, ErasureSchema, toCheckpoint, toErasure, VerificationSchema,
@@ -94,9 +94,7 @@ export const consentProofRoutes: RoutesPlugin = async (app, { services }) => {
     if (userId !== undefined && sessionId !== undefined) throw new BadRequestError('user_id and session_id cannot both be given');
     const subject = userId !== undefined ? { type: 'user_id' as const, hash: subjectHash(userId) }
       : sessionId !== undefined ? { type: 'session_id' as const, hash: subjectHash(sessionId) } : undefined;
-    const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'desc' });
-    const { rows, count } = await listErasures(db, scopeOf(request).accountId, subject, sort, window);
-    return { pagination: paginate(request, window, count), data: rows.map(toErasure) };
+    return listAnswer(request, { sort: 'created_at', order: 'desc' },
+      (sort, window) => listErasures(db, scopeOf(request).accountId, subject, sort, window), toErasure);
   });
 };

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { listAnswer, listOf } from '../../http/pagination.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { scopeOf } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
@@ -22,12 +22,8 @@ export const consentsRoutes: RoutesPlugin = async (app, { services }) => {
       querystring: ConsentListQuery,
       response: { 200: listOf(ConsentSchema) },
     },
-  }, async (request) => {
-    const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'desc' });
-    const { rows, count } = await listConsents(services.connection, scopeOf(request).accountId, request.query, sort, window);
-    return { pagination: paginate(request, window, count), data: rows.map(toConsent) };
-  });
+  }, async (request) => listAnswer(request, { sort: 'created_at', order: 'desc' },
+    (sort, window) => listConsents(services.connection, scopeOf(request).accountId, request.query, sort, window), toConsent));
 
   app.get('/consents/:id', {
     config: { auth: 'account' },

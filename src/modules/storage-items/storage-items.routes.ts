@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { listAnswer, listOf } from '../../http/pagination.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { principalOf, scopeOf } from '../../http/auth.ts';
 import { IdParams, MessageSchema } from '../../http/schemas.ts';
@@ -45,12 +45,8 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
       querystring: StorageItemListQuery,
       response: { 200: listOf(StorageItemSchema) },
     },
-  }, async (request) => {
-    const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
-    const { rows, count } = await listStorageItems(db, scopeOf(request).accountId, request.query, sort, window);
-    return { pagination: paginate(request, window, count), data: rows.map(toStorageItem) };
-  });
+  }, async (request) => listAnswer(request, { sort: 'created_at', order: 'asc' },
+    (sort, window) => listStorageItems(db, scopeOf(request).accountId, request.query, sort, window), toStorageItem));
 
   app.post('/storage-items', {
     config: write,

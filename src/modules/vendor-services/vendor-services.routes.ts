@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
 import { scopeOf } from '../../http/auth.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { listAnswer, listOf } from '../../http/pagination.ts';
 import { IdParams, MessageSchema } from '../../http/schemas.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { listServices } from './vendor-services.repository.ts';
@@ -24,12 +24,8 @@ export const vendorServicesRoutes: RoutesPlugin = async (app, { services }) => {
       querystring: ServiceListQuery,
       response: { 200: listOf(ServiceSchema) },
     },
-  }, async (request) => {
-    const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
-    const { rows, count } = await listServices(db, scopeOf(request).accountId, { category_id: request.query.category_id }, sort, window);
-    return { pagination: paginate(request, window, count), data: rows.map(toService) };
-  });
+  }, async (request) => listAnswer(request, { sort: 'created_at', order: 'asc' },
+    (sort, window) => listServices(db, scopeOf(request).accountId, { category_id: request.query.category_id }, sort, window), toService));
 
   app.post('/services', {
     config: write,
