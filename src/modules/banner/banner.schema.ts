@@ -36,6 +36,10 @@ export function TranslationChangesSchema<K extends string>(limits: Record<K, num
   return Type.Record(LanguageCode, Nullable(Type.Partial(Type.Object(texts))), { maxProperties: 50, description });
 }
 
+/** The changes to the texts of an item the banner lists (a category, a service, a storage item); `texts` names them. */
+export const ItemTranslationChanges = <K extends string>(limits: Record<K, number>, texts: string) => TranslationChangesSchema(limits,
+  `${texts} in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language`);
+
 const LANGUAGE_SOURCES_DESCRIPTION =
   "Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), " +
   "page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; " +

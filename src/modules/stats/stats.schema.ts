@@ -74,3 +74,11 @@ export const GroupStatsSchema = Type.Object({
   })),
 });
 export type GroupStats = Static<typeof GroupStatsSchema>;
+
+/** An account of a group as its statistics list it: its name beside its totals. */
+export function toGroupAccount(account: { id: string; name: string }, figures: StatsFigures): GroupStats['accounts'][number] {
+  return {
+    id: account.id, name: account.name, consents: figures.consents, pageviews: figures.pageviews,
+    unique_visitors: figures.unique_visitors, consent_rate: figures.consent_rate,
+  };
+}
