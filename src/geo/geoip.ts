@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { Reader, type Response } from 'mmdb-lib';
 // Not re-exported by the package's index; reads the metadata of a file's tail without loading the file.
 import { parseMetadata, type Metadata } from 'mmdb-lib/lib/metadata.js';
+import { TtlMap } from '../lib/ttl-map.ts';
 import { canonicalLocation, type VisitorLocation } from './regions.ts';
 import { usStateByName } from './us-states.ts';
 
@@ -121,6 +122,18 @@ function isLocationRecord(record: unknown): boolean {
 /** Addresses every country or city database places: one of them tells the layout of a file. */
 const PROBES = { 4: ['8.8.8.8', '1.1.1.1', '81.2.69.142'], 6: ['2001:4860:4860::8888', '2606:4700:4700::1111', '2a00:1450:4001::1'] };
 
+/**
+ * Decoded records by their place in the file: visitors come from far fewer places than a database
+ * holds, and decoding a record is most of a lookup's cost (a cache halves it, measured in
+ * bench/geoip.ts). Bounded; the oldest tenth goes when full. Records are shared: never changed.
+ */
+const RECORD_CACHE_ENTRIES = 10_000;
+
+function recordCache() {
+  const records = new TtlMap<number | string, unknown>(Number.POSITIVE_INFINITY, RECORD_CACHE_ENTRIES);
+  return { get: (offset: number | string) => records.get(offset)?.value, set: (offset: number | string, record: unknown) => records.set(offset, record) };
+}
+
 async function loadReader(info: GeoDatabaseInfo): Promise<Reader<Response>> {
   let buffer: Buffer;
   try {
@@ -130,7 +143,7 @@ async function loadReader(info: GeoDatabaseInfo): Promise<Reader<Response>> {
   }
   let reader: Reader<Response>;
   try {
-    reader = new Reader<Response>(buffer);
+    reader = new Reader<Response>(buffer, { cache: recordCache() });
   } catch {
     throw new GeoDatabaseError(`GeoIP database ${info.path} is damaged: its search tree cannot be read`);
   }
@@ -195,11 +208,19 @@ export class GeoDatabase {
     if (paths.length === 0) throw new GeoDatabaseError('GeoIP database: no file given');
   }
 
-  private async filesFor(family: 4 | 6): Promise<GeoDatabaseInfo[]> {
-    const all = await checkGeoDatabase(this.paths);
-    const v4 = all.filter((info) => info.ipVersion === 4);
-    const v6 = all.filter((info) => info.ipVersion === 6);
-    return family === 4 && v4.length > 0 ? v4 : v6;
+  private readonly families = new Map<4 | 6, Promise<GeoDatabaseInfo[]>>();
+
+  /** The files an address family is looked up in, chosen once. */
+  private filesFor(family: 4 | 6): Promise<GeoDatabaseInfo[]> {
+    let files = this.families.get(family);
+    if (!files) {
+      files = checkGeoDatabase(this.paths).then((all) => {
+        const v4 = all.filter((info) => info.ipVersion === 4);
+        return family === 4 && v4.length > 0 ? v4 : all.filter((info) => info.ipVersion === 6);
+      });
+      this.families.set(family, files);
+    }
+    return files;
   }
 
   /** The location of an address (normalised: see `lookupAddress`), or null when no file places it. Throws `GeoDatabaseError`. */
