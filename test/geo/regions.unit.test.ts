@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COUNTRY_CODES, isCountryCode } from '../../src/geo/country-codes.ts';
-import { US_PRIVACY_LAWS, usPrivacyStates } from '../../src/geo/us-privacy-laws.ts';
+import { US_PRIVACY_LAWS, US_PRIVACY_LAWS_REVIEWED, usPrivacyStates } from '../../src/geo/us-privacy-laws.ts';
 import { canonicalLocation, canonicalRegion, EU_MEMBER_STATES, expandRegions, REGION_GROUPS, regionCovers } from '../../src/geo/regions.ts';
 import { US_STATES, usStateByName } from '../../src/geo/us-states.ts';
 
@@ -103,6 +103,7 @@ describe('groups', () => {
       expect(law.source.length).toBeGreaterThan(10);
     }
     expect([...US_PRIVACY_LAWS].sort((a, b) => a.effective.localeCompare(b.effective))).toEqual(US_PRIVACY_LAWS);
+    expect(new Date(`${US_PRIVACY_LAWS_REVIEWED}T00:00:00Z`).toISOString().slice(0, 10)).toBe(US_PRIVACY_LAWS_REVIEWED);
   });
 
   it('expand to the countries and subdivisions they stand for, each once', () => {
