@@ -19,7 +19,7 @@ export const DBIP_ATTRIBUTION = Object.freeze({
   html: '<a href="https://db-ip.com">IP Geolocation by DB-IP</a>',
 });
 
-/** A database that cannot be used: missing, unreadable, not an mmdb file, or without countries. */
+/** A database that cannot be used: missing, unreadable, not an mmdb file, damaged, or without countries. */
 export class GeoDatabaseError extends Error {}
 
 /**
@@ -48,9 +48,6 @@ function unreadable(path: string, error: unknown): GeoDatabaseError {
   return new GeoDatabaseError(`GeoIP database ${path} cannot be read: ${why}`);
 }
 
-/** Kinds of MaxMind databases that hold no country. */
-const NOT_LOCATIONS = /ASN|ISP|Anonymous|Connection-Type|Domain|Enterprise-ISP|IP-Risk/i;
-
 async function readInfo(path: string): Promise<GeoDatabaseInfo> {
   let tail: Buffer;
   try {
@@ -75,11 +72,7 @@ async function readInfo(path: string): Promise<GeoDatabaseInfo> {
   if (metadata.binaryFormatMajorVersion !== 2 || (metadata.ipVersion !== 4 && metadata.ipVersion !== 6)) {
     throw new GeoDatabaseError(`GeoIP database ${path} is not a MaxMind DB (.mmdb) file of format 2`);
   }
-  const databaseType = String(metadata.databaseType ?? '');
-  if (NOT_LOCATIONS.test(databaseType)) {
-    throw new GeoDatabaseError(`GeoIP database ${path} holds no countries (its type is ${databaseType}): use a Country or City database`);
-  }
-  return { path, ipVersion: metadata.ipVersion, databaseType, builtAt: metadata.buildEpoch };
+  return { path, ipVersion: metadata.ipVersion, databaseType: String(metadata.databaseType ?? ''), builtAt: metadata.buildEpoch };
 }
 
 /** The fields both layouts may have: DB-IP's flat one and MaxMind's (which DB-IP's own mmdb files use too). */
@@ -156,7 +149,9 @@ async function loadReader(info: GeoDatabaseInfo): Promise<Reader<Response>> {
     }
     if (record === null) continue;
     if (!isLocationRecord(record)) {
-      throw new GeoDatabaseError(`GeoIP database ${info.path} is neither a MaxMind GeoIP2/GeoLite2 nor a DB-IP country or city database`);
+      // An ASN, ISP, anonymous-IP or connection-type database: told by its records, not its type's name
+      // (DB-IP's "Location + ISP" databases have ISP in their type, and countries too).
+      throw new GeoDatabaseError(`GeoIP database ${info.path} (type ${info.databaseType}) holds no countries: use a MaxMind GeoIP2/GeoLite2 or DB-IP Country or City database`);
     }
     break;
   }

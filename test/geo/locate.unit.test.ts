@@ -21,6 +21,32 @@ const KNOWN = [
   ['::ffff:5102:458e', 'GB', null],
 ] as const;
 
+/** MaxMind DB's encoding of a value (strings, unsigned integers, arrays and maps: what the tests need). */
+function encoded(value: unknown): Buffer {
+  const control = (type: number, size: number) => {
+    const [field, extra] = size < 29 ? [size, []] : [29, [size - 29]]; // sizes up to 284
+    return Buffer.from(type <= 7 ? [(type << 5) | field, ...extra] : [field, type - 7, ...extra]);
+  };
+  if (typeof value === 'string') return Buffer.concat([control(2, Buffer.byteLength(value)), Buffer.from(value)]);
+  if (typeof value === 'number') {
+    const bytes: number[] = [];
+    for (let rest = value; rest > 0; rest = Math.floor(rest / 256)) bytes.unshift(rest % 256);
+    return Buffer.concat([control(6, bytes.length), Buffer.from(bytes)]);
+  }
+  if (Array.isArray(value)) return Buffer.concat([control(11, value.length), ...value.map(encoded)]);
+  const entries = Object.entries(value as object);
+  return Buffer.concat([control(7, entries.length), ...entries.flatMap(([key, item]) => [encoded(key), encoded(item)])]);
+}
+
+/** An IPv4 mmdb file in which every address has the same record: one node, both of its records pointing at it. */
+function mmdbFile(path: string, databaseType: string, record: object): string {
+  const pointer = 1 + 16; // node count + the data section's separator: the record at offset 0 of the data
+  const tree = Buffer.from([0, 0, pointer, 0, 0, pointer]);
+  const metadata = { node_count: 1, record_size: 24, ip_version: 4, binary_format_major_version: 2, binary_format_minor_version: 0, database_type: databaseType };
+  writeFileSync(path, Buffer.concat([tree, Buffer.alloc(16), encoded(record), Buffer.from('abcdef4d61784d696e642e636f6d', 'hex'), encoded(metadata)]));
+  return path;
+}
+
 const shipped = shippedDatabaseFiles();
 const dir = mkdtempSync(join(tmpdir(), 'consentry-geo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -119,6 +145,28 @@ describe('a database that cannot be used', () => {
     expect(await locator.locate({ ip: '8.8.8.8', headers: {} })).toEqual({ country: null, region: null, source: 'none' });
     expect(await locator.locate({ ip: '2a00:1450:4001::1', headers: {} })).toEqual({ country: null, region: null, source: 'none' });
     expect(told).toEqual([`GeoIP database ${join(dir, 'gone.mmdb')} cannot be read: no such file`]);
+  });
+});
+
+describe("an operator's database", () => {
+  it("is read in MaxMind's layout, subdivisions and all", async () => {
+    const file = mmdbFile(join(dir, 'city.mmdb'), 'GeoIP2-City', { country: { iso_code: 'DE' }, subdivisions: [{ iso_code: 'BY', names: { en: 'Bavaria' } }] });
+    expect(await checkGeoDatabase([file])).toEqual([{ path: file, ipVersion: 4, databaseType: 'GeoIP2-City', builtAt: expect.any(Date) }]);
+    const locator = createLocator({ databaseFiles: [file] });
+    expect(await locator.locate({ ip: '8.8.8.8', headers: {} })).toEqual({ country: 'DE', region: 'DE-BY', source: 'database' });
+    expect(await locator.locate({ ip: '::ffff:1.2.3.4', headers: {} })).toEqual({ country: 'DE', region: 'DE-BY', source: 'database' });
+    // An IPv4 file alone places no IPv6 visitor.
+    expect(await locator.locate({ ip: '2a00:1450:4001::1', headers: {} })).toEqual({ country: null, region: null, source: 'none' });
+  });
+
+  it('without countries is refused on first use, named by its type', async () => {
+    const file = mmdbFile(join(dir, 'asn.mmdb'), 'GeoLite2-ASN', { autonomous_system_number: 15169, autonomous_system_organization: 'GOOGLE' });
+    const told: string[] = [];
+    const locator = createLocator({ databaseFiles: [file], onDatabaseError: (error) => told.push(error.message) });
+    expect(await locator.locate({ ip: '8.8.8.8', headers: {} })).toEqual({ country: null, region: null, source: 'none' });
+    expect(told).toEqual([
+      `GeoIP database ${file} (type GeoLite2-ASN) holds no countries: use a MaxMind GeoIP2/GeoLite2 or DB-IP Country or City database`,
+    ]);
   });
 });
 
