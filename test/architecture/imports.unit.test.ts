@@ -21,8 +21,9 @@ const MAY_IMPORT: Record<string, string[]> = {
   mail: ['lib', 'config.ts', 'db'],
   ai: ['lib'],
   scanner: ['lib'],
+  geo: ['lib'],
   http: ['lib', 'config.ts', 'db', 'redis.ts'],
-  modules: ['lib', 'config.ts', 'db', 'redis.ts', 'mail', 'ai', 'scanner', 'http', 'banner'],
+  modules: ['lib', 'config.ts', 'db', 'redis.ts', 'mail', 'ai', 'scanner', 'geo', 'http', 'banner'],
 };
 const TOP = new Set(['app.ts', 'server.ts', 'cli.ts', 'demo.ts', 'services.ts']);
 
