@@ -9,8 +9,8 @@ import { visitorContext } from '../consents/consents.service.ts';
 import { bannerScriptHandler } from './banner-script.routes.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
 import type { WidgetAccount } from './widget.repository.ts';
-import { bannerConfig, countPageview, recordVisitorConsent, visitorReceipt } from './widget.service.ts';
-import { RecordedConsent, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
+import { bannerConfig, countPageview, recordVisitorConsent, visitorReceipt, visitorRegion } from './widget.service.ts';
+import { RecordedConsent, VisitorRegion, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -130,6 +130,23 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     const config = await bannerConfig(services, usableAccount(request), request.query.session_id);
     reply.header('cache-control', 'no-store');
     return { data: config };
+  });
+
+  // The answer depends on the visitor's address and the CDN's headers as well as the Origin.
+  const regionVary = ['Origin', services.config.geoCountryHeader, services.config.geoRegionHeader].filter(Boolean).join(', ');
+  app.get('/widget/:account_id/region', {
+    config: { auth: 'public', throttle: 'widget' },
+    preParsing: admitted,
+    schema: {
+      operationId: 'widgetRegion', tags,
+      summary: "Where the visitor is and the banner mode there (their address is used for the lookup alone, never kept)",
+      params: WidgetParams,
+      response: { 200: VisitorRegion, ...errors },
+    },
+  }, async (request, reply) => {
+    const region = await visitorRegion(services, usableAccount(request), request);
+    reply.header('cache-control', 'no-store').header('vary', regionVary);
+    return region;
   });
 
   app.post('/widget/:account_id/views', {

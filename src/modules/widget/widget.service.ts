@@ -1,9 +1,11 @@
 import { isForeignKeyViolation, type Executor } from '../../db/kysely.ts';
+import type { LocateInput, Locator } from '../../geo/locate.ts';
+import { modeFor } from '../../geo/regional-rules.ts';
 import { found, NotFoundError } from '../../http/app-errors.ts';
 import { findVisitorConsent } from '../consent-proof/consent-proof.service.ts';
 import { recordConsent, type ConsentRecorder, type VisitorContext } from '../consents/consents.service.ts';
 import type { BannerScripts } from './banner-script.ts';
-import type { WidgetConsentInput } from './widget.schema.ts';
+import type { VisitorRegion, WidgetConsentInput } from './widget.schema.ts';
 import { findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
 
 /** An account deleted while still cached here: its rows can no longer be written, it is gone. */
@@ -30,6 +32,24 @@ export async function bannerConfig(serving: BannerServing, account: WidgetAccoun
   if (!banner || !current) throw new NotFoundError();
   serving.visits.count(account.id, sessionId);
   return banner.config;
+}
+
+/** What telling a visitor's region needs: where visitors are, and the built banners, whose rules decide the mode. */
+export interface RegionServing {
+  locator: Locator;
+  bannerScripts: Pick<BannerScripts, 'get'>;
+}
+
+/**
+ * Where the visitor is and the banner mode the account's rules give there: the rules the account's
+ * script carries (built at most a minute ago), so that the answer and the script's own choice for
+ * a page's `data-region` agree. The address is used for the lookup alone.
+ */
+export async function visitorRegion(serving: RegionServing, account: WidgetAccount, visitor: LocateInput): Promise<VisitorRegion> {
+  const [location, banner] = await Promise.all([serving.locator.locate(visitor), serving.bannerScripts.get(account.id)]);
+  if (!banner) throw new NotFoundError();
+  const { rules, default_mode } = banner.config.regions;
+  return { country: location.country, region: location.region, mode: modeFor(location, rules, default_mode) };
 }
 
 /** A page the banner was loaded on: a pageview (in memory, written in batches), with no visitor named. */
