@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { chooseEncoding } from '../../src/http/accept-encoding.ts';
-import { etagMatches } from '../../src/http/if-none-match.ts';
 
 describe('chooseEncoding', () => {
   it('prefers brotli, then gzip, honours q=0 and *, and falls back to identity', () => {
@@ -27,23 +26,5 @@ describe('chooseEncoding', () => {
     expect(chooseEncoding('gzip, br', ['identity'])).toBe('identity');
     // The same header, parsed once, still answers each caller by what it offers.
     expect(chooseEncoding('gzip, br', ['br', 'gzip', 'identity'])).toBe('br');
-  });
-});
-
-describe('etagMatches', () => {
-  const etag = '"abc"';
-  it('matches the tag, its weak form, one of a list, or *', () => {
-    expect(etagMatches(etag, etag)).toBe(true);
-    expect(etagMatches(`W/${etag}`, etag)).toBe(true);
-    expect(etagMatches(`"other", W/${etag}`, etag)).toBe(true);
-    expect(etagMatches('*', etag)).toBe(true);
-  });
-
-  it('does not match another tag, a tag without its quotes, or no header', () => {
-    expect(etagMatches('"other"', etag)).toBe(false);
-    expect(etagMatches('abc', etag)).toBe(false);
-    expect(etagMatches('"abc-gzip"', etag)).toBe(false);
-    expect(etagMatches(undefined, etag)).toBe(false);
-    expect(etagMatches('', etag)).toBe(false);
   });
 });
