@@ -11,6 +11,13 @@ const CACHE_CONTROL = `public, max-age=${SCRIPT_MAX_AGE_S}`;
 const JAVASCRIPT = 'text/javascript; charset=utf-8';
 const UNKNOWN = '/* Consentry: there is no banner for this account. Check the account id in the script tag. */\n';
 
+/**
+ * The script goes out as it was compressed once, when built (brotli at quality 11, gzip at 9). Not
+ * @fastify/compress: it compresses every response anew and cannot send stored variants (it leaves
+ * alone a reply that has a Content-Encoding). On this route, at its own brotli quality of 4, in three
+ * alternating pairs of `npm run bench` runs (2026-12-06): 44 req/s against 3,080 (0.01×, medians of
+ * the pairs), 7.8 ms of server CPU per request against 65 µs.
+ */
 function send(request: FastifyRequest, reply: FastifyReply, banner: BuiltBanner | undefined): FastifyReply {
   // Any website may load the script with a plain <script> tag (the API's other answers stay same-site).
   reply.header('cross-origin-resource-policy', 'cross-origin');
