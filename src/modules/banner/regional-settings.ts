@@ -10,6 +10,7 @@ import {
   parseRegionalRules,
   type Mode,
   type RegionalRule,
+  type RuleProblem,
 } from '../../geo/regional-rules.ts';
 import type { Problems } from '../../http/validation.ts';
 
@@ -52,6 +53,14 @@ export function regionalSettingsOf(columns: RegionalColumns): RegionalSettings {
   };
 }
 
+/** A value sent, checked by its parser (each problem added), or null: the default again. */
+function checked<T>(problems: Problems, sent: unknown, parse: (input: unknown) => [T, RuleProblem[]]): T | null {
+  if (sent === null) return null;
+  const [value, found] = parse(sent);
+  for (const { field, problem } of found) problems.add(field, problem);
+  return value;
+}
+
 /**
  * Checks the regional changes, adding a problem for each bad code or mode (`Regional rules has an
  * unknown region code: XX`), and gives the columns they set: rules in canonical form, null where the
@@ -60,22 +69,16 @@ export function regionalSettingsOf(columns: RegionalColumns): RegionalSettings {
 export function regionalChanges(problems: Problems, changes: RegionalChanges, current: RegionalColumns): Partial<RegionalColumns> {
   const out: Partial<RegionalColumns> = {};
   if (changes.regional_rules !== undefined) {
-    if (changes.regional_rules === null) {
-      out.regional_rules = null;
-    } else {
-      const parsed = parseRegionalRules(changes.regional_rules);
-      for (const { field, problem } of parsed.problems) problems.add(field, problem);
-      out.regional_rules = parsed.rules;
-    }
+    out.regional_rules = checked(problems, changes.regional_rules, (input) => {
+      const { rules, problems: found } = parseRegionalRules(input);
+      return [rules, found];
+    });
   }
   if (changes.default_mode !== undefined) {
-    if (changes.default_mode === null) {
-      out.default_mode = null;
-    } else {
-      const parsed = parseDefaultMode(changes.default_mode);
-      for (const { field, problem } of parsed.problems) problems.add(field, problem);
-      out.default_mode = parsed.mode;
-    }
+    out.default_mode = checked(problems, changes.default_mode, (input) => {
+      const { mode, problems: found } = parseDefaultMode(input);
+      return [mode, found];
+    });
   }
   if (changes.consent_mode !== undefined) {
     out.consent_mode = changes.consent_mode === null ? null : { ...current.consent_mode, ...changes.consent_mode };
