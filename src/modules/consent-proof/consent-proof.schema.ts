@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { ConsentErasureRow, ConsentRow } from '../../db/schema.ts';
 import { offsetQuery } from '../../http/pagination.ts';
 import { Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
-import { UserPreferencesSchema } from '../consents/consents.schema.ts';
+import { RegionalSchema, regionalOf, UserPreferencesSchema } from '../consents/consents.schema.ts';
 
 export const VerificationSchema = Type.Object({
   valid: Type.Boolean(),
@@ -68,6 +68,7 @@ export const ReceiptSchema = Type.Object({
     user_preferences: UserPreferencesSchema,
     gpc: Type.Boolean(),
     url: Nullable(Type.String()),
+    ...RegionalSchema,
     chain_seq: Type.Integer(),
     hash: Nullable(Type.String({ description: "SHA-256 link of the account's consent chain" })),
     personal_hash: Nullable(Type.String()),
@@ -82,6 +83,7 @@ export function toReceipt(row: ConsentRow) {
       user_preferences: row.user_preferences,
       gpc: row.gpc,
       url: row.url,
+      ...regionalOf(row),
       chain_seq: Number(row.chain_seq),
       hash: row.hash,
       personal_hash: row.personal_hash,
