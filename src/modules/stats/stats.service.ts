@@ -1,8 +1,8 @@
 import type { Executor } from '../../db/kysely.ts';
 import { HyperLogLog } from '../../lib/hyperloglog.ts';
 import { addDays, buckets, cover, daysBetween, type Period } from './periods.ts';
-import { categoryDays, categoryNames, consentDays, sketchesOf, visitDays } from './stats.repository.ts';
-import type { Interval, Stats, StatsFigures } from './stats.schema.ts';
+import { categoryDays, categoryNames, consentDays, consentsBy, sketchesOf, visitDays } from './stats.repository.ts';
+import type { Breakdown, BreakdownEntry, Interval, Stats, StatsFigures } from './stats.schema.ts';
 
 interface Tally {
   consents: number;
@@ -175,6 +175,30 @@ export async function accountStats(
       },
     };
   }
+}
+
+/**
+ * The range's consents per country or per mode, with their rates, most consents first (ties by
+ * value, the unknown last). Read from the writer's rollup by day, country and mode: the cost grows
+ * with the days and the countries, not with the consents.
+ */
+export async function consentBreakdown(db: Executor, accountIds: string[], from: string, to: string, by: Breakdown): Promise<BreakdownEntry[]> {
+  if (accountIds.length === 0) return [];
+  const rows = await consentsBy(db, accountIds, from, to, by);
+  return rows
+    .map((row) => ({
+      value: row.value === '' ? null : row.value,
+      consents: row.consents,
+      accept_types: { all: row.accept_all, custom: row.accept_custom, necessary: row.accept_necessary },
+      opt_outs: row.opt_outs,
+      gpc: row.gpc,
+      accept_all_rate: rate(row.accept_all, row.consents),
+      reject_all_rate: rate(row.accept_necessary, row.consents),
+      custom_rate: rate(row.accept_custom, row.consents),
+      opt_out_rate: rate(row.opt_outs, row.consents),
+      gpc_share: rate(row.gpc, row.consents),
+    }))
+    .sort((a, b) => b.consents - a.consents || (a.value === null ? 1 : b.value === null ? -1 : a.value < b.value ? -1 : 1));
 }
 
 /** What other modules use of the statistics: the seed's sketches and the visit counter. */
