@@ -224,6 +224,13 @@ export async function lockChainHeads(db: Pick<Db, 'kysely'>, execute: Db['execut
 const headsOf = (rows: Array<{ account_id: string; seq: number | string; hash: string }>) =>
   new Map(rows.map((row) => [row.account_id, { seq: Number(row.seq), hash: row.hash }]));
 
+/** One array parameter per field of the list's items, cast to its PostgreSQL type, in order: what `unnest` takes. */
+const arraysOf = <T>(list: T[], fields: [keyof T, string][]) =>
+  sql.join(fields.map(([field, type]) => sql`${list.map((item) => item[field])}::${sql.raw(type)}[]`));
+
+/** `column = d.column + excluded.column` for each count: what a rollup row `d` adds of a batch's. */
+const addedUp = (columns: string[]) => sql.raw(columns.map((column) => `${column} = d.${column} + excluded.${column}`).join(', '));
+
 /**
  * One statement, so one round trip and one implicit transaction: the chain heads advanced by
  * compare-and-set, the rows of the accounts whose head advanced (passed as arrays, so that the
@@ -261,10 +268,7 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
           ${daily.map((d) => d.gpc)}::int[], ${daily.map((d) => d.head_seq)}::bigint[], ${daily.map((d) => d.head_id)}::uuid[],
           ${daily.map((d) => d.head_hash)}::text[]
         ) as row(account_id) where row.account_id in (select account_id from stored)
-        on conflict (account_id, day) do update set
-          consents = d.consents + excluded.consents, accept_all = d.accept_all + excluded.accept_all,
-          accept_custom = d.accept_custom + excluded.accept_custom, accept_necessary = d.accept_necessary + excluded.accept_necessary,
-          gpc = d.gpc + excluded.gpc,
+        on conflict (account_id, day) do update set ${addedUp(['consents', 'accept_all', 'accept_custom', 'accept_necessary', 'gpc'])},
           head_id = case when excluded.head_seq > d.head_seq then excluded.head_id else d.head_id end,
           head_hash = case when excluded.head_seq > d.head_seq then excluded.head_hash else d.head_hash end,
           head_seq = greatest(d.head_seq, excluded.head_seq)
@@ -283,16 +287,11 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
           accepted = d.accepted + excluded.accepted, rejected = d.rejected + excluded.rejected
       ), placed as (
         insert into consent_daily_country_modes as d (account_id, day, country, mode, consents, accept_all, accept_custom, accept_necessary, opt_outs, gpc)
-        select * from unnest(
-          ${places.map((p) => p.account_id)}::uuid[], ${places.map((p) => p.day)}::date[], ${places.map((p) => p.country)}::text[],
-          ${places.map((p) => p.mode)}::text[], ${places.map((p) => p.consents)}::int[], ${places.map((p) => p.all)}::int[],
-          ${places.map((p) => p.custom)}::int[], ${places.map((p) => p.necessary)}::int[], ${places.map((p) => p.opt_outs)}::int[],
-          ${places.map((p) => p.gpc)}::int[]
-        ) as row(account_id) where row.account_id in (select account_id from stored)
+        select * from unnest(${arraysOf(places, [['account_id', 'uuid'], ['day', 'date'], ['country', 'text'], ['mode', 'text'],
+          ['consents', 'int'], ['all', 'int'], ['custom', 'int'], ['necessary', 'int'], ['opt_outs', 'int'], ['gpc', 'int']])})
+          as row(account_id) where row.account_id in (select account_id from stored)
         on conflict (account_id, day, country, mode) do update set
-          consents = d.consents + excluded.consents, accept_all = d.accept_all + excluded.accept_all,
-          accept_custom = d.accept_custom + excluded.accept_custom, accept_necessary = d.accept_necessary + excluded.accept_necessary,
-          opt_outs = d.opt_outs + excluded.opt_outs, gpc = d.gpc + excluded.gpc
+          ${addedUp(['consents', 'accept_all', 'accept_custom', 'accept_necessary', 'opt_outs', 'gpc'])}
       ), installed as (
         update accounts set code_installed_at = now() where id = any(${fresh}::uuid[]) and code_installed_at is null
       )
