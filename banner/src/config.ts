@@ -1,5 +1,8 @@
-import type { LanguageSource } from './text.ts';
 import type { Texts } from './translations.ts';
+
+/** Where the banner looks for the visitor's language: the browser's languages, the page's `lang`, the account's default. */
+export const LANGUAGE_SOURCES = ['browser', 'page', 'default'] as const;
+export type LanguageSource = (typeof LANGUAGE_SOURCES)[number];
 
 /** The account's own words in the languages the banner speaks, by language code; what one leaves out is the default text. */
 export type Translated<K extends string> = Record<string, { [key in K]?: string }>;

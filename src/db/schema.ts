@@ -247,6 +247,9 @@ export interface ConsentsTable {
   gpp_string: ColumnType<string | null, string | null | undefined, never>;
 }
 
+/** A consent's fields of where and under which mode it was given, and its GPP string: absent is null. */
+export type RegionalField = 'country' | 'region' | 'mode' | 'gpp_string';
+
 /** How a banner treats a visitor's region: opt-in (today's banner), opt-out, a notice, or none. */
 export type ConsentMode = 'opt-in' | 'opt-out' | 'notice' | 'none';
 
@@ -294,6 +297,10 @@ export interface ConsentRow {
   mode: ConsentMode | null;
   gpp_string: string | null;
 }
+
+/** A consent as recorded, before the writer chains it; also what a list shows of one. */
+export type NewConsent = Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at' | RegionalField>
+  & Partial<Pick<ConsentRow, RegionalField>>;
 
 export type InvitationRole = 'admin' | 'member';
 

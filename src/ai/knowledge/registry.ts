@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { STANDARD_CATEGORIES, type StandardCategory } from './categories.ts';
 import { isGenericName } from './convention.ts';
-import { hostAndParents, normaliseHost } from './knowledge.ts';
+import { hostAndParents, normaliseHost } from './host-names.ts';
 import { dataFile } from './sources.ts';
 
 /**

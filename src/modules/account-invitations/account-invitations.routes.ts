@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { found, NotFoundError } from '../../http/app-errors.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { listAnswer, listOf } from '../../http/pagination.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { principalOf, scopeOf } from '../../http/auth.ts';
-import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
+import { ErrorList, IdParams, MessageSchema } from '../../http/schemas.ts';
 import { Problems } from '../../http/validation.ts';
 import { findInvitation, listInvitations, updateOpenInvitation } from './account-invitations.repository.ts';
 import {
@@ -24,7 +24,6 @@ import { acceptInvitation } from './invitation-accept.ts';
 import { startInvitationEmailRetries } from './invitation-mail.ts';
 
 const tags = ['Account invitations'];
-const security = [{ bearer: [] }];
 const read = { auth: 'account' } as const;
 const write = { auth: 'account', admin: true } as const;
 const One = Type.Object({ data: InvitationSchema });
@@ -43,35 +42,33 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
   app.get('/account-invitations', {
     config: read,
     schema: {
-      operationId: 'listAccountInvitations', tags, security,
+      operationId: 'listAccountInvitations', tags,
       summary: 'Open invitations of the account; with include_cancelled=true, all of them',
       querystring: InvitationListQuery,
-      response: withErrors({ 200: listOf(InvitationListItemSchema) }, { 400: 'array' }),
+      response: { 200: listOf(InvitationListItemSchema) },
     },
   }, async (request) => {
-    const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
     const filters = { includeCancelled: request.query.include_cancelled === true };
-    const { rows, count } = await listInvitations(db, scopeOf(request).accountId, filters, window, sort);
-    return { pagination: paginate(request, window, count), data: rows.map((row) => toInvitationListItem(row, config.publicUrl)) };
+    return listAnswer(request, { sort: 'created_at', order: 'asc' },
+      (sort, window) => listInvitations(db, scopeOf(request).accountId, filters, window, sort), (row) => toInvitationListItem(row, config.publicUrl));
   });
 
   app.get('/account-invitations/:id', {
     config: read,
     schema: {
-      operationId: 'getAccountInvitation', tags, security, summary: 'One invitation of the account, in any state',
+      operationId: 'getAccountInvitation', tags, summary: 'One invitation of the account, in any state',
       params: IdParams,
-      response: withErrors({ 200: One }, { 404: true }),
+      response: { 200: One },
     },
   }, async (request) => current(scopeOf(request).accountId, request.params.id));
 
   app.post('/account-invitations', {
     config: { ...write, errorForm: 'single' },
     schema: {
-      operationId: 'createAccountInvitation', tags, security,
+      operationId: 'createAccountInvitation', tags,
       summary: 'Invite someone by email (201); an open invitation for the same email is sent again instead (200)',
       body: CreateInvitationBody,
-      response: withErrors({ 201: CreatedInvitationSchema, 200: CreatedInvitationSchema }, { 400: 'single', 403: true, 413: true, 415: true }),
+      response: { 201: CreatedInvitationSchema, 200: CreatedInvitationSchema },
     },
   }, async (request, reply) => {
     const { row, created, inviteUrl } = await inviteToAccount(services, request.log, scopeOf(request).accountId, principalOf(request), request.body);
@@ -81,10 +78,10 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
   app.post('/account-invitations/:id/resend', {
     config: write,
     schema: {
-      operationId: 'resendAccountInvitation', tags, security,
+      operationId: 'resendAccountInvitation', tags,
       summary: 'Email an open invitation again with a new link (at most once an hour per address; at once after a failed send)',
       params: IdParams,
-      response: withErrors({ 200: CreatedInvitationSchema }, { 403: true, 404: true }),
+      response: { 200: CreatedInvitationSchema },
     },
   }, async (request) => {
     const { row, inviteUrl } = await resendInvitation(services, request.log, scopeOf(request).accountId, request.params.id);
@@ -94,10 +91,10 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
   app.put('/account-invitations/:id', {
     config: write,
     schema: {
-      operationId: 'updateAccountInvitation', tags, security, summary: 'Rename an open invitation (email and role stay)',
+      operationId: 'updateAccountInvitation', tags, summary: 'Rename an open invitation (email and role stay)',
       params: IdParams,
       body: UpdateInvitationBody,
-      response: withErrors({ 200: One }, { 403: true, 404: true, 413: true, 415: true, 422: true }),
+      response: { 200: One },
     },
   }, async (request) => {
     const problems = new Problems();
@@ -111,9 +108,9 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
   app.delete('/account-invitations/:id', {
     config: write,
     schema: {
-      operationId: 'cancelAccountInvitation', tags, security, summary: 'Cancel an open invitation; its link stops working',
+      operationId: 'cancelAccountInvitation', tags, summary: 'Cancel an open invitation; its link stops working',
       params: IdParams,
-      response: withErrors({ 200: MessageSchema }, { 403: true, 404: true }),
+      response: { 200: MessageSchema },
     },
   }, async (request) => {
     found(await updateOpenInvitation(db, scopeOf(request).accountId, request.params.id, { deleted_at: new Date() }));
@@ -126,7 +123,7 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
       operationId: 'acceptAccountInvitation', tags,
       summary: 'Accept an invitation with the secret of its link: joins the account (creating the user if new) and logs in',
       body: AcceptInvitationBody,
-      response: withErrors({ 200: AcceptedInvitationSchema }, { 404: true, 413: true, 415: true, 422: true }),
+      response: { 200: AcceptedInvitationSchema, 404: ErrorList },
     },
   }, async (request) => {
     const accepted = await acceptInvitation(db, request.body.invitation);

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { listAnswer, listOf } from '../../http/pagination.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { scopeOf } from '../../http/auth.ts';
-import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
+import { IdParams, MessageSchema, ValidationErrorList } from '../../http/schemas.ts';
 import { findAccountUser, listAccountUsers } from './account-users.repository.ts';
 import {
   AccountUserListQuery,
@@ -14,7 +14,6 @@ import {
 import { changeRoles, removeAccountUser } from './account-users.service.ts';
 
 const tags = ['Account users'];
-const security = [{ bearer: [] }];
 const read = { auth: 'account' } as const;
 const write = { auth: 'account', admin: true } as const;
 const One = Type.Object({ data: AccountUserSchema });
@@ -25,23 +24,19 @@ export const accountUsersRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/account-users', {
     config: read,
     schema: {
-      operationId: 'listAccountUsers', tags, security, summary: 'The members of the account',
+      operationId: 'listAccountUsers', tags, summary: 'The members of the account',
       querystring: AccountUserListQuery,
-      response: withErrors({ 200: listOf(AccountUserSchema) }, { 400: 'array' }),
+      response: { 200: listOf(AccountUserSchema) },
     },
-  }, async (request) => {
-    const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
-    const { rows, count } = await listAccountUsers(db, scopeOf(request).accountId, window, sort);
-    return { pagination: paginate(request, window, count), data: rows.map(toAccountUser) };
-  });
+  }, async (request) => listAnswer(request, { sort: 'created_at', order: 'asc' },
+    (sort, window) => listAccountUsers(db, scopeOf(request).accountId, window, sort), toAccountUser));
 
   app.get('/account-users/:id', {
     config: read,
     schema: {
-      operationId: 'getAccountUser', tags, security, summary: 'One member of the account',
+      operationId: 'getAccountUser', tags, summary: 'One member of the account',
       params: IdParams,
-      response: withErrors({ 200: One }, { 404: true }),
+      response: { 200: One },
     },
   }, async (request) => {
     const row = found(await findAccountUser(db, scopeOf(request).accountId, request.params.id));
@@ -51,11 +46,11 @@ export const accountUsersRoutes: RoutesPlugin = async (app, { services }) => {
   app.put('/account-users/:id', {
     config: write,
     schema: {
-      operationId: 'updateAccountUser', tags, security,
+      operationId: 'updateAccountUser', tags,
       summary: 'Grant or withdraw the admin role; the owner and the last admin stay admins',
       params: IdParams,
       body: UpdateAccountUserBody,
-      response: withErrors({ 200: One }, { 403: true, 404: true, 413: true, 415: true, 422: true }),
+      response: { 200: One },
     },
   }, async (request) => {
     const { admin } = request.body.account_user.roles;
@@ -67,10 +62,10 @@ export const accountUsersRoutes: RoutesPlugin = async (app, { services }) => {
   app.delete('/account-users/:id', {
     config: write,
     schema: {
-      operationId: 'deleteAccountUser', tags, security,
+      operationId: 'deleteAccountUser', tags,
       summary: 'Remove a member from the account; the owner and the last admin cannot be removed',
       params: IdParams,
-      response: withErrors({ 200: MessageSchema }, { 403: true, 404: true, 422: true }),
+      response: { 200: MessageSchema, 422: ValidationErrorList },
     },
   }, async (request) => {
     const userId = await removeAccountUser(db, scopeOf(request).accountId, request.params.id);

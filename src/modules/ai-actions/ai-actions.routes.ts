@@ -1,15 +1,14 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { listAnswer, listOf } from '../../http/pagination.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { scopeOf } from '../../http/auth.ts';
-import { IdParams, withErrors } from '../../http/schemas.ts';
+import { IdParams, ValidationErrorList } from '../../http/schemas.ts';
 import { findAiAction, listAiActions } from './ai-actions.repository.ts';
 import { AiActionListQuery, AiActionSchema, toAiAction } from './ai-actions.schema.ts';
 import { acceptAction, rejectAction, revertAction } from './ai-actions.service.ts';
 
 const tags = ['AI actions'];
-const security = [{ bearer: [] }];
 const One = Type.Object({ data: AiActionSchema });
 
 export const aiActionsRoutes: RoutesPlugin = async (app, { services }) => {
@@ -18,24 +17,20 @@ export const aiActionsRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/ai-actions', {
     config: { auth: 'account' },
     schema: {
-      operationId: 'listAiActions', tags, security,
+      operationId: 'listAiActions', tags,
       summary: 'Everything the AI did to the account\'s categories and storage items',
       querystring: AiActionListQuery,
-      response: withErrors({ 200: listOf(AiActionSchema) }, { 400: 'array' }),
+      response: { 200: listOf(AiActionSchema) },
     },
-  }, async (request) => {
-    const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
-    const { rows, count } = await listAiActions(db, scopeOf(request).accountId, request.query, sort, window);
-    return { pagination: paginate(request, window, count), data: rows.map(toAiAction) };
-  });
+  }, async (request) => listAnswer(request, { sort: 'created_at', order: 'asc' },
+    (sort, window) => listAiActions(db, scopeOf(request).accountId, request.query, sort, window), toAiAction));
 
   app.get('/ai-actions/:id', {
     config: { auth: 'account' },
     schema: {
-      operationId: 'getAiAction', tags, security, summary: 'One AI action',
+      operationId: 'getAiAction', tags, summary: 'One AI action',
       params: IdParams,
-      response: withErrors({ 200: One }, { 404: true }),
+      response: { 200: One },
     },
   }, async (request) => {
     const row = found(await findAiAction(db, scopeOf(request).accountId, request.params.id));
@@ -45,10 +40,10 @@ export const aiActionsRoutes: RoutesPlugin = async (app, { services }) => {
   app.post('/ai-actions/:id/revert', {
     config: { auth: 'account', admin: true },
     schema: {
-      operationId: 'revertAiAction', tags, security,
+      operationId: 'revertAiAction', tags,
       summary: 'Undo an action: fields still holding the AI\'s values get their previous values back',
       params: IdParams,
-      response: withErrors({ 200: One }, { 403: true, 404: true, 422: true }),
+      response: { 200: One, 422: ValidationErrorList },
     },
   }, async (request) => {
     const { accountId } = scopeOf(request);
@@ -61,10 +56,10 @@ export const aiActionsRoutes: RoutesPlugin = async (app, { services }) => {
   app.post('/ai-actions/:id/accept', {
     config: { auth: 'account', admin: true },
     schema: {
-      operationId: 'acceptAiAction', tags, security,
+      operationId: 'acceptAiAction', tags,
       summary: 'Apply a suggested category: the item moves to the account\'s category of that meaning (created if none matches)',
       params: IdParams,
-      response: withErrors({ 200: One }, { 403: true, 404: true, 422: true }),
+      response: { 200: One, 422: ValidationErrorList },
     },
   }, async (request) => {
     const { accountId } = scopeOf(request);
@@ -76,10 +71,10 @@ export const aiActionsRoutes: RoutesPlugin = async (app, { services }) => {
   app.post('/ai-actions/:id/reject', {
     config: { auth: 'account', admin: true },
     schema: {
-      operationId: 'rejectAiAction', tags, security,
+      operationId: 'rejectAiAction', tags,
       summary: 'Turn down a suggestion the AI did not apply; the AI does not suggest it for that item again',
       params: IdParams,
-      response: withErrors({ 200: One }, { 403: true, 404: true, 422: true }),
+      response: { 200: One, 422: ValidationErrorList },
     },
   }, async (request) => {
     const rejected = await rejectAction(db, scopeOf(request).accountId, request.params.id);

@@ -1,5 +1,5 @@
 import { Type, type Static, type TNull, type TSchema, type TString, type TUnion } from 'typebox';
-import { LANGUAGE_SOURCES } from '../../../banner/src/text.ts';
+import { LANGUAGE_SOURCES } from '../../../banner/src/config.ts';
 import { TEXT_KEYS, type TextKey } from '../../../banner/src/translations.ts';
 import { Nullable, StringEnum, Text } from '../../http/schemas.ts';
 import { MAX_LANGUAGES } from './languages.ts';
@@ -35,6 +35,10 @@ export function TranslationChangesSchema<K extends string>(limits: Record<K, num
   const texts = Object.fromEntries(Object.entries<number>(limits).map(([key, max]) => [key, Nullable(Text(max))])) as Record<K, TUnion<[TString, TNull]>>;
   return Type.Record(LanguageCode, Nullable(Type.Partial(Type.Object(texts))), { maxProperties: 50, description });
 }
+
+/** The changes to the texts of an item the banner lists (a category, a service, a storage item); `texts` names them. */
+export const ItemTranslationChanges = <K extends string>(limits: Record<K, number>, texts: string) => TranslationChangesSchema(limits,
+  `${texts} in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language`);
 
 const LANGUAGE_SOURCES_DESCRIPTION =
   "Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), " +

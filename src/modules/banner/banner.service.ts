@@ -1,4 +1,4 @@
-import { LANGUAGE_SOURCES } from '../../../banner/src/text.ts';
+import { LANGUAGE_SOURCES } from '../../../banner/src/config.ts';
 import { TEXT_KEYS, TRANSLATIONS, type Texts } from '../../../banner/src/translations.ts';
 import type { Executor } from '../../db/kysely.ts';
 import { found } from '../../http/app-errors.ts';

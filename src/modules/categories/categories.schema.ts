@@ -3,7 +3,7 @@ import type { CategoryRow } from '../../db/schema.ts';
 import { offsetQuery } from '../../http/pagination.ts';
 import { Name, Text, Timestamp } from '../../http/schemas.ts';
 import { Language } from '../accounts/accounts.schema.ts';
-import { TranslationChangesSchema, TranslationsSchema } from '../banner/banner.schema.ts';
+import { ItemTranslationChanges, TranslationsSchema } from '../banner/banner.schema.ts';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './slug.ts';
 
 export const CategorySchema = Type.Object({
@@ -34,10 +34,7 @@ const fields = {
   required: Type.Boolean(),
   published: Type.Boolean(),
   default_language: Language,
-  translations: TranslationChangesSchema(
-    { name: 255, description: 2000 },
-    'Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language',
-  ),
+  translations: ItemTranslationChanges({ name: 255, description: 2000 }, 'Name and description'),
 };
 
 export const CreateCategoryBody = Type.Object({

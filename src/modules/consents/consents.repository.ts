@@ -1,17 +1,12 @@
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Executor } from '../../db/kysely.ts';
-import type { ConsentRecordsView, ConsentRow, UserPreferences } from '../../db/schema.ts';
+import type { ConsentRecordsView, ConsentRow, NewConsent, UserPreferences } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import { countOf, filtered, skippedPage } from './consent-filters.ts';
 import type { ConsentFilters } from './consents.schema.ts';
 
-/** Where a consent was given and under which mode, and its GPP string: absent is null. */
-export type RegionalField = 'country' | 'region' | 'mode' | 'gpp_string';
-
-/** A consent as recorded, before the writer chains it; also what a list shows of one. */
-export type NewConsent = Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at' | RegionalField>
-  & Partial<Pick<ConsentRow, RegionalField>>;
+export type { NewConsent } from '../../db/schema.ts';
 
 /** The last link of an account's chain. */
 export interface Head {

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
-import type { ConsentMode, ConsentRow } from '../../db/schema.ts';
-import type { NewConsent, RegionalField } from './consents.repository.ts';
+import type { ConsentMode, ConsentRow, NewConsent, RegionalField } from '../../db/schema.ts';
+import { MODES } from '../../geo/regional-rules.ts';
 import { offsetQuery } from '../../http/pagination.ts';
 import { Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
 
@@ -13,26 +13,26 @@ const CategoryIds = Type.Array(Text(64), { maxItems: 100 });
  */
 export const SERVICES_LIMIT = { names: 1_000, characters: 16_384 };
 // A record's keys are not checked by its key schema (it becomes a pattern): `propertyNames` bounds them as the values are.
-const Services = Type.Record(Text(255), Type.Array(Text(255), { maxItems: 200 }), { maxProperties: 200, propertyNames: { minLength: 1, maxLength: 255 } });
+const ServiceChoices = Type.Record(Text(255), Type.Array(Text(255), { maxItems: 200 }), { maxProperties: 200, propertyNames: { minLength: 1, maxLength: 255 } });
 
 export const UserPreferencesSchema = Type.Object({
   accept_type: StringEnum(ACCEPT_TYPES),
   accepted_categories: CategoryIds,
   rejected_categories: CategoryIds,
-  accepted_services: Services,
-  rejected_services: Services,
+  accepted_services: ServiceChoices,
+  rejected_services: ServiceChoices,
 });
 
 const UserPreferencesInput = Type.Object({
   accept_type: StringEnum(ACCEPT_TYPES),
   accepted_categories: Type.Optional(CategoryIds),
   rejected_categories: Type.Optional(CategoryIds),
-  accepted_services: Type.Optional(Services),
-  rejected_services: Type.Optional(Services),
+  accepted_services: Type.Optional(ServiceChoices),
+  rejected_services: Type.Optional(ServiceChoices),
 });
 
 /** The banner's modes: how a visitor's region is asked (the mode applied is stored with each consent). */
-export const CONSENT_MODES = ['opt-in', 'opt-out', 'notice', 'none'] as const satisfies readonly ConsentMode[];
+export const CONSENT_MODES = MODES satisfies readonly ConsentMode[];
 
 /**
  * The longest GPP string taken: it is kept in a first-party cookie (`__gpp`), and a browser keeps

@@ -9,6 +9,7 @@ import { SERVICES_LIMIT, type ConsentInput } from './consents.schema.ts';
 import { isWebUrl } from '../../lib/web-url.ts';
 import { maskIp } from './ip-mask.ts';
 import { decodesAsGpp } from './gpp-string.ts';
+import { isCountryCode } from '../../geo/country-codes.ts';
 
 /** What the request itself says about the visitor, beyond the body. */
 export interface VisitorContext {
@@ -54,11 +55,12 @@ const unique = (ids: string[] | undefined) => [...new Set((ids ?? []).map((id) =
  * sorted, so that one choice is stored once whatever order the categories were read in.
  */
 /**
- * Checks what the schema cannot: a region lies in the consent's country, and a GPP string decodes
- * with the IAB's library. Adds its problems to `problems` without throwing them.
+ * Checks what the schema cannot: the country is one (an assigned code, or Kosovo's XK), a region
+ * lies in it, and a GPP string decodes with the IAB's library. Adds its problems to `problems` without throwing them.
  */
 async function checkRegional(input: ConsentInput, problems: Problems): Promise<void> {
   const { country, region, gpp_string: gpp } = input;
+  if (country != null && !isCountryCode(country)) problems.add('country', 'is not an ISO 3166-1 country code');
   if (region != null && country == null) problems.add('region', 'needs the country it lies in');
   else if (region != null && country != null && !region.startsWith(`${country}-`)) problems.add('region', `must lie in the country (${country}-…)`);
   if (gpp != null && !(await decodesAsGpp(gpp))) problems.add('gpp_string', 'is not a GPP string the IAB library can decode');

@@ -1,14 +1,13 @@
 import { found } from '../../http/app-errors.ts';
 import { principalOf } from '../../http/auth.ts';
 import { listOf, pageWindow, paginate } from '../../http/pagination.ts';
-import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
+import { IdParams, MessageSchema, ValidationErrorList } from '../../http/schemas.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { findGroup, listGroups } from './groups.repository.ts';
 import { CreateGroupBody, GroupListQuery, GroupSchema, toGroup, UpdateGroupBody } from './groups.schema.ts';
 import { changeGroup, createGroup, removeGroup } from './groups.service.ts';
 
 const tags = ['Groups'];
-const security = [{ bearer: [] }];
 const config = { auth: 'partner' } as const;
 
 export const groupsRoutes: RoutesPlugin = async (app, { services }) => {
@@ -17,9 +16,9 @@ export const groupsRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/groups', {
     config,
     schema: {
-      operationId: 'listGroups', tags, security, summary: 'List the partner\'s groups',
+      operationId: 'listGroups', tags, summary: 'List the partner\'s groups',
       querystring: GroupListQuery,
-      response: withErrors({ 200: listOf(GroupSchema) }, { 400: 'array' }),
+      response: { 200: listOf(GroupSchema) },
     },
   }, async (request) => {
     const window = pageWindow(request.query);
@@ -30,9 +29,9 @@ export const groupsRoutes: RoutesPlugin = async (app, { services }) => {
   app.post('/groups', {
     config,
     schema: {
-      operationId: 'createGroup', tags, security, summary: 'Create a group',
+      operationId: 'createGroup', tags, summary: 'Create a group',
       body: CreateGroupBody,
-      response: withErrors({ 201: GroupSchema }, { 413: true, 415: true, 422: true }),
+      response: { 201: GroupSchema },
     },
   }, async (request, reply) => {
     return reply.code(201).send(toGroup(await createGroup(db, principalOf(request).partnerId!, request.body.group)));
@@ -41,9 +40,9 @@ export const groupsRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/groups/:id', {
     config,
     schema: {
-      operationId: 'getGroup', tags, security, summary: 'One group',
+      operationId: 'getGroup', tags, summary: 'One group',
       params: IdParams,
-      response: withErrors({ 200: GroupSchema }, { 404: true }),
+      response: { 200: GroupSchema },
     },
   }, async (request) => {
     const row = found(await findGroup(db, principalOf(request).partnerId!, request.params.id));
@@ -53,10 +52,10 @@ export const groupsRoutes: RoutesPlugin = async (app, { services }) => {
   app.put('/groups/:id', {
     config,
     schema: {
-      operationId: 'updateGroup', tags, security, summary: 'Update a group',
+      operationId: 'updateGroup', tags, summary: 'Update a group',
       params: IdParams,
       body: UpdateGroupBody,
-      response: withErrors({ 200: GroupSchema }, { 404: true, 413: true, 415: true, 422: true }),
+      response: { 200: GroupSchema },
     },
   }, async (request) => {
     return toGroup(await changeGroup(db, principalOf(request).partnerId!, request.params.id, request.body.group));
@@ -65,9 +64,9 @@ export const groupsRoutes: RoutesPlugin = async (app, { services }) => {
   app.delete('/groups/:id', {
     config,
     schema: {
-      operationId: 'deleteGroup', tags, security, summary: 'Delete an empty group',
+      operationId: 'deleteGroup', tags, summary: 'Delete an empty group',
       params: IdParams,
-      response: withErrors({ 200: MessageSchema }, { 404: true, 422: true }),
+      response: { 200: MessageSchema, 422: ValidationErrorList },
     },
   }, async (request) => {
     await removeGroup(db, principalOf(request).partnerId!, request.params.id);

@@ -1,5 +1,4 @@
 import type { RoutesPlugin } from '../../services.ts';
-import { withErrors } from '../../http/schemas.ts';
 import { ResetBody, ResetRequestBody, ResetRequestResponse, ResetResponse } from './password-resets.schema.ts';
 import { RESET_REQUESTED, resetPassword } from './password-resets.service.ts';
 import { ResetQueue } from './reset-queue.ts';
@@ -18,7 +17,7 @@ export const passwordResetsRoutes: RoutesPlugin = async (app, { services }) => {
       tags,
       summary: 'Email a single-use link (valid 1 hour) to reset the password; 202 whether or not the email is known',
       body: ResetRequestBody,
-      response: withErrors({ 202: ResetRequestResponse }, { 415: true, 422: true }),
+      response: { 202: ResetRequestResponse },
     },
   }, async (request, reply) => {
     // Answered before the email is looked up: the answer takes the same work for every email.
@@ -33,7 +32,7 @@ export const passwordResetsRoutes: RoutesPlugin = async (app, { services }) => {
       tags,
       summary: 'Set a new password with the token of a reset link; logs out every session of the user',
       body: ResetBody,
-      response: withErrors({ 200: ResetResponse }, { 415: true, 422: true }),
+      response: { 200: ResetResponse },
     },
   }, async (request) => {
     await resetPassword(services, request.body);

@@ -3,13 +3,12 @@ import { found } from '../../http/app-errors.ts';
 import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { scopeOf } from '../../http/auth.ts';
-import { IdParams, withErrors } from '../../http/schemas.ts';
+import { IdParams, ValidationErrorList } from '../../http/schemas.ts';
 import { findScan, listScans } from './scans.repository.ts';
 import { CreateScanBody, RemovedItems, RemoveUnseenBody, ScanListQuery, ScanSchema, toScan } from './scans.schema.ts';
 import { cancelQueuedOrRunning, findingsOf, queueScan, removeUnseen, unseenItemsOf } from './scans.service.ts';
 
 const tags = ['Scans'];
-const security = [{ bearer: [] }];
 const read = { auth: 'account' } as const;
 const write = { auth: 'account', admin: true } as const;
 const Wrapped = Type.Object({ data: ScanSchema });
@@ -20,9 +19,9 @@ export const scansRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/scans', {
     config: read,
     schema: {
-      operationId: 'listScans', tags, security, summary: "The account's website scans, with their reports",
+      operationId: 'listScans', tags, summary: "The account's website scans, with their reports",
       querystring: ScanListQuery,
-      response: withErrors({ 200: listOf(ScanSchema) }, { 400: 'array' }),
+      response: { 200: listOf(ScanSchema) },
     },
   }, async (request) => {
     const { accountId } = scopeOf(request);
@@ -36,10 +35,10 @@ export const scansRoutes: RoutesPlugin = async (app, { services }) => {
   app.post('/scans', {
     config: write,
     schema: {
-      operationId: 'createScan', tags, security,
+      operationId: 'createScan', tags,
       summary: "Queue a scan of the account's website: every cookie and storage key, and what is set before consent",
       body: CreateScanBody,
-      response: withErrors({ 201: Wrapped }, { 403: true, 413: true, 415: true, 422: true }),
+      response: { 201: Wrapped },
     },
   }, async (request, reply) => {
     const row = await queueScan(db, config, scopeOf(request).accountId, request.body.scan);
@@ -50,9 +49,9 @@ export const scansRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/scans/:id', {
     config: read,
     schema: {
-      operationId: 'getScan', tags, security, summary: 'One scan: its progress, then its report',
+      operationId: 'getScan', tags, summary: 'One scan: its progress, then its report',
       params: IdParams,
-      response: withErrors({ 200: Wrapped }, { 404: true }),
+      response: { 200: Wrapped },
     },
   }, async (request) => {
     const { accountId } = scopeOf(request);
@@ -64,11 +63,11 @@ export const scansRoutes: RoutesPlugin = async (app, { services }) => {
   app.post('/scans/:id/remove-unseen-items', {
     config: write,
     schema: {
-      operationId: 'removeUnseenItems', tags, security,
+      operationId: 'removeUnseenItems', tags,
       summary: "Remove storage items a completed scan did not find, nor any later one (the report's unseen_items), such as the demo's examples",
       params: IdParams,
       body: RemoveUnseenBody,
-      response: withErrors({ 200: RemovedItems }, { 403: true, 404: true, 413: true, 415: true, 422: true }),
+      response: { 200: RemovedItems },
     },
   }, async (request) => {
     const { accountId } = scopeOf(request);
@@ -80,9 +79,9 @@ export const scansRoutes: RoutesPlugin = async (app, { services }) => {
   app.delete('/scans/:id', {
     config: write,
     schema: {
-      operationId: 'cancelScan', tags, security, summary: 'Cancel a queued or running scan',
+      operationId: 'cancelScan', tags, summary: 'Cancel a queued or running scan',
       params: IdParams,
-      response: withErrors({ 200: Wrapped }, { 403: true, 404: true, 422: true }),
+      response: { 200: Wrapped, 422: ValidationErrorList },
     },
   }, async (request) => {
     const row = await cancelQueuedOrRunning(db, scopeOf(request).accountId, request.params.id);

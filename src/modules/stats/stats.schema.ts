@@ -20,7 +20,7 @@ export const StatsQuery = Type.Object({
 });
 export type StatsQuery = Static<typeof StatsQuery>;
 
-/** What the consent rate is: the API's words, the README's and the dashboard's. */
+/** What the consent rate is: the API's words, docs/api.md's and the dashboard's. */
 export const CONSENT_RATE = 'consenting_visitors / unique_visitors: the share of the distinct visitors shown the banner who chose '
   + '(accepted or refused), over the same span. A visitor who chose twice counts once; consents recorded without the banner count '
   + 'their session as a visitor too. Both are counted by HyperLogLog sketches, the choosers\' sketch always contained in the '
@@ -104,3 +104,11 @@ export const GroupStatsSchema = Type.Object({
   })),
 });
 export type GroupStats = Static<typeof GroupStatsSchema>;
+
+/** An account of a group as its statistics list it: its name beside its totals. */
+export function toGroupAccount(account: { id: string; name: string }, figures: StatsFigures): GroupStats['accounts'][number] {
+  return {
+    id: account.id, name: account.name, consents: figures.consents, pageviews: figures.pageviews,
+    unique_visitors: figures.unique_visitors, consent_rate: figures.consent_rate,
+  };
+}

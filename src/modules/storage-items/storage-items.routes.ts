@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { listAnswer, listOf } from '../../http/pagination.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { principalOf, scopeOf } from '../../http/auth.ts';
-import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
+import { IdParams, MessageSchema } from '../../http/schemas.ts';
 import { findStorageItem, listStorageItems } from './storage-items.repository.ts';
 import {
   ApproveAnswer,
@@ -25,7 +25,6 @@ import {
 } from './storage-items.service.ts';
 
 const tags = ['Storage items'];
-const security = [{ bearer: [] }];
 const read = { auth: 'account' } as const;
 const write = { auth: 'account', admin: true } as const;
 const Wrapped = Type.Object({ data: StorageItemSchema });
@@ -41,24 +40,20 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/storage-items', {
     config: read,
     schema: {
-      operationId: 'listStorageItems', tags, security,
+      operationId: 'listStorageItems', tags,
       summary: "The account's cookies and storage entries; filter by category (or none), status, storage type or who added them",
       querystring: StorageItemListQuery,
-      response: withErrors({ 200: listOf(StorageItemSchema) }, { 400: 'array' }),
+      response: { 200: listOf(StorageItemSchema) },
     },
-  }, async (request) => {
-    const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
-    const { rows, count } = await listStorageItems(db, scopeOf(request).accountId, request.query, sort, window);
-    return { pagination: paginate(request, window, count), data: rows.map(toStorageItem) };
-  });
+  }, async (request) => listAnswer(request, { sort: 'created_at', order: 'asc' },
+    (sort, window) => listStorageItems(db, scopeOf(request).accountId, request.query, sort, window), toStorageItem));
 
   app.post('/storage-items', {
     config: write,
     schema: {
-      operationId: 'createStorageItem', tags, security, summary: 'Add a cookie or storage entry to the account',
+      operationId: 'createStorageItem', tags, summary: 'Add a cookie or storage entry to the account',
       body: CreateStorageItemBody,
-      response: withErrors({ 201: Wrapped }, { 403: true, 413: true, 415: true, 422: true }),
+      response: { 201: Wrapped },
     },
   }, async (request, reply) => {
     const actor = actorOf(principalOf(request));
@@ -71,10 +66,10 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
   app.post('/storage-items/classify', {
     config: write,
     schema: {
-      operationId: 'classifyStorageItems', tags, security,
+      operationId: 'classifyStorageItems', tags,
       summary: "Classify now: run the AI on the account's uncategorised draft items, or on those of `ids` (needs auto_categorise on)",
       body: ClassifyBody,
-      response: withErrors({ 202: ClassifyAnswer }, { 403: true, 413: true, 415: true, 422: true }),
+      response: { 202: ClassifyAnswer },
     },
   }, async (request, reply) => {
     const rows = await takeUncategorisedForAi(db, scopeOf(request).accountId, request.body?.ids);
@@ -85,10 +80,10 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
   app.post('/storage-items/approve', {
     config: write,
     schema: {
-      operationId: 'approveStorageItems', tags, security,
+      operationId: 'approveStorageItems', tags,
       summary: 'Approve several items at once: each one with a category that is a draft or in review is finalised',
       body: ApproveBody,
-      response: withErrors({ 200: ApproveAnswer }, { 403: true, 413: true, 415: true, 422: true }),
+      response: { 200: ApproveAnswer },
     },
   }, async (request) => {
     const { accountId } = scopeOf(request);
@@ -100,9 +95,9 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/storage-items/:id', {
     config: read,
     schema: {
-      operationId: 'getStorageItem', tags, security, summary: 'One storage item',
+      operationId: 'getStorageItem', tags, summary: 'One storage item',
       params: IdParams,
-      response: withErrors({ 200: Wrapped }, { 404: true }),
+      response: { 200: Wrapped },
     },
   }, async (request) => {
     const row = found(await findStorageItem(db, scopeOf(request).accountId, request.params.id));
@@ -112,11 +107,11 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
   app.put('/storage-items/:id', {
     config: write,
     schema: {
-      operationId: 'updateStorageItem', tags, security,
+      operationId: 'updateStorageItem', tags,
       summary: 'Change a storage item; only the fields sent change. Finalising records who approved it',
       params: IdParams,
       body: UpdateStorageItemBody,
-      response: withErrors({ 200: Wrapped }, { 403: true, 404: true, 413: true, 415: true, 422: true }),
+      response: { 200: Wrapped },
     },
   }, async (request) => {
     const actor = actorOf(principalOf(request));
@@ -129,9 +124,9 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
   app.delete('/storage-items/:id', {
     config: write,
     schema: {
-      operationId: 'deleteStorageItem', tags, security, summary: 'Delete a storage item',
+      operationId: 'deleteStorageItem', tags, summary: 'Delete a storage item',
       params: IdParams,
-      response: withErrors({ 200: MessageSchema }, { 403: true, 404: true }),
+      response: { 200: MessageSchema },
     },
   }, async (request) => {
     await removeStorageItem(db, scopeOf(request).accountId, request.params.id);

@@ -1,14 +1,13 @@
 import { Type } from 'typebox';
 import { ForbiddenError } from '../../http/app-errors.ts';
 import { principalOf } from '../../http/auth.ts';
-import { withErrors } from '../../http/schemas.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { SIGN_UP_CLOSED } from './sign-up-closed.ts';
 import { PasswordBody, SignUpBody, SignUpResponse } from './users.schema.ts';
 import { changePassword, signUp } from './users.service.ts';
+import { ErrorList } from '../../http/schemas.ts';
 
 const tags = ['Authentication'];
-const security = [{ bearer: [] }];
 
 /** A user's own routes: public sign-up and changing one's password. */
 export const usersRoutes: RoutesPlugin = async (app, { services }) => {
@@ -19,10 +18,9 @@ export const usersRoutes: RoutesPlugin = async (app, { services }) => {
     schema: {
       operationId: 'changePassword',
       tags,
-      security,
       summary: 'Change the password; every other session of the user is logged out',
       body: PasswordBody,
-      response: withErrors({ 200: Type.Object({ success: Type.Boolean() }) }, { 415: true, 422: true }),
+      response: { 200: Type.Object({ success: Type.Boolean() }) },
     },
   }, async (request) => {
     await services.forgetTokens(await changePassword(db, principalOf(request), request.body.user));
@@ -36,7 +34,7 @@ export const usersRoutes: RoutesPlugin = async (app, { services }) => {
       tags,
       summary: 'Create a user; returns it with a session token',
       body: SignUpBody,
-      response: withErrors({ 201: SignUpResponse }, { 403: true, 415: true, 422: true }),
+      response: { 201: SignUpResponse, 403: ErrorList },
     },
     // Refused before the body is read: with sign-up off, what the body holds does not matter.
     preValidation: async () => {

@@ -66,7 +66,7 @@ export function scriptFor(bundle: string, config: BannerConfig): string {
  * costs no database round trip and no compression.
  *
  * - A change of the banner, a category, a storage item or a service calls `forget` after its commit (through
- *   `Services.forgetBanner` or `forgetCategories`, which tell the other instances over Redis);
+ *   `forgetBanner` or `forgetCategories` of services.ts, which tell the other instances over Redis);
  *   the lifetime (one minute) bounds what a lost message, or a change made by the AI worker, leaves.
  * - A build that overlapped a `forget` is answered but not kept.
  */

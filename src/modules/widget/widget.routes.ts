@@ -143,7 +143,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
       response: { 204: { description: 'Counted', type: 'null' }, ...errors },
     },
   }, async (request, reply) => {
-    countPageview(services, usableAccount(request));
+    countPageview(services.visits, usableAccount(request));
     return reply.code(204).send(null);
   });
 
@@ -174,7 +174,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
       response: { 200: ReceiptSchema, ...errors },
     },
   }, async (request, reply) => {
-    const row = await visitorReceipt(services, usableAccount(request), request.params.id, request.query.session_id);
+    const row = await visitorReceipt(services.db, usableAccount(request), request.params.id, request.query.session_id);
     reply.header('cache-control', 'no-store');
     return toReceipt(row);
   });

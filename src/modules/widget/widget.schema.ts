@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { LANGUAGE_SOURCES } from '../../../banner/src/text.ts';
+import { LANGUAGE_SOURCES } from '../../../banner/src/config.ts';
 import { TranslationsSchema } from '../banner/banner.schema.ts';
 import { ConsentInput } from '../consents/consents.schema.ts';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';

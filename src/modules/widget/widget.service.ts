@@ -1,9 +1,9 @@
-import { isForeignKeyViolation } from '../../db/kysely.ts';
+import { isForeignKeyViolation, type Executor } from '../../db/kysely.ts';
 import type { ConsentRow } from '../../db/schema.ts';
 import { found, NotFoundError } from '../../http/app-errors.ts';
-import type { Services } from '../../services.ts';
 import { findVisitorConsent } from '../consent-proof/consent-proof.service.ts';
-import { recordConsent, type VisitorContext } from '../consents/consents.service.ts';
+import { recordConsent, type ConsentRecorder, type VisitorContext } from '../consents/consents.service.ts';
+import type { BannerScripts } from './banner-script.ts';
 import type { WidgetConsentInput } from './widget.schema.ts';
 import { findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
 
@@ -12,18 +12,30 @@ const vanished = (error: unknown): never => {
   throw isForeignKeyViolation(error) ? new NotFoundError() : error;
 };
 
+/** Where a page the banner is loaded on is counted (stats/visit-counter.ts: in memory, written in batches). */
+export interface PageviewCounter {
+  count(accountId: string, sessionId?: string): void;
+}
+
+/** What serving the banner's configuration needs: the built banners, the database, the pageview counter. */
+export interface BannerServing {
+  db: Executor;
+  bannerScripts: Pick<BannerScripts, 'get'>;
+  visits: PageviewCounter;
+}
+
 /** The banner's configuration; the load counts as a pageview of the session (in memory, written in batches). */
-export async function bannerConfig(services: Services, account: WidgetAccount, sessionId: string | undefined) {
+export async function bannerConfig(serving: BannerServing, account: WidgetAccount, sessionId: string | undefined) {
   // The account is read again (the cached one may have been deleted since): a read, not a write.
-  const [banner, current] = await Promise.all([services.bannerScripts.get(account.id), findWidgetAccount(services.db, account.id)]);
+  const [banner, current] = await Promise.all([serving.bannerScripts.get(account.id), findWidgetAccount(serving.db, account.id)]);
   if (!banner || !current) throw new NotFoundError();
-  services.visits.count(account.id, sessionId);
+  serving.visits.count(account.id, sessionId);
   return banner.config;
 }
 
 /** A page the banner was loaded on: a pageview (in memory, written in batches), with no visitor named. */
-export function countPageview(services: Services, account: WidgetAccount): void {
-  services.visits.count(account.id);
+export function countPageview(visits: PageviewCounter, account: WidgetAccount): void {
+  visits.count(account.id);
 }
 
 /** Where a visitor is, and the mode the account's regional rules give that place. */
@@ -53,14 +65,14 @@ export async function placeOfConsent(input: WidgetConsentInput, locate?: LocateV
 
 /** A visitor's choice from the banner, committed before the answer; `locate` fills what the banner did not say of its place. */
 export async function recordVisitorConsent(
-  services: Services, account: WidgetAccount, input: WidgetConsentInput, visitor: VisitorContext, locate?: LocateVisitor,
+  recorder: ConsentRecorder, account: WidgetAccount, input: WidgetConsentInput, visitor: VisitorContext, locate?: LocateVisitor,
 ) {
   // The page reports navigator.globalPrivacyControl: browsers may set it without sending Sec-GPC.
   if (input.gpc === true) visitor.gpc = true;
-  return recordConsent(services, account.id, await placeOfConsent(input, locate), visitor).catch(vanished);
+  return recordConsent(recorder, account.id, await placeOfConsent(input, locate), visitor).catch(vanished);
 }
 
 /** A visitor's own consent, for the session that gave it. */
-export async function visitorReceipt(services: Services, account: WidgetAccount, id: string, sessionId: string) {
-  return found(await findVisitorConsent(services.db, account.id, id, sessionId));
+export async function visitorReceipt(db: Executor, account: WidgetAccount, id: string, sessionId: string) {
+  return found(await findVisitorConsent(db, account.id, id, sessionId));
 }

@@ -59,6 +59,11 @@ describe.each([['the API', viaApi], ['the widget', viaWidget]] as const)('a cons
     for (const region of ['CA', 'us-ca', 'US_CA', 'US-CALI', 'US-']) expect(await send({ country: 'US', region })).toMatchObject(invalid('Region is invalid'));
   });
 
+  it('refuses a country no ISO 3166-1 code names, and takes Kosovo\'s XK', async () => {
+    for (const country of ['ZZ', 'UK', 'XX']) expect(await send({ country })).toMatchObject(invalid('Country is not an ISO 3166-1 country code'));
+    expect((await stored(await send({ country: 'XK' }))).country).toBe('XK');
+  });
+
   it('refuses a region outside the country, or without one', async () => {
     expect(await send({ country: 'DE', region: 'US-CA' })).toMatchObject(invalid('Region must lie in the country (DE-…)'));
     expect(await send({ region: 'US-CA' })).toMatchObject(invalid('Region needs the country it lies in'));

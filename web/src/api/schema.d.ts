@@ -1048,6 +1048,20 @@ export interface operations {
                 };
             };
             /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1418,6 +1432,20 @@ export interface operations {
                 };
             };
             /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1572,6 +1600,20 @@ export interface operations {
                 };
             };
             /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1699,6 +1741,20 @@ export interface operations {
                 };
             };
             /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1811,6 +1867,20 @@ export interface operations {
             };
             /** @description Authentication, authorization, pagination, not-found and other errors */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
