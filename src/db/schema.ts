@@ -254,7 +254,21 @@ export interface ConsentsTable {
   /** Random salt of personal_hash; dropped by erasure, so that the hash no longer tells anything. */
   personal_salt: Uint8Array | null;
   erased_at: Date | null;
+  /** Where the consent was given (ISO 3166-1 alpha-2); null when unknown. */
+  country: ColumnType<string | null, string | null | undefined, never>;
+  /** The subdivision (ISO 3166-2, `US-CA`); null when unknown. */
+  region: ColumnType<string | null, string | null | undefined, never>;
+  /** The banner's mode applied; null for consents recorded before it was kept, or sent without one. */
+  mode: ColumnType<ConsentMode | null, ConsentMode | null | undefined, never>;
+  /** The IAB GPP string sent with the consent; null when none. */
+  gpp_string: ColumnType<string | null, string | null | undefined, never>;
 }
+
+/** A consent's fields of where and under which mode it was given, and its GPP string: absent is null. */
+export type RegionalField = 'country' | 'region' | 'mode' | 'gpp_string';
+
+/** How a banner treats a visitor's region: opt-in (today's banner), opt-out, a notice, or none. */
+export type ConsentMode = 'opt-in' | 'opt-out' | 'notice' | 'none';
 
 /** One account's distinct choice of lists, shared by its consents; `digest`: SHA-256 of the lists as one jsonb array. */
 export interface ConsentChoicesTable {
@@ -295,7 +309,15 @@ export interface ConsentRow {
   personal_hash: string | null;
   personal_salt: string | null;
   erased_at: Date | null;
+  country: string | null;
+  region: string | null;
+  mode: ConsentMode | null;
+  gpp_string: string | null;
 }
+
+/** A consent as recorded, before the writer chains it; also what a list shows of one. */
+export type NewConsent = Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at' | RegionalField>
+  & Partial<Pick<ConsentRow, RegionalField>>;
 
 export type InvitationRole = 'admin' | 'member';
 
@@ -414,6 +436,23 @@ export interface ConsentDailyCategoriesTable {
   rejected: number;
 }
 
+/**
+ * Consents per account, UTC day, country and mode, by accept type; `opt_outs`: those in `opt-out`
+ * mode that rejected a category. `''` for an unknown country or an unrecorded mode.
+ */
+export interface ConsentDailyCountryModesTable {
+  account_id: string;
+  day: ColumnType<Date, string, string>;
+  country: string;
+  mode: ConsentMode | '';
+  consents: number;
+  accept_all: number;
+  accept_custom: number;
+  accept_necessary: number;
+  opt_outs: number;
+  gpc: number;
+}
+
 /** A HyperLogLog of the distinct visitors of an account in a UTC day, ISO week or month (named by its first day). */
 export interface AccountVisitorSketchesTable {
   account_id: string;
@@ -462,6 +501,7 @@ export interface Database {
   consent_daily_stats: ConsentDailyStatsTable;
   consent_daily_categories: ConsentDailyCategoriesTable;
   consent_hourly_counts: ConsentHourlyCountsTable;
+  consent_daily_country_modes: ConsentDailyCountryModesTable;
   account_visitor_sketches: AccountVisitorSketchesTable;
   consent_erasures: ConsentErasuresTable;
 }

@@ -14,7 +14,7 @@ export const statsRoutes: RoutesPlugin = async (app, { services }) => {
     config: { auth: 'account' },
     schema: {
       operationId: 'getStats', tags,
-      summary: 'Consents by accept type, acceptance per category, GPC share, pageviews, unique visitors and consent rate, per interval',
+      summary: 'Consents by accept type, acceptance per category, GPC share, pageviews, unique visitors and consent rate, per interval; with `by`, per country or mode',
       querystring: StatsQuery,
       response: { 200: StatsSchema },
     },

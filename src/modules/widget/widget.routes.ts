@@ -44,10 +44,11 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
   // Callback style: a cached account is admitted without a promise, as every banner request needs it.
   // CORS is set here rather than by @fastify/cors, whose delegator merges and normalises its options
   // again on every request for a decision made per request. Measured again on 2026-12-06 with the
-  // plugin configured to the same answers (its delegator, this hook's onError path kept), in three
-  // alternating pairs of `npm run bench` runs on PostgreSQL, plugin against this hook, medians of the
-  // pairs: the banner script 0.53× the req/s (server CPU per request +32%), its 304 revalidation
-  // 0.59× (+43%), a recorded consent 1.09× (+3%, within the noise).
+  // plugin configured to the same answers (its delegator, this hook's onError path kept), in five
+  // alternating pairs of `npm run bench` runs on PostgreSQL (three with ours first, two with the
+  // plugin first), plugin against this hook, medians of the pairs: the banner script 0.53× the req/s
+  // (server CPU per request +32%), its 304 revalidation 0.63× (+43%); a recorded consent, three
+  // pairs, 1.09× (+3%, within the noise).
   const findAccount = (request: FastifyRequest, reply: FastifyReply) =>
     after(accounts.get(accountIdIn(request.url)), (account) => attachAccount(request, reply, account));
   app.addHook('onRequest', (request, reply, done) => settle(() => findAccount(request, reply), done));

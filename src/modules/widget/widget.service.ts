@@ -1,4 +1,5 @@
 import { isForeignKeyViolation, type Executor } from '../../db/kysely.ts';
+import type { ConsentRow } from '../../db/schema.ts';
 import type { LocateInput, Locator } from '../../geo/locate.ts';
 import { modeFor } from '../../geo/regional-rules.ts';
 import { found, NotFoundError } from '../../http/app-errors.ts';
@@ -57,11 +58,38 @@ export function countPageview(visits: PageviewCounter, account: WidgetAccount): 
   visits.count(account.id);
 }
 
-/** A visitor's choice from the banner, committed before the answer. */
-export async function recordVisitorConsent(recorder: ConsentRecorder, account: WidgetAccount, input: WidgetConsentInput, visitor: VisitorContext) {
+/** Where a visitor is, and the mode the account's regional rules give that place. */
+export type VisitorPlace = Pick<ConsentRow, 'country' | 'region' | 'mode'>;
+
+/** Finds the visitor's place for a request (the client's address or the CDN's headers, the account's rules). */
+export type LocateVisitor = () => VisitorPlace | Promise<VisitorPlace>;
+
+/**
+ * The country, region and mode a banner's consent is recorded with. What the banner sent stands
+ * (a page that knows its visitor's region says so); when it sent no country, the country and region
+ * are the visitor's place as `locate` finds it, and when it sent no mode, the mode is that place's.
+ * `locate` is asked only then, and not at all when none is given.
+ */
+export async function placeOfConsent(input: WidgetConsentInput, locate?: LocateVisitor): Promise<WidgetConsentInput> {
+  const sentPlace = input.country != null;
+  const sentMode = input.mode != null;
+  if ((sentPlace && sentMode) || !locate) return input;
+  const place = await locate();
+  return {
+    ...input,
+    country: sentPlace ? input.country : place.country,
+    region: sentPlace ? input.region : place.region,
+    mode: sentMode ? input.mode : place.mode,
+  };
+}
+
+/** A visitor's choice from the banner, committed before the answer; `locate` fills what the banner did not say of its place. */
+export async function recordVisitorConsent(
+  recorder: ConsentRecorder, account: WidgetAccount, input: WidgetConsentInput, visitor: VisitorContext, locate?: LocateVisitor,
+) {
   // The page reports navigator.globalPrivacyControl: browsers may set it without sending Sec-GPC.
   if (input.gpc === true) visitor.gpc = true;
-  return recordConsent(recorder, account.id, input, visitor).catch(vanished);
+  return recordConsent(recorder, account.id, await placeOfConsent(input, locate), visitor).catch(vanished);
 }
 
 /** A visitor's own consent, for the session that gave it. */

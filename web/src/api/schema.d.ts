@@ -610,7 +610,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Consents by accept type, acceptance per category, GPC share, pageviews, unique visitors and consent rate, per interval */
+        /** Consents by accept type, acceptance per category, GPC share, pageviews, unique visitors and consent rate, per interval; with `by`, per country or mode */
         get: operations["getStats"];
         put?: never;
         post?: never;
@@ -8697,6 +8697,10 @@ export interface operations {
                             gpc: boolean;
                             /** Format: date-time */
                             created_at: string;
+                            country: string | null;
+                            region: string | null;
+                            mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
+                            gpp_string: string | null;
                         }[];
                     };
                 };
@@ -8802,6 +8806,10 @@ export interface operations {
                             };
                         };
                         url?: string | null;
+                        country?: string | null;
+                        region?: string | null;
+                        mode?: ("opt-in" | "opt-out" | "notice" | "none") | null;
+                        gpp_string?: string | null;
                     };
                 };
             };
@@ -8837,6 +8845,10 @@ export interface operations {
                             gpc: boolean;
                             /** Format: date-time */
                             created_at: string;
+                            country: string | null;
+                            region: string | null;
+                            mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
+                            gpp_string: string | null;
                         };
                     };
                 };
@@ -9012,6 +9024,10 @@ export interface operations {
                             gpc: boolean;
                             /** Format: date-time */
                             created_at: string;
+                            country: string | null;
+                            region: string | null;
+                            mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
+                            gpp_string: string | null;
                             /** @description Position in the account's consent chain (1, 2, 3, …) */
                             chain_seq: number;
                             hash: string | null;
@@ -9715,6 +9731,8 @@ export interface operations {
                 to?: string;
                 /** @description Bucket size; weeks start on Monday (ISO); default: day */
                 interval?: "day" | "week" | "month";
+                /** @description Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`) */
+                by?: "country" | "mode";
                 /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
@@ -9821,6 +9839,25 @@ export interface operations {
                                 consent_rate: number | null;
                             };
                         };
+                        /** @description With `by`: the totals of the range (not of the previous period) per country or per mode, most consents first; their consents add up to `totals.consents` */
+                        breakdown?: {
+                            value: string | null;
+                            consents: number;
+                            accept_types: {
+                                all: number;
+                                custom: number;
+                                necessary: number;
+                            };
+                            /** @description Consents given in opt-out mode that rejected a (necessarily optional) category */
+                            opt_outs: number;
+                            /** @description Consents with a Global Privacy Control signal */
+                            gpc: number;
+                            accept_all_rate: number | null;
+                            reject_all_rate: number | null;
+                            custom_rate: number | null;
+                            opt_out_rate: number | null;
+                            gpc_share: number | null;
+                        }[];
                     };
                 };
             };
@@ -9905,6 +9942,8 @@ export interface operations {
                 to?: string;
                 /** @description Bucket size; weeks start on Monday (ISO); default: day */
                 interval?: "day" | "week" | "month";
+                /** @description Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`) */
+                by?: "country" | "mode";
             };
             header?: never;
             path: {
@@ -10011,6 +10050,25 @@ export interface operations {
                                 consent_rate: number | null;
                             };
                         };
+                        /** @description With `by`: the totals of the range (not of the previous period) per country or per mode, most consents first; their consents add up to `totals.consents` */
+                        breakdown?: {
+                            value: string | null;
+                            consents: number;
+                            accept_types: {
+                                all: number;
+                                custom: number;
+                                necessary: number;
+                            };
+                            /** @description Consents given in opt-out mode that rejected a (necessarily optional) category */
+                            opt_outs: number;
+                            /** @description Consents with a Global Privacy Control signal */
+                            gpc: number;
+                            accept_all_rate: number | null;
+                            reject_all_rate: number | null;
+                            custom_rate: number | null;
+                            opt_out_rate: number | null;
+                            gpc_share: number | null;
+                        }[];
                         accounts: {
                             id: string;
                             name: string;
@@ -13430,6 +13488,10 @@ export interface operations {
                             };
                         };
                         url?: string | null;
+                        country?: string | null;
+                        region?: string | null;
+                        mode?: ("opt-in" | "opt-out" | "notice" | "none") | null;
+                        gpp_string?: string | null;
                         /** @description navigator.globalPrivacyControl was true (also stored when Sec-GPC is absent) */
                         gpc?: boolean;
                     };
@@ -13619,6 +13681,10 @@ export interface operations {
                             };
                             gpc: boolean;
                             url: string | null;
+                            country: string | null;
+                            region: string | null;
+                            mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
+                            gpp_string: string | null;
                             chain_seq: number;
                             hash: string | null;
                             personal_hash: string | null;
