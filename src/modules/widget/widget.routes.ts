@@ -180,7 +180,11 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
       response: { 201: RecordedConsent, 422: ValidationErrorList, ...errors },
     },
   }, async (request, reply) => {
-    const consent = await recordVisitorConsent(services, usableAccount(request), request.body.consent, visitorContext(request));
+    const account = usableAccount(request);
+    const sent = request.body.consent;
+    // Asked only when the banner sent no mode: the place it sent, else the visitor's, and the mode the rules give there.
+    const locate = () => visitorRegion(services, account, request, sent);
+    const consent = await recordVisitorConsent(services, account, sent, visitorContext(request), locate);
     return reply.code(201).send({ data: { id: consent.id, created_at: consent.created_at.toISOString() } });
   });
 

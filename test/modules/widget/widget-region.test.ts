@@ -99,6 +99,32 @@ describe('without trusted headers, through the shipped database', () => {
     expect(logged).not.toContain('8.8.8.8');
   });
 
+  it('fills the place and mode of a banner\'s consent that sent no mode, from the place it sent or else the visitor\'s', async () => {
+    const record = async (session: string, address: string, sent: object = {}) => {
+      const res = await t.app.inject({
+        method: 'POST', url: `/widget/${tenant.account.id}/consents`, remoteAddress: address,
+        payload: { consent: { session_id: session, user_preferences: { accept_type: 'all' }, ...sent } },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const listed = await call(t.app, 'GET', `/api/v1/consents?session_id=${session}`, { token: tenant.tokens.account });
+      const [row] = listed.body.data;
+      return { country: row.country, region: row.region, mode: row.mode };
+    };
+    expect(await record('place-located', '8.8.8.8')).toEqual({ country: 'US', region: 'US-CA', mode: 'opt-out' });
+    expect(await record('place-unknown', '127.0.0.1')).toEqual({ country: null, region: null, mode: 'opt-in' });
+    // The page said where its visitor is (data-region): that place, and its mode, whatever the address.
+    expect(await record('place-told', '8.8.8.8', { country: 'DE' })).toEqual({ country: 'DE', region: null, mode: 'opt-in' });
+    expect(await record('place-told-state', '81.2.69.142', { country: 'US', region: 'US-VA' })).toEqual({ country: 'US', region: 'US-VA', mode: 'opt-out' });
+    // A mode sent stands; the place is still filled in.
+    expect(await record('mode-sent', '8.8.8.8', { mode: 'notice' })).toEqual({ country: 'US', region: 'US-CA', mode: 'notice' });
+    expect(await record('all-sent', '8.8.8.8', { country: 'FR', region: null, mode: 'opt-in' })).toEqual({ country: 'FR', region: null, mode: 'opt-in' });
+    // The account's current rules decide.
+    const patch = (banner: object) => call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner } });
+    await patch({ regional_rules: [{ regions: ['US'], mode: 'notice' }] });
+    expect(await record('place-after-patch', '8.8.8.8')).toEqual({ country: 'US', region: 'US-CA', mode: 'notice' });
+    await patch({ regional_rules: null });
+  });
+
   it('is in the OpenAPI document', async () => {
     const doc = (await call(t.app, 'GET', '/api/v1/openapi.json')).body;
     const operation = doc.paths['/widget/{account_id}/region'].get;
@@ -129,6 +155,16 @@ describe('through the trusted headers, when configured', () => {
     expect((await visit({ 'x-forwarded-for': '8.8.8.8' })).body).toEqual({ country: 'US', region: 'US-CA', mode: 'opt-out' });
     expect((await visit({ 'cf-ipcountry': 'XX', 'x-forwarded-for': '81.2.69.142' })).body).toEqual({ country: 'GB', region: null, mode: 'opt-in' });
     expect((await visit({ 'cf-ipcountry': 'T1' })).body).toEqual({ country: null, region: null, mode: 'opt-in' });
+  });
+
+  it('also place a banner\'s consent that sent no mode', async () => {
+    const res = await t.app.inject({
+      method: 'POST', url: `/widget/${tenant.account.id}/consents`, headers: { 'cf-ipcountry': 'US', 'cf-region-code': 'CO' },
+      payload: { consent: { session_id: 'behind-cdn', user_preferences: { accept_type: 'all' } } },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const [row] = (await call(t.app, 'GET', '/api/v1/consents?session_id=behind-cdn', { token: tenant.tokens.account })).body.data;
+    expect([row.country, row.region, row.mode]).toEqual(['US', 'US-CO', 'opt-out']);
   });
 
   it('says the answer varies with them', async () => {
