@@ -109,6 +109,19 @@ export function resourceRoutes(app: FastifyInstance, resource: { path: string; t
       });
     },
 
+    /**
+     * Any other route of the resource, `url` below its path (`/approve`): the shapes above fill
+     * nothing in, so it gives its method, which of the two rules it follows, its path parameters and
+     * every answer of its own.
+     */
+    route<P extends TSchema | undefined, Q extends TSchema | undefined, B extends TSchema | undefined>(
+      method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string,
+      parts: RouteParts<Q, B> & { rule: keyof Access; params?: P; response: Record<number, TSchema> },
+      handler: Handler<P, Q, B, unknown>,
+    ): void {
+      declare(method, `${path}${url}`, access[parts.rule], parts, parts.params, parts.response, handler as RouteOptions['handler']);
+    },
+
     /** `POST /things/{id}/<action>`: does something to one record. */
     act<B extends TSchema | undefined, A extends TSchema>(
       action: string, parts: Answered<undefined, B, A>, handler: Handler<ById, undefined, B, Static<A>>,
