@@ -16,6 +16,9 @@ export const ACCOUNT_ACCESS: Access = { read: { auth: 'account' }, write: { auth
 /** One rule for reading and changing alike. */
 export const sameAccess = (rule: FastifyContextConfig): Access => ({ read: rule, write: rule });
 
+/** A resource whose routes each give their own rule (`route()` with a rule of its own). */
+const NO_RULE: Access = { read: {}, write: {} };
+
 type Of<S> = S extends TSchema ? Static<S> : undefined;
 
 /** A request as a route's schemas type it. */
@@ -49,8 +52,8 @@ type ById = typeof IdParams;
  * Security and the errors every route of a kind answers are added at registration
  * (route-contract.ts), `account_id` on account routes (account-parameter.ts).
  */
-export function resourceRoutes(app: FastifyInstance, resource: { path: string; tags: string[]; access: Access }) {
-  const { path, tags, access } = resource;
+export function resourceRoutes(app: FastifyInstance, resource: { path?: string; tags: string[]; access?: Access }) {
+  const { path = '', tags, access = NO_RULE } = resource;
 
   function declare<Q, B>(
     method: RouteOptions['method'], url: string, rule: FastifyContextConfig, parts: RouteParts<Q, B>,
@@ -110,16 +113,17 @@ export function resourceRoutes(app: FastifyInstance, resource: { path: string; t
     },
 
     /**
-     * Any other route of the resource, `url` below its path (`/approve`): the shapes above fill
-     * nothing in, so it gives its method, which of the two rules it follows, its path parameters and
-     * every answer of its own.
+     * Any other route, `url` below the resource's path (`/approve`): the shapes above fill nothing in,
+     * so it gives its method, its rule (the resource's `read` or `write` one, or its own), its path
+     * parameters and every answer of its own.
      */
     route<P extends TSchema | undefined, Q extends TSchema | undefined, B extends TSchema | undefined>(
       method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string,
-      parts: RouteParts<Q, B> & { rule: keyof Access; params?: P; response: Record<number, TSchema> },
+      parts: RouteParts<Q, B> & { rule: keyof Access | FastifyContextConfig; params?: P; response: Record<number, TSchema> },
       handler: Handler<P, Q, B, unknown>,
     ): void {
-      declare(method, `${path}${url}`, access[parts.rule], parts, parts.params, parts.response, handler as RouteOptions['handler']);
+      const rule = typeof parts.rule === 'string' ? access[parts.rule] : parts.rule;
+      declare(method, `${path}${url}`, rule, parts, parts.params, parts.response, handler as RouteOptions['handler']);
     },
 
     /** `POST /things/{id}/<action>`: does something to one record. */
