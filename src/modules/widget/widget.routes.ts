@@ -6,11 +6,11 @@ import type { RoutesPlugin } from '../../services.ts';
 import { ErrorList, ValidationErrorList } from '../../http/schemas.ts';
 import { ReceiptParams, ReceiptQuery, ReceiptSchema, toReceipt } from '../consent-proof/consent-proof.schema.ts';
 import { visitorContext } from '../consents/consents.service.ts';
-import { bannerScriptHandler } from './banner-script.routes.ts';
+import { bannerScriptHandler, gppFileHandler } from './banner-script.routes.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
 import type { WidgetAccount } from './widget.repository.ts';
 import { bannerConfig, countPageview, recordVisitorConsent, visitorReceipt } from './widget.service.ts';
-import { RecordedConsent, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
+import { GppFileParams, RecordedConsent, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -118,6 +118,23 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
       },
     },
   }, bannerScriptHandler(services));
+
+  app.get('/widget/gpp.:hash.js', {
+    config: { auth: 'public', throttle: 'widget' },
+    schema: {
+      operationId: 'widgetGppFile', tags,
+      summary: 'The IAB GPP file (`__gpp`) the banner loads in opt-out regions; its name is its content hash',
+      params: GppFileParams,
+      response: {
+        200: { description: 'The script (text/javascript), compressed when the client accepts it; cached for good', content: { 'text/javascript': { schema: { type: 'string' } } } },
+        304: { description: 'Not modified (If-None-Match)', type: 'null' },
+        404: { description: 'No such file: a JavaScript comment', content: { 'text/javascript': { schema: { type: 'string' } } } },
+        429: ErrorList,
+        500: ErrorList,
+        503: ErrorList,
+      },
+    },
+  }, gppFileHandler(services));
 
   app.get('/widget/:account_id/config.json', {
     config: { auth: 'public', throttle: 'widget' },
