@@ -1,4 +1,6 @@
 import { GppModel, Sections } from '@iabgpp/cmpapi';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sectionId, usSections, writeSection, type UsChoice } from '../../../banner/src/gpp-sections.ts';
 
@@ -70,5 +72,14 @@ describe('the US sections the banner writes', () => {
         }
       }
     }
+  });
+});
+
+describe('docs/integrating.md', () => {
+  it('lists the state sections the banner writes, with their ids', () => {
+    const docs = readFileSync(resolve(import.meta.dirname, '../../../docs/integrating.md'), 'utf8');
+    const table = [...docs.matchAll(/\| (US-[A-Z]{2}) \| `(us[a-z]{2})` \((\d+)\)/g)].map(([, region, section, id]) => [region, section, Number(id)]);
+    const library = US_STATE_SECTIONS.map((section) => [`US-${section.slice(2).toUpperCase()}`, section, sectionId(section)]);
+    expect(table.sort()).toEqual(library.sort());
   });
 });
