@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterEach, describe } from 'vitest';
 
 /** Debian's Chromium; nothing in this project downloads a browser. */
@@ -29,6 +29,23 @@ export const describeBrowser = installed ? describe : describe.skip;
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A new visitor: fresh cookies and storage, the page's uncaught errors collected; `gpc` makes the
+ * browser send Global Privacy Control, `locale` its languages.
+ */
+export async function newVisitor(browser: Browser, options: { gpc?: boolean; locale?: string } = {}): Promise<{ context: BrowserContext; page: Page; errors: Error[] }> {
+  const context = await browser.newContext(options.locale ? { locale: options.locale } : {});
+  // A wait that runs out names what it waited for, before the test's own time ends without a word.
+  context.setDefaultTimeout(10_000);
+  if (options.gpc) {
+    await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
+  }
+  const page = await context.newPage();
+  const errors: Error[] = [];
+  page.on('pageerror', (error) => errors.push(error));
+  return { context, page, errors };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { RETRIED_UNDER_CI, describeBrowser, launchBrowser, reportRetries } from '../../helpers/browser.ts';
+import { RETRIED_UNDER_CI, describeBrowser, launchBrowser, newVisitor, reportRetries } from '../../helpers/browser.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 import { pageviewsOf, settledPageviewsOf } from '../../helpers/records.ts';
 import { newId } from '../../../src/db/ids.ts';
@@ -89,15 +89,7 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
 
   /** A new visitor (fresh cookies and storage); `gpc` makes the browser send the GPC property. */
   async function visit(options: { gpc?: boolean; account?: string; lang?: string; locale?: string; prepare?: (page: Page) => Promise<void> } = {}): Promise<{ context: BrowserContext; page: Page; errors: Error[] }> {
-    const context = await browser.newContext(options.locale ? { locale: options.locale } : {});
-    // A wait that runs out names what it waited for, before the test's own time ends without a word.
-    context.setDefaultTimeout(10_000);
-    if (options.gpc) {
-      await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
-    }
-    const page = await context.newPage();
-    const errors: Error[] = [];
-    page.on('pageerror', (error) => errors.push(error));
+    const { context, page, errors } = await newVisitor(browser, options);
     await options.prepare?.(page);
     const query = new URLSearchParams({ account: options.account ?? tenant.account.id, lang: options.lang ?? 'en' });
     await page.goto(`${shop}/?${query}`);

@@ -1,12 +1,12 @@
 import { GppModel } from '@iabgpp/cmpapi';
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { GppStart } from '../../../banner/src/gpp.ts';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { RETRIED_UNDER_CI, describeBrowser, launchBrowser, reportRetries } from '../../helpers/browser.ts';
+import { RETRIED_UNDER_CI, describeBrowser, launchBrowser, newVisitor, reportRetries } from '../../helpers/browser.ts';
 import { buildGppPage } from '../../helpers/gpp-page-build.ts';
+import { startSite, type TestSite } from '../../helpers/site.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 /**
@@ -20,7 +20,7 @@ describeBrowser('GPP: __gpp, its sections and the GPP file', RETRIED_UNDER_CI, (
   reportRetries();
   let t: TestApp;
   let browser: Browser;
-  let site: Server;
+  let site: TestSite;
   let service: string;
   let shop: string;
   let tenant: Tenant;
@@ -59,35 +59,22 @@ describeBrowser('GPP: __gpp, its sections and the GPP file', RETRIED_UNDER_CI, (
     }
     gppFile = (await t.services.bannerScripts.gppFile()).name;
     gppPage = await buildGppPage(gppFile, tenant.account.id);
-    site = createServer((request, response) => {
-      const url = new URL(request.url ?? '/', 'http://localhost');
-      if (url.pathname === '/gpp-page.js') {
-        response.setHeader('content-type', 'text/javascript');
-        return response.end(gppPage);
-      }
-      response.setHeader('content-type', 'text/html; charset=utf-8');
-      response.end(url.pathname === '/ads' ? harnessPage() : bannerPage());
+    site = await startSite((url, response) => {
+      const script = url.pathname === '/gpp-page.js';
+      response.setHeader('content-type', script ? 'text/javascript' : 'text/html; charset=utf-8');
+      response.end(script ? gppPage : url.pathname === '/ads' ? harnessPage() : bannerPage());
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    shop = `http://localhost:${(site.address() as AddressInfo).port}`;
+    shop = site.origin;
     browser = await launchBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
+    await Promise.all([browser?.close(), t?.close()]);
     site?.close();
-    await t?.close();
   });
 
   /** A new visitor on `path`, with every request to the GPP file counted. */
   async function visit(path: string, options: { gpc?: boolean; prepare?: (page: Page) => Promise<unknown> } = {}) {
-    const context: BrowserContext = await browser.newContext();
-    context.setDefaultTimeout(10_000);
-    if (options.gpc) {
-      await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
-    }
-    const page = await context.newPage();
-    const errors: Error[] = [];
-    page.on('pageerror', (error) => errors.push(error));
+    const { context, page, errors } = await newVisitor(browser, options);
     const gppRequests: string[] = [];
     page.on('request', (request) => {
       if (/\/widget\/gpp\.[^/]*\.js$/.test(new URL(request.url()).pathname)) gppRequests.push(request.url());
