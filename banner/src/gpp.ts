@@ -64,11 +64,17 @@ function loadFile(): Promise<GppFile> {
   });
 }
 
-/** Keeps the string in the cookies, and gives it on. */
-function keep(us: UsSignal | undefined, gppString?: string): string | null {
+/** The string `read` gives, kept in the cookies; null without a US signal. */
+function kept(us: UsSignal | undefined, read: (us: UsSignal) => string): string | null {
   if (!us) return null;
-  keepGppString(gppString!, us.applicable);
-  return gppString!;
+  const gppString = read(us);
+  keepGppString(gppString, us.applicable);
+  return gppString;
+}
+
+/** A callback of the page's that throws is the page's error, thrown on its own. */
+function rethrow(error: unknown): void {
+  setTimeout(() => { throw error; });
 }
 
 /**
@@ -87,15 +93,21 @@ export function startGpp(start: GppStart): Promise<string | null> {
   signal = loadFile().then((file) => {
     // The library answers `__gpp` from here; what was asked before, once the sections are written.
     const queued = own.take();
-    const us = file.startUsSignal(start.region, { optedOut: start.optedOut, gpc: start.gpc });
-    for (const call of queued) window.__gpp!(...call);
+    const us = file.startUsSignal(start.region?.toUpperCase() ?? null, { optedOut: start.optedOut, gpc: start.gpc });
+    for (const call of queued) {
+      try {
+        window.__gpp!(...call);
+      } catch (error) {
+        rethrow(error);
+      }
+    }
     return us;
   }).catch(() => {
-    // The file did not load: the choice is recorded without a string.
+    // The file did not load (or the library failed): the choice is recorded without a string.
     console.warn(`Consentry: no GPP signal (${fileUrl})`);
     return undefined;
   });
-  current = signal.then((us) => keep(us, us?.gppString));
+  current = signal.then((us) => kept(us, (us) => us.gppString));
   return current;
 }
 
@@ -105,7 +117,11 @@ export function startGpp(start: GppStart): Promise<string | null> {
  */
 export function updateGpp({ optedOut }: { optedOut: boolean }): Promise<string | null> {
   if (!signal) return current;
-  current = signal.then((us) => keep(us, us?.update(optedOut)));
+  current = signal.then((us) => kept(us, (us) => us.update(optedOut))).catch((error: unknown) => {
+    // A listener of the page's threw while the library told of the change.
+    rethrow(error);
+    return null;
+  });
   return current;
 }
 
