@@ -1,6 +1,7 @@
 /**
- * The banner's start: Consent Mode's default and the stored choice at once, `window.Consentry`, the
- * library with the account's categories and words once the page is parsed, and the page-view count.
+ * The banner's start: the `__gpp` stub, Consent Mode's default and the stored choice at once,
+ * `window.Consentry`, the library with the account's categories and words once the page is parsed,
+ * and the page-view count.
  */
 
 import * as CookieConsent from 'vanilla-cookieconsent';
@@ -9,7 +10,8 @@ import { installApi } from './api.ts';
 import { apply, onChoice } from './choice.ts';
 import { pushDefault, pushUpdate } from './consent-mode.ts';
 import { releaseGated, watchGated } from './gating.ts';
-import { honourGpc } from './gpc.ts';
+import { gpc, honourGpc } from './gpc.ts';
+import { installGpp, startGpp } from './gpp.ts';
 import { language, texts } from './language.ts';
 import { guiOptions, translation } from './modal-content.ts';
 import { plainLabels, showConsentId } from './preferences-modal.ts';
@@ -60,11 +62,14 @@ function start(): void {
 }
 
 function boot(): void {
-  // Consent Mode first: before any tag on the page can read it.
+  // The `__gpp` stub and Consent Mode first: before any tag on the page can call or read them.
+  installGpp(serviceBase);
   pushDefault();
   if (returning) pushUpdate(previous!.categories!);
   settleCookie();
   installApi();
+  // Every visitor is under opt-in for now: no US section applies, and the GPP file is not loaded.
+  void startGpp({ mode: 'opt-in', country: null, region: null, gpc, optedOut: false });
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
   else start();

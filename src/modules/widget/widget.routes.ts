@@ -6,11 +6,11 @@ import type { RoutesPlugin } from '../../services.ts';
 import { ErrorList, ValidationErrorList } from '../../http/schemas.ts';
 import { ReceiptParams, ReceiptQuery, ReceiptSchema, toReceipt } from '../consent-proof/consent-proof.schema.ts';
 import { visitorContext } from '../consents/consents.service.ts';
-import { bannerScriptHandler } from './banner-script.routes.ts';
+import { bannerScriptHandler, gppFileHandler } from './banner-script.routes.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
 import type { WidgetAccount } from './widget.repository.ts';
 import { bannerConfig, countPageview, recordVisitorConsent, visitorReceipt, visitorRegion } from './widget.service.ts';
-import { RecordedConsent, VisitorRegion, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
+import { GppFileParams, RecordedConsent, VisitorRegion, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,6 +23,16 @@ declare module 'fastify' {
 const WIDGET_BODY_LIMIT = 16 * 1024;
 const tags = ['Widget (public)'];
 const errors = { 400: ErrorList, 403: ErrorList, 404: ErrorList, 413: ErrorList, 415: ErrorList, 429: ErrorList, 500: ErrorList, 503: ErrorList };
+
+/** The answers of a route that serves a script: the script, 304 on a matching ETag, 404 as a JavaScript comment. */
+const scriptResponses = (script: string, notFound: string) => ({
+  200: { description: script, content: { 'text/javascript': { schema: { type: 'string' } } } },
+  304: { description: 'Not modified (If-None-Match)', type: 'null' },
+  404: { description: notFound, content: { 'text/javascript': { schema: { type: 'string' } } } },
+  429: ErrorList,
+  500: ErrorList,
+  503: ErrorList,
+});
 
 /** The account named in the path, for the CORS decision made before routing params exist. */
 const accountIdIn = (url: string) => /^\/widget\/([^/?.]+)/.exec(url)?.[1] ?? '';
@@ -109,16 +119,19 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
       operationId: 'widgetScript', tags,
       summary: 'The banner script a website loads: one tag, first in <head>',
       params: WidgetScriptParams,
-      response: {
-        200: { description: 'The script (text/javascript), compressed when the client accepts it', content: { 'text/javascript': { schema: { type: 'string' } } } },
-        304: { description: 'Not modified (If-None-Match)', type: 'null' },
-        404: { description: 'Unknown account: a JavaScript comment', content: { 'text/javascript': { schema: { type: 'string' } } } },
-        429: ErrorList,
-        500: ErrorList,
-        503: ErrorList,
-      },
+      response: scriptResponses('The script (text/javascript), compressed when the client accepts it', 'Unknown account: a JavaScript comment'),
     },
   }, bannerScriptHandler(services));
+
+  app.get('/widget/gpp.:hash.js', {
+    config: { auth: 'public', throttle: 'widget' },
+    schema: {
+      operationId: 'widgetGppFile', tags,
+      summary: 'The IAB GPP file (`__gpp`) the banner loads in opt-out regions; its name is its content hash',
+      params: GppFileParams,
+      response: scriptResponses('The script (text/javascript), compressed when the client accepts it; cached for good', 'No such file: a JavaScript comment'),
+    },
+  }, gppFileHandler(services));
 
   app.get('/widget/:account_id/config.json', {
     config: { auth: 'public', throttle: 'widget' },
