@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import apiReference from '@scalar/fastify-api-reference';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { declareAccountParameter } from './http/account-parameter.ts';
+import { declareRouteContract } from './http/route-contract.ts';
 import { registerAuth } from './http/auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBody } from './http/json-body.ts';
@@ -125,6 +126,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   trackRoutes(app);
   declareAccountParameter(app);
+  declareRouteContract(app, API_PREFIX);
   registerValidators(app);
   registerErrorHandling(app);
   // Only JSON is a body here; text/plain must not slip through as a string.

@@ -71,6 +71,20 @@ export interface Config {
   scanPageTimeoutMs: number;
   /** How long a running scan's claim holds without renewal before it counts as abandoned. */
   scanLeaseS: number;
+  /**
+   * Request header in which the CDN or proxy in front names the visitor's country (`cf-ipcountry`,
+   * `cloudfront-viewer-country`, `x-vercel-ip-country`); unset: no header is believed. Lower case.
+   */
+  geoCountryHeader: string | undefined;
+  /** Request header naming the visitor's subdivision (`CA` or `US-CA`), believed with the country header only. */
+  geoRegionHeader: string | undefined;
+  /**
+   * mmdb files to locate visitors by (MaxMind GeoIP2/GeoLite2 or DB-IP, Country or City; DB-IP's
+   * IPv4 and IPv6 files as two); unset: the DB-IP Lite database of the npm package.
+   */
+  geoipFiles: string[] | undefined;
+  /** No GeoIP database: visitors are located by the trusted headers alone, or not at all. */
+  geoipDisabled: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -160,6 +174,24 @@ function trustProxy(env: Env): boolean | number | string[] {
   return entries;
 }
 
+/** A header's name as HTTP writes it (a token), in lower case as Node gives headers. */
+function headerName(env: Env, name: string): string | undefined {
+  const raw = optional(env, name);
+  if (raw === undefined) return undefined;
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(raw)) throw new ConfigError(`${name} must be a header name such as cf-ipcountry (got "${raw}")`);
+  return raw.toLowerCase();
+}
+
+/** GEOIP_FILE: one path, or several separated by commas (DB-IP ships IPv4 and IPv6 in two files). */
+function geoipFiles(env: Env): string[] | undefined {
+  const raw = optional(env, 'GEOIP_FILE');
+  if (raw === undefined) return undefined;
+  const paths = raw.split(',').map((path) => path.trim());
+  if (paths.some((path) => path === '')) throw new ConfigError(`GEOIP_FILE must be a path, or paths separated by commas (got "${raw}")`);
+  if (boolean(env, 'GEOIP_DISABLED', false)) throw new ConfigError('GEOIP_FILE and GEOIP_DISABLED=true cannot both be set');
+  return paths;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads the environment once; every other module receives the typed result. */
@@ -176,6 +208,11 @@ export function loadConfig(env: Env = process.env): Config {
   const metricsHost = optional(env, 'METRICS_HOST') ?? '127.0.0.1';
   const everyAddress = (address: string) => ['0.0.0.0', '::', '[::]'].includes(address);
   const sameAddress = host === metricsHost || everyAddress(host) || everyAddress(metricsHost);
+  const geoCountryHeader = headerName(env, 'GEO_COUNTRY_HEADER');
+  const geoRegionHeader = headerName(env, 'GEO_REGION_HEADER');
+  if (geoRegionHeader !== undefined && geoCountryHeader === undefined) {
+    throw new ConfigError('GEO_REGION_HEADER is believed only with GEO_COUNTRY_HEADER: set both');
+  }
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port && sameAddress) {
     throw new ConfigError(`METRICS_PORT must differ from PORT (both are ${port}) on the same address: metrics are served on a port of their own`);
   }
@@ -223,5 +260,9 @@ export function loadConfig(env: Env = process.env): Config {
     scansPerOwnerMax: integer(env, 'SCANS_PER_OWNER_MAX', 20, 1, 100_000),
     scanPageTimeoutMs: integer(env, 'SCAN_PAGE_TIMEOUT_MS', 15_000, 1_000, 120_000),
     scanLeaseS: integer(env, 'SCAN_LEASE_S', 30, 3, 3_600),
+    geoCountryHeader,
+    geoRegionHeader,
+    geoipFiles: geoipFiles(env),
+    geoipDisabled: boolean(env, 'GEOIP_DISABLED', false),
   };
 }

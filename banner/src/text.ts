@@ -1,14 +1,10 @@
-import type { BannerConfig } from './config.ts';
+import type { BannerConfig, LanguageSource } from './config.ts';
 import type { Texts } from './translations.ts';
 
 /** Everything the banner shows is text: the service's and the account's words never become markup. */
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
-
-/** Where the banner looks for the visitor's language: the browser's languages, the page's `lang`, the account's default. */
-export const LANGUAGE_SOURCES = ['browser', 'page', 'default'] as const;
-export type LanguageSource = (typeof LANGUAGE_SOURCES)[number];
 
 /** `zh-Hant-TW` → `zh-hant-tw`, `zh-hant`, `zh`: the tag, then each shorter prefix of its subtags. */
 function prefixes(tag: string): string[] {

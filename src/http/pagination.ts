@@ -101,7 +101,34 @@ export interface Sort<S extends string> {
   order: 'asc' | 'desc';
 }
 
+/** The default order of most lists: the order records were made in. */
+export const OLDEST_FIRST = { sort: 'created_at', order: 'asc' } as const satisfies Sort<'created_at'>;
+
 /** The requested sort, or the resource's default; repositories add `id` in the same order as tie-break. */
 export function sortOf<S extends string>(query: { sort?: S; order?: 'asc' | 'desc' }, defaults: Sort<S>): Sort<S> {
   return { sort: query.sort ?? defaults.sort, order: query.order ?? defaults.order };
+}
+
+/** The query of an offset list: its window and its order. */
+interface OffsetListQuery<S extends string> {
+  limit?: number;
+  offset?: number;
+  page?: number;
+  sort?: S;
+  order?: 'asc' | 'desc';
+}
+
+/**
+ * A list route's answer: the rows `list` reads for the window and order the query asks for (the
+ * resource's `defaults` where it names none), each written out by `toItem`, and their pagination.
+ */
+export async function listAnswer<S extends string, Row, Item>(
+  request: FastifyRequest & { query: OffsetListQuery<S> },
+  defaults: Sort<S>,
+  list: (sort: Sort<S>, window: Window) => Promise<{ rows: Row[]; count: number }>,
+  toItem: (row: Row) => Item,
+): Promise<{ pagination: Pagination; data: Item[] }> {
+  const window = offsetWindow(request.query);
+  const { rows, count } = await list(sortOf(request.query, defaults), window);
+  return { pagination: paginate(request, window, count), data: rows.map(toItem) };
 }

@@ -4,9 +4,10 @@
  * Measured (npm run bench, embedded, 2026-11-25, two alternated rounds of three paired runs against
  * the same code with plain async hooks, caches and limiters): the banner script's 304 revalidation
  * answers at 0.42 and 0.42 x the bare baseline with this layer, 0.38 and 0.38 without (39-41 against
- * 42-44 us of server CPU): about 10% on the cheapest and most frequent request a site sends. An
- * authenticated GET /categories/{id} (0.39/0.41 against 0.39/0.40) and consent recording show no
- * difference: the layer stays for the widget's and the auth hook's sake only.
+ * 42-44 us of server CPU): about 10% on the cheapest and most frequent request a site sends. Consent
+ * recording showed no difference. An authenticated GET /categories/{id} showed none in that run
+ * (0.39/0.41 against 0.39/0.40), but four alternated rounds later that day measured about 10% (see
+ * modules/categories/category-cache.ts), so the category cache answers through this layer too.
  */
 export type MaybePromise<T> = T | Promise<T>;
 

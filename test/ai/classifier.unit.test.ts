@@ -3,7 +3,8 @@ import { Classifier, DEFAULT_CLASSIFIER_OPTIONS, loadClassifier } from '../../sr
 import { Controllers } from '../../src/ai/classifier/controllers.ts';
 import { domainFeatures, durationFeatures, nameFeatures, nameWords, placeOf, registrableDomain } from '../../src/ai/classifier/features.ts';
 import { normaliseDuration } from '../../src/ai/knowledge/durations.ts';
-import { factsFromOpenCookieDatabase, Knowledge, normaliseHost } from '../../src/ai/knowledge/knowledge.ts';
+import { normaliseHost } from '../../src/ai/knowledge/host-names.ts';
+import { factsFromOpenCookieDatabase, Knowledge } from '../../src/ai/knowledge/knowledge.ts';
 
 const classifier = loadClassifier();
 

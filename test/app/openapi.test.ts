@@ -12,6 +12,8 @@ interface Operation {
   tags?: string[];
   security?: Record<string, string[]>[];
   parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: { description?: string } }[];
+  requestBody?: unknown;
+  responses: Record<string, { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> }>;
 }
 interface Document {
   openapi: string;
@@ -105,6 +107,34 @@ describe('GET /api/v1/openapi.json', () => {
     }
     expect(operations.find(({ op }) => op.operationId === 'me')?.op.security).toEqual([{ bearer: [] }]);
     expect(operations.find(({ op }) => op.operationId === 'login')?.op.security).toBeUndefined();
+  });
+
+  it('documents the errors an operation answers for what it is: its access rule, its path, its body', () => {
+    const rules = new Map(t.app.routeTable.map((route) => [`${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')}`, route]));
+    const api = operations.filter(({ path }) => path.startsWith('/api/v1/'));
+    expect(api.some(({ op }) => op.requestBody !== undefined && op.security === undefined)).toBe(true);
+    for (const { method, path, op } of api) {
+      const route = `${method} ${path}`;
+      const statuses = Object.keys(op.responses).map(Number);
+      const single = op.responses['400']?.content?.['application/json']?.schema?.properties?.error !== undefined;
+      expect(statuses, route).toEqual(expect.arrayContaining([400, 401, 429, 500, 503]));
+      if (rules.get(route)?.admin) expect(statuses, `${route} is for admins`).toContain(403);
+      if (path.includes('{')) expect(statuses, `${route} names a record`).toContain(404);
+      if (op.requestBody !== undefined) {
+        expect(statuses, `${route} takes a body`).toEqual(expect.arrayContaining(single ? [413, 415] : [413, 415, 422]));
+        if (single) expect(statuses, route).not.toContain(422);
+      }
+    }
+  });
+
+  it('answers 413, as documented, to a body past the limit on the operations open to all', async () => {
+    const open = operations.filter(({ path, op }) => path.startsWith('/api/v1/') && op.requestBody !== undefined && op.security === undefined);
+    expect(open.map(({ op }) => op.operationId)).toContain('login');
+    const tooLarge = { padding: 'x'.repeat(t.services.config.bodyLimitBytes) };
+    for (const { method, path } of open) {
+      const res = await call(t.app, method, path, { body: tooLarge });
+      expect(res, `${method} ${path}`).toMatchObject({ status: 413, body: { errors: [{ code: 413, message: 'Request body is too large' }] } });
+    }
   });
 });
 

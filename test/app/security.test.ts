@@ -213,7 +213,9 @@ const TABLE: Record<string, Entry> = {
   'POST /api/v1/banner/preview': { rule: 'account', body: { banner: { layout: 'bar' } } },
   'POST /api/v1/banner/reconsent': { rule: 'account', admin: true },
   'GET /widget/:account_id.js': { rule: 'public', path: (t) => `/widget/${t.account.id}.js` },
+  'GET /widget/gpp.:hash.js': { rule: 'public', path: () => '/widget/gpp.0000000000000000.js' },
   'GET /widget/:account_id/config.json': { rule: 'public', path: (t) => `/widget/${t.account.id}/config.json` },
+  'GET /widget/:account_id/region': { rule: 'public', path: (t) => `/widget/${t.account.id}/region` },
   'POST /widget/:account_id/consents': { rule: 'public', path: (t) => `/widget/${t.account.id}/consents`, body: consent },
   'POST /widget/:account_id/views': { rule: 'public', path: (t) => `/widget/${t.account.id}/views` },
   'DELETE /api/v1/accounts/:id': {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 
 /** Debian's Chromium; nothing in this project downloads a browser. */
@@ -51,6 +51,23 @@ export function fileBrowser(): Pick<Browser, 'newContext' | 'newPage'> {
     newContext: (options) => launched().newContext(options),
     newPage: (options) => launched().newPage(options),
   };
+}
+
+/**
+ * A new visitor: fresh cookies and storage, the page's uncaught errors collected; `gpc` makes the
+ * browser send Global Privacy Control, `locale` its languages.
+ */
+export async function newVisitor(browser: Pick<Browser, 'newContext'>, options: { gpc?: boolean; locale?: string } = {}): Promise<{ context: BrowserContext; page: Page; errors: Error[] }> {
+  const context = await browser.newContext(options.locale ? { locale: options.locale } : {});
+  // A wait that runs out names what it waited for, before the test's own time ends without a word.
+  context.setDefaultTimeout(10_000);
+  if (options.gpc) {
+    await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
+  }
+  const page = await context.newPage();
+  const errors: Error[] = [];
+  page.on('pageerror', (error) => errors.push(error));
+  return { context, page, errors };
 }
 
 /**

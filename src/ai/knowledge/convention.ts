@@ -1,7 +1,7 @@
 import type { StandardCategory } from './categories.ts';
 
 /**
- * The labelling convention every label the project makes follows (README, "The AI's labelling
+ * The labelling convention every label the project makes follows (docs/ai.md, "The labelling
  * convention"). It is about what the item does for the visitor of the website that declares it:
  *
  * - necessary: sessions, authentication (signing in, remember-me), CSRF, load balancing, bot and

@@ -1,5 +1,6 @@
 import { fromThirdPartyWeb, type StandardCategory } from './categories.ts';
 import { normaliseDuration } from './durations.ts';
+import { HostMap, normaliseHost } from './host-names.ts';
 import { relabelOpenCookieDatabase } from './ocd-relabel.ts';
 import type { RegistryEntry } from './registry.ts';
 import type { OpenCookieDatabaseRow, ThirdPartyEntity } from './sources.ts';
@@ -30,21 +31,6 @@ export interface DomainFact {
 
 /** Prefixes shorter than this (`SR`, `CT`) would match far too much; they count as plain names. */
 const MIN_PATTERN_LENGTH = 3;
-const HOST = /[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+/;
-
-/** `https://.Sub.Example.com:8080/x (3rd party)` → `sub.example.com`; '' when there is no host in it. */
-export function normaliseHost(raw: string | undefined): string {
-  const text = (raw ?? '').trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/^\*?\.+/, '');
-  return HOST.exec(text)?.[0] ?? '';
-}
-
-/** The host and each parent domain with at least two labels: `a.b.example.com`, `b.example.com`, `example.com`. */
-export function hostAndParents(host: string): string[] {
-  const labels = host.split('.');
-  const out: string[] = [];
-  for (let i = 0; i <= labels.length - 2; i++) out.push(labels.slice(i).join('.'));
-  return out;
-}
 
 export function factsFromOpenCookieDatabase(rows: OpenCookieDatabaseRow[]): CookieFact[] {
   const facts: CookieFact[] = [];
@@ -111,7 +97,7 @@ export class Knowledge {
   private readonly longestPattern: number;
   /** Every plain name, lower-cased and sorted: the names a wildcard item covers are one range. */
   private readonly sortedNames: Array<{ folded: string; fact: CookieFact }>;
-  private readonly domains = new Map<string, DomainFact>();
+  private readonly domains = new HostMap<DomainFact>();
 
   constructor(facts: CookieFact[], entities: ThirdPartyEntity[]) {
     let longest = 0;
@@ -136,10 +122,7 @@ export class Knowledge {
         category: fromThirdPartyWeb(entity.category),
         thirdPartyCategory: entity.category,
       };
-      for (const domain of entity.domains) {
-        const host = normaliseHost(domain);
-        if (host && !this.domains.has(host)) this.domains.set(host, fact);
-      }
+      this.domains.add(entity.domains, fact);
     }
   }
 
@@ -175,11 +158,6 @@ export class Knowledge {
 
   /** The third-party entity behind a host or one of its parent domains. */
   domainFact(host: string): DomainFact | undefined {
-    if (!host) return undefined;
-    for (const candidate of hostAndParents(host)) {
-      const fact = this.domains.get(candidate);
-      if (fact) return fact;
-    }
-    return undefined;
+    return this.domains.find(host);
   }
 }

@@ -3,7 +3,6 @@ import { isUniqueViolation } from '../../db/kysely.ts';
 import type { AccountInvitationRow } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
 import { BadRequestError, found, NotFoundError, RateLimitedError } from '../../http/app-errors.ts';
-import type { Services } from '../../services.ts';
 import { normaliseEmail } from '../users/users.service.ts';
 import {
   findInvitation,
@@ -14,11 +13,9 @@ import {
 } from './account-invitations.repository.ts';
 import type { CreateInvitationInput } from './account-invitations.schema.ts';
 import { invitationExpiry, newInvitationSecret } from './invitation-secret.ts';
-import { deliverInvitation, emailWaitSeconds, type Delivered } from './invitation-mail.ts';
+import { deliverInvitation, emailWaitSeconds, type Delivered, type InvitationMail } from './invitation-mail.ts';
 
 export const ALREADY_MEMBER = 'Email is already a member of this account';
-
-type Deps = Pick<Services, 'db' | 'mailer' | 'config'>;
 
 export interface InvitationOutcome extends Delivered {
   /** False when an open invitation for the email existed and was sent again (or left alone). */
@@ -32,7 +29,7 @@ export interface InvitationOutcome extends Delivered {
  * invitation is answered as it is, its emailed link still working.
  */
 export async function inviteToAccount(
-  deps: Deps,
+  deps: InvitationMail,
   log: FastifyBaseLogger,
   accountId: string,
   principal: Principal,
@@ -79,7 +76,7 @@ export async function inviteToAccount(
  * The inviter asks for the email again: a new link, at once after a failed send or without SMTP,
  * else once the hour since the last email has passed (429 with Retry-After before).
  */
-export async function resendInvitation(deps: Deps, log: FastifyBaseLogger, accountId: string, id: string): Promise<Delivered> {
+export async function resendInvitation(deps: InvitationMail, log: FastifyBaseLogger, accountId: string, id: string): Promise<Delivered> {
   const current = await findInvitation(deps.db, accountId, id);
   if (!current || current.deleted_at || current.accepted_at) throw new NotFoundError();
   const wait = deps.config.smtpUrl ? emailWaitSeconds(current) : 0;

@@ -1,12 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Executor } from '../../db/kysely.ts';
 import type { AccountInvitationRow } from '../../db/schema.ts';
 import { invitationEmail } from '../../mail/invitation-email.ts';
-import type { Services } from '../../services.ts';
+import type { Mailer } from '../../mail/mailer.ts';
 import { findUser } from '../users/users.service.ts';
 import { accountName, claimEmailRetry, dueEmailRetries, recordEmail } from './account-invitations.repository.ts';
 import { invitationExpiry, inviteUrl, newInvitationSecret, type InvitationSecret } from './invitation-secret.ts';
 
-type Deps = Pick<Services, 'db' | 'mailer' | 'config'>;
+/** What sending an invitation needs: the database, the mailer, where links point and whether SMTP is set. */
+export interface InvitationMail {
+  db: Executor;
+  mailer: Pick<Mailer, 'send'>;
+  config: Pick<Config, 'publicUrl' | 'smtpUrl'>;
+}
 
 /** At most one email per invitation (so per address and account) in this window. */
 export const EMAIL_INTERVAL_MS = 60 * 60 * 1000;
@@ -32,7 +39,7 @@ export interface Delivered {
  * it. Without SMTP nothing is sent and the link is handed back instead: it is never logged.
  */
 export async function deliverInvitation(
-  deps: Deps,
+  deps: InvitationMail,
   log: FastifyBaseLogger,
   row: AccountInvitationRow,
   secret: InvitationSecret,
@@ -75,7 +82,7 @@ export async function deliverInvitation(
  * nobody). Claiming a row moves its retry time on, so instances sharing the database never send
  * the same retry twice.
  */
-export async function retryDueInvitationEmails(deps: Deps, log: FastifyBaseLogger, now = new Date()): Promise<number> {
+export async function retryDueInvitationEmails(deps: InvitationMail, log: FastifyBaseLogger, now = new Date()): Promise<number> {
   let sent = 0;
   for (const id of await dueEmailRetries(deps.db, now)) {
     const secret = newInvitationSecret();
@@ -88,7 +95,7 @@ export async function retryDueInvitationEmails(deps: Deps, log: FastifyBaseLogge
 }
 
 /** The retries run in the background every half minute while SMTP is configured. */
-export function startInvitationEmailRetries(deps: Deps, log: FastifyBaseLogger): () => void {
+export function startInvitationEmailRetries(deps: InvitationMail, log: FastifyBaseLogger): () => void {
   if (!deps.config.smtpUrl) return () => {};
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {

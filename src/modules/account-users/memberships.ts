@@ -10,7 +10,7 @@ export interface Membership {
  * Each user's memberships, kept in memory so that a user token on an account route costs no
  * database round trip. An account not in the cached list reloads it at once (a new membership is
  * never refused); a removal or a change of role is forgotten here and on every other instance
- * through `Services.forgetMemberships`; the lifetime bounds what a lost broadcast leaves behind.
+ * through `forgetMemberships` (services.ts); the lifetime bounds what a lost broadcast leaves behind.
  */
 export class MembershipCache {
   private readonly users = new TtlMap<string, Membership[]>(30_000, 50_000);

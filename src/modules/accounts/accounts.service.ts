@@ -1,10 +1,12 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.ts';
 import { isId } from '../../db/ids.ts';
 import type { Executor } from '../../db/kysely.ts';
+import type { Database } from '../../db/schema.ts';
 import { ForbiddenError, found, NEEDS_ADMIN } from '../../http/app-errors.ts';
 import type { Principal } from '../../http/auth.ts';
 import { Problems } from '../../http/validation.ts';
 import { normaliseDomain } from '../../lib/hosts.ts';
-import type { Services } from '../../services.ts';
 import { findMembership, insertMembership, memberIdsOf } from '../account-users/account-users.service.ts';
 import { accountTokenHashes } from '../tokens/tokens.service.ts';
 import {
@@ -32,6 +34,19 @@ export {
   markVendorsSetup,
   takeDueScanSchedules,
 } from './accounts.repository.ts';
+
+/**
+ * What the writes on accounts need: the database, the cap on a user's accounts, and the caches an
+ * account's change or deletion makes stale, each forgotten here and on every other instance.
+ */
+export interface AccountWrites {
+  db: Kysely<Database>;
+  config: Pick<Config, 'accountsPerUserMax'>;
+  forgetTokens(hashes: string[]): Promise<void>;
+  forgetMemberships(userIds: string[]): Promise<void>;
+  forgetCategories(accountIds: string[]): Promise<void>;
+  forgetBanner(accountIds: string[]): Promise<void>;
+}
 
 /**
  * Checks and normalises account fields; 422 with every problem at once. `currentGroupId` is the
@@ -109,8 +124,12 @@ export function assertMayCreateAccount(principal: Principal): void {
  * lock so that simultaneous requests cannot pass it; a partner's accounts are not bounded (partners
  * are made by the operator, and manage many sites).
  */
-export async function createAccount(services: Services, principal: Principal, fields: AccountFields): Promise<AccountWithStatus> {
-  const { db, config } = services;
+export async function createAccount(
+  writes: Pick<AccountWrites, 'db' | 'config' | 'forgetMemberships'>,
+  principal: Principal,
+  fields: AccountFields,
+): Promise<AccountWithStatus> {
+  const { db, config } = writes;
   assertMayCreateAccount(principal);
   const clean = await cleanFields(db, principal, { ...fields, group_id: fields.group_id ?? null }, null);
   const id = await db.transaction().execute(async (trx) => {
@@ -135,23 +154,32 @@ export async function createAccount(services: Services, principal: Principal, fi
     if (principal.userId) await insertMembership(trx, row.id, principal.userId, true);
     return row.id;
   });
-  if (principal.userId) await services.forgetMemberships([principal.userId]);
+  if (principal.userId) await writes.forgetMemberships([principal.userId]);
   return (await findAccountById(db, id))!;
 }
 
 /** Only the fields sent change; the banner is built anew with them. */
-export async function changeAccount(services: Services, principal: Principal, id: string, fields: AccountFields): Promise<AccountWithStatus> {
-  const { db } = services;
+export async function changeAccount(
+  writes: Pick<AccountWrites, 'db' | 'forgetBanner'>,
+  principal: Principal,
+  id: string,
+  fields: AccountFields,
+): Promise<AccountWithStatus> {
+  const { db } = writes;
   const account = await reachableAccount(db, principal, id);
   await assertCanWrite(db, principal, account, 'update');
   await updateAccount(db, account.id, await cleanFields(db, principal, fields, account.group_id));
-  await services.forgetBanner([account.id]);
+  await writes.forgetBanner([account.id]);
   return (await findAccountById(db, account.id))!;
 }
 
 /** Deletes the account and everything in it; its tokens, memberships and caches are forgotten everywhere. */
-export async function removeAccount(services: Services, principal: Principal, id: string): Promise<void> {
-  const { db } = services;
+export async function removeAccount(
+  writes: Pick<AccountWrites, 'db' | 'forgetTokens' | 'forgetMemberships' | 'forgetCategories'>,
+  principal: Principal,
+  id: string,
+): Promise<void> {
+  const { db } = writes;
   const account = await reachableAccount(db, principal, id);
   await assertCanWrite(db, principal, account, 'delete');
   const { tokenHashes, memberIds } = await db.transaction().execute(async (trx) => {
@@ -159,7 +187,7 @@ export async function removeAccount(services: Services, principal: Principal, id
     await deleteAccount(trx, account.id);
     return gone;
   });
-  await services.forgetTokens(tokenHashes);
-  await services.forgetMemberships(memberIds);
-  await services.forgetCategories([account.id]);
+  await writes.forgetTokens(tokenHashes);
+  await writes.forgetMemberships(memberIds);
+  await writes.forgetCategories([account.id]);
 }

@@ -2,12 +2,10 @@ import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { scopeOf } from '../../http/auth.ts';
-import { withErrors } from '../../http/schemas.ts';
 import { BannerResponse, UpdateBannerBody } from './banner.schema.ts';
 import { changeBanner, getBanner, previewBanner, requestReconsent } from './banner.service.ts';
 
 const tags = ['Banner'];
-const security = [{ bearer: [] }];
 
 /** The account's banner: its look, its texts, and the revision that asks visitors again. */
 export const bannerRoutes: RoutesPlugin = async (app, { services }) => {
@@ -16,18 +14,18 @@ export const bannerRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/banner', {
     config: { auth: 'account' },
     schema: {
-      operationId: 'getBanner', tags, security, summary: "The account's banner settings, defaults filled in",
-      response: withErrors({ 200: BannerResponse }),
+      operationId: 'getBanner', tags, summary: "The account's banner settings, defaults filled in",
+      response: { 200: BannerResponse },
     },
   }, async (request) => ({ data: await getBanner(db, scopeOf(request).accountId) }));
 
   app.patch('/banner', {
     config: { auth: 'account', admin: true },
     schema: {
-      operationId: 'updateBanner', tags, security,
+      operationId: 'updateBanner', tags,
       summary: 'Change the banner; only the settings sent change (theme colours and texts one by one)',
       body: UpdateBannerBody,
-      response: withErrors({ 200: BannerResponse }, { 403: true, 413: true, 415: true, 422: true }),
+      response: { 200: BannerResponse },
     },
   }, async (request) => {
     const { accountId } = scopeOf(request);
@@ -39,12 +37,12 @@ export const bannerRoutes: RoutesPlugin = async (app, { services }) => {
   app.post('/banner/preview', {
     config: { auth: 'account' },
     schema: {
-      operationId: 'previewBanner', tags, security,
+      operationId: 'previewBanner', tags,
       summary: 'The banner script as it would be with these changes, saved nowhere: for a live preview',
       body: UpdateBannerBody,
-      response: withErrors({
+      response: {
         200: { description: 'The account\'s banner script with the changes applied', content: { 'text/javascript': { schema: Type.String() } } },
-      }, { 413: true, 415: true, 422: true }),
+      },
     },
   }, async (request, reply) => {
     const { accountId } = scopeOf(request);
@@ -56,9 +54,9 @@ export const bannerRoutes: RoutesPlugin = async (app, { services }) => {
   app.post('/banner/reconsent', {
     config: { auth: 'account', admin: true },
     schema: {
-      operationId: 'requestReconsent', tags, security,
+      operationId: 'requestReconsent', tags,
       summary: 'Raise the revision: every visitor is asked again on their next page view',
-      response: withErrors({ 200: BannerResponse }, { 403: true }),
+      response: { 200: BannerResponse },
     },
   }, async (request) => {
     const { accountId } = scopeOf(request);

@@ -2,9 +2,9 @@ import { Type } from 'typebox';
 import type { CategoryRow } from '../../db/schema.ts';
 import { found } from '../../http/app-errors.ts';
 import { scopeOf } from '../../http/auth.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { listAnswer, listOf } from '../../http/pagination.ts';
 import { after } from '../../lib/maybe-promise.ts';
-import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
+import { IdParams, MessageSchema, ValidationErrorList } from '../../http/schemas.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { listCategories } from './categories.repository.ts';
 import {
@@ -18,7 +18,6 @@ import {
 import { changeCategory, createCategory, removeCategory } from './categories.service.ts';
 
 const tags = ['Categories'];
-const security = [{ bearer: [] }];
 const read = { auth: 'account' } as const;
 const write = { auth: 'account', admin: true } as const;
 const Wrapped = Type.Object({ data: CategorySchema });
@@ -31,23 +30,19 @@ export const categoriesRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/categories', {
     config: read,
     schema: {
-      operationId: 'listCategories', tags, security, summary: "The account's cookie categories",
+      operationId: 'listCategories', tags, summary: "The account's cookie categories",
       querystring: CategoryListQuery,
-      response: withErrors({ 200: listOf(CategorySchema) }, { 400: 'array' }),
+      response: { 200: listOf(CategorySchema) },
     },
-  }, async (request) => {
-    const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
-    const { rows, count } = await listCategories(db, scopeOf(request).accountId, sort, window);
-    return { pagination: paginate(request, window, count), data: rows.map(toCategory) };
-  });
+  }, async (request) => listAnswer(request, { sort: 'created_at', order: 'asc' },
+    (sort, window) => listCategories(db, scopeOf(request).accountId, sort, window), toCategory));
 
   app.post('/categories', {
     config: write,
     schema: {
-      operationId: 'createCategory', tags, security, summary: 'Create a category in the account',
+      operationId: 'createCategory', tags, summary: 'Create a category in the account',
       body: CreateCategoryBody,
-      response: withErrors({ 201: Wrapped }, { 403: true, 413: true, 415: true, 422: true }),
+      response: { 201: Wrapped },
     },
   }, async (request, reply) =>
     reply.code(201).send({ data: toCategory(await createCategory(services, scopeOf(request).accountId, request.body.category)) }));
@@ -55,9 +50,9 @@ export const categoriesRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/categories/:id', {
     config: read,
     schema: {
-      operationId: 'getCategory', tags, security, summary: 'One category',
+      operationId: 'getCategory', tags, summary: 'One category',
       params: IdParams,
-      response: withErrors({ 200: Wrapped }, { 404: true }),
+      response: { 200: Wrapped },
     },
   }, (request) =>
     // A cached account's category is answered without a promise (category-cache.ts says what it measured).
@@ -71,19 +66,19 @@ export const categoriesRoutes: RoutesPlugin = async (app, { services }) => {
   app.put('/categories/:id', {
     config: write,
     schema: {
-      operationId: 'updateCategory', tags, security, summary: 'Change a category; only the fields sent change',
+      operationId: 'updateCategory', tags, summary: 'Change a category; only the fields sent change',
       params: IdParams,
       body: UpdateCategoryBody,
-      response: withErrors({ 200: Wrapped }, { 403: true, 404: true, 413: true, 415: true, 422: true }),
+      response: { 200: Wrapped },
     },
   }, async (request) => ({ data: toCategory(await changeCategory(services, scopeOf(request).accountId, request.params.id, request.body.category)) }));
 
   app.delete('/categories/:id', {
     config: write,
     schema: {
-      operationId: 'deleteCategory', tags, security, summary: 'Delete a category that holds no storage items',
+      operationId: 'deleteCategory', tags, summary: 'Delete a category that holds no storage items',
       params: IdParams,
-      response: withErrors({ 200: MessageSchema }, { 403: true, 404: true, 422: true }),
+      response: { 200: MessageSchema, 422: ValidationErrorList },
     },
   }, async (request) => {
     await removeCategory(services, scopeOf(request).accountId, request.params.id);

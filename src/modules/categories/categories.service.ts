@@ -1,11 +1,11 @@
+import type { Kysely } from 'kysely';
 import { STANDARD_CATEGORY_DEFINITIONS, standardCategoryText, type StandardCategory } from '../../ai/knowledge/categories.ts';
 import { bestMatch } from '../../ai/knowledge/category-meaning.ts';
 import { newId } from '../../db/ids.ts';
 import { isForeignKeyViolation, isUniqueViolation, toJson, type Executor } from '../../db/kysely.ts';
-import type { CategoryRow } from '../../db/schema.ts';
+import type { CategoryRow, Database } from '../../db/schema.ts';
 import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import { Problems } from '../../http/validation.ts';
-import type { Services } from '../../services.ts';
 import { accountLanguage, markVendorsSetup } from '../accounts/accounts.service.ts';
 import { accountLanguages, bumpRevision, checkLanguageCodes, mergeTranslations } from '../banner/banner.service.ts';
 import {
@@ -31,6 +31,13 @@ export { settleSlug } from './slug.ts';
 /** The account's first required category (by creation), if it has one: where what every site needs goes. */
 export async function firstRequiredCategory(db: Executor, accountId: string): Promise<CategoryRow | undefined> {
   return (await allCategories(db, accountId)).find((category) => category.required);
+}
+
+/** What a change of an account's categories needs: the database, and the caches of them to forget. */
+export interface CategoryWrites {
+  db: Kysely<Database>;
+  /** Forgets the accounts' cached categories (and the banners that show them), here and on every other instance. */
+  forgetCategories(accountIds: string[]): Promise<void>;
 }
 
 export const SLUG_TAKEN = 'Slug has already been taken';
@@ -65,8 +72,8 @@ const rethrowTaken = (error: unknown): never => {
  * the categories there were. (The revision follows what the banner shows: an unpublished category
  * changes nothing a visitor saw, and publishing or unpublishing one later raises it.)
  */
-export async function createCategory(services: Services, accountId: string, sent: CategoryFields): Promise<CategoryRow> {
-  const { db } = services;
+export async function createCategory(writes: CategoryWrites, accountId: string, sent: CategoryFields): Promise<CategoryRow> {
+  const { db } = writes;
   const fields = await cleanFields(db, accountId, sent);
   const default_language = fields.default_language ?? (await accountLanguage(db, accountId));
   const row = await db
@@ -78,13 +85,13 @@ export async function createCategory(services: Services, accountId: string, sent
       return created;
     })
     .catch(rethrowTaken);
-  await services.forgetCategories([accountId]);
+  await writes.forgetCategories([accountId]);
   return row;
 }
 
 /** Only the fields sent change. */
-export async function changeCategory(services: Services, accountId: string, id: string, sent: CategoryFields): Promise<CategoryRow> {
-  const { db } = services;
+export async function changeCategory(writes: CategoryWrites, accountId: string, id: string, sent: CategoryFields): Promise<CategoryRow> {
+  const { db } = writes;
   const current = found(await findCategory(db, accountId, id));
   const fields = await cleanFields(db, accountId, sent, current);
   const row = await db
@@ -95,14 +102,14 @@ export async function changeCategory(services: Services, accountId: string, id: 
       return changed;
     })
     .catch(rethrowTaken);
-  await services.forgetCategories([accountId]);
+  await writes.forgetCategories([accountId]);
   if (!row) throw new NotFoundError();
   return row;
 }
 
 /** Deletes a category that holds no storage items. */
-export async function removeCategory(services: Services, accountId: string, id: string): Promise<void> {
-  const { db } = services;
+export async function removeCategory(writes: CategoryWrites, accountId: string, id: string): Promise<void> {
+  const { db } = writes;
   const current = found(await findCategory(db, accountId, id));
   if (await categoryHoldsStorageItems(db, accountId, id)) throw new ValidationError(CATEGORY_IN_USE);
   const deleted = await db
@@ -117,7 +124,7 @@ export async function removeCategory(services: Services, accountId: string, id: 
       if (isForeignKeyViolation(error)) throw new ValidationError(CATEGORY_IN_USE);
       throw error;
     });
-  await services.forgetCategories([accountId]);
+  await writes.forgetCategories([accountId]);
   if (!deleted) throw new NotFoundError();
 }
 
@@ -155,6 +162,8 @@ export async function categoryForStandard(
     description: worded.description,
     required: definition.required,
     published: publish,
+    // Whatever slug it gets (`marketing-ai` when `marketing` is taken), it is the marketing category.
+    sale_or_sharing: standard === 'marketing',
     default_language: language,
     translations: toJson(translations),
   });

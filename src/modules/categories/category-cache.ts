@@ -9,7 +9,7 @@ import { TtlMap } from '../../lib/ttl-map.ts';
  *
  * - An id the cached account does not hold reloads the account once: a category just created,
  *   here or on another instance, is found at once.
- * - A change or a deletion calls `forget` after its commit (through `Services.forgetCategories`,
+ * - A change or a deletion calls `forget` after its commit (through `forgetCategories` of services.ts,
  *   which tells the other instances over Redis); the lifetime bounds what a lost message leaves.
  * - A load that overlapped a `forget` is answered but not kept, so it cannot put back what the
  *   write replaced.

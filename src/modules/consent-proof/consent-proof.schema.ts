@@ -1,8 +1,9 @@
-import { Type } from 'typebox';
-import type { ConsentErasureRow, ConsentRow } from '../../db/schema.ts';
+import type { Selectable } from 'kysely';
+import { Type, type Static } from 'typebox';
+import type { ConsentDailyStatsTable, ConsentErasureRow, ConsentRow } from '../../db/schema.ts';
 import { offsetQuery } from '../../http/pagination.ts';
 import { Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
-import { UserPreferencesSchema } from '../consents/consents.schema.ts';
+import { RegionalSchema, regionalOf, UserPreferencesSchema } from '../consents/consents.schema.ts';
 
 export const VerificationSchema = Type.Object({
   valid: Type.Boolean(),
@@ -47,6 +48,7 @@ export const CheckpointQuery = Type.Object({
   from: Type.Optional(Type.String({ format: 'date', description: 'First UTC day; default: 3659 days before `to`' })),
   to: Type.Optional(Type.String({ format: 'date', description: 'Last UTC day; default: today' })),
 });
+export type CheckpointQuery = Static<typeof CheckpointQuery>;
 
 export const CheckpointList = Type.Object({
   data: Type.Array(Type.Object({
@@ -58,6 +60,13 @@ export const CheckpointList = Type.Object({
   })),
 });
 
+/** A day's checkpoint: the day's consents and the chain's last link that day (a day with consents has one). */
+export function toCheckpoint(row: Pick<Selectable<ConsentDailyStatsTable>, 'day' | 'consents' | 'head_seq' | 'head_id' | 'head_hash'>) {
+  return {
+    day: row.day.toISOString().slice(0, 10), consents: row.consents, chain_seq: Number(row.head_seq), consent_id: row.head_id, hash: row.head_hash!,
+  };
+}
+
 export const ReceiptParams = Type.Object({ account_id: Type.String({ format: 'uuid' }), id: Type.String({ format: 'uuid' }) });
 export const ReceiptQuery = Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 128, description: 'The session that gave the consent' }) });
 
@@ -68,6 +77,7 @@ export const ReceiptSchema = Type.Object({
     user_preferences: UserPreferencesSchema,
     gpc: Type.Boolean(),
     url: Nullable(Type.String()),
+    ...RegionalSchema,
     chain_seq: Type.Integer(),
     hash: Nullable(Type.String({ description: "SHA-256 link of the account's consent chain" })),
     personal_hash: Nullable(Type.String()),
@@ -82,6 +92,7 @@ export function toReceipt(row: ConsentRow) {
       user_preferences: row.user_preferences,
       gpc: row.gpc,
       url: row.url,
+      ...regionalOf(row),
       chain_seq: Number(row.chain_seq),
       hash: row.hash,
       personal_hash: row.personal_hash,

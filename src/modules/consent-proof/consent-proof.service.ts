@@ -3,8 +3,13 @@ import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { newId } from '../../db/ids.ts';
 import type { ConsentRow, Database } from '../../db/schema.ts';
+import { BadRequestError } from '../../http/app-errors.ts';
+import { DAY_MS } from '../../lib/utc-period.ts';
 import { linkHash, personalHash } from '../consents/consents.service.ts';
-import { chainPage, eraseSubject, exportPage, findAnchor, findHead, findUnchained, insertErasure, type ExportCursor, type PageLimits } from './consent-proof.repository.ts';
+import {
+  chainPage, eraseSubject, exportPage, findAnchor, findHead, findUnchained, insertErasure, listCheckpoints, type ExportCursor, type PageLimits,
+} from './consent-proof.repository.ts';
+import type { CheckpointQuery } from './consent-proof.schema.ts';
 import type { ConsentFilters } from '../consents/consents.schema.ts';
 
 /**
@@ -88,12 +93,31 @@ export async function verifyChain(db: Kysely<Database>, accountId: string): Prom
   return { valid: false, checked: at.checked, first_bad_id: null };
 }
 
+/** The days one list of checkpoints spans at most, and by default: ten years. */
+const CHECKPOINT_DAYS = 3_660;
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The account's daily checkpoints from `from` to `to` (by default the 3,660 days up to today),
+ * oldest first; 400 when the range is backwards or longer than that.
+ */
+export async function checkpointsOf(db: Kysely<Database>, accountId: string, query: CheckpointQuery) {
+  const to = query.to ?? dayOf(Date.now());
+  const from = query.from ?? dayOf(Date.parse(`${to}T00:00:00Z`) - (CHECKPOINT_DAYS - 1) * DAY_MS);
+  if (from > to) throw new BadRequestError('from must not be after to');
+  if (Date.parse(to) - Date.parse(from) >= CHECKPOINT_DAYS * DAY_MS) {
+    throw new BadRequestError(`from and to must be at most ${CHECKPOINT_DAYS} days apart`);
+  }
+  return listCheckpoints(db, accountId, from, to);
+}
+
 export type ExportFormat = 'csv' | 'ndjson';
 
 const CSV_COLUMNS = [
   'id', 'created_at', 'session_id', 'user_id', 'accept_type', 'accepted_categories', 'accepted_category_names',
   'rejected_categories', 'rejected_category_names',
   'accepted_services', 'rejected_services', 'url', 'user_agent', 'ip_address', 'gpc', 'chain_seq', 'hash', 'personal_hash', 'erased_at',
+  'country', 'region', 'mode', 'gpp_string',
 ] as const;
 
 /**

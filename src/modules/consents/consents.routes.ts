@@ -1,16 +1,15 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { listAnswer, listOf } from '../../http/pagination.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { scopeOf } from '../../http/auth.ts';
-import { IdParams, withErrors } from '../../http/schemas.ts';
+import { IdParams } from '../../http/schemas.ts';
 import { findConsent, listConsents } from './consents.repository.ts';
 import { ConsentDetailSchema, ConsentListQuery, ConsentSchema, CreateConsentBody, toConsent, toConsentDetail } from './consents.schema.ts';
 import { recordConsent, visitorContext } from './consents.service.ts';
 
 
 const tags = ['Consents'];
-const security = [{ bearer: [] }];
 
 export const consentsRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
@@ -18,24 +17,20 @@ export const consentsRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/consents', {
     config: { auth: 'account', errorForm: 'single' },
     schema: {
-      operationId: 'listConsents', tags, security,
+      operationId: 'listConsents', tags,
       summary: 'Recorded consents, newest first; filter by session, user or time',
       querystring: ConsentListQuery,
-      response: withErrors({ 200: listOf(ConsentSchema) }, { 400: 'single' }),
+      response: { 200: listOf(ConsentSchema) },
     },
-  }, async (request) => {
-    const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'desc' });
-    const { rows, count } = await listConsents(services.connection, scopeOf(request).accountId, request.query, sort, window);
-    return { pagination: paginate(request, window, count), data: rows.map(toConsent) };
-  });
+  }, async (request) => listAnswer(request, { sort: 'created_at', order: 'desc' },
+    (sort, window) => listConsents(services.connection, scopeOf(request).accountId, request.query, sort, window), toConsent));
 
   app.get('/consents/:id', {
     config: { auth: 'account' },
     schema: {
-      operationId: 'getConsent', tags, security, summary: 'One consent, with its place in the hash chain',
+      operationId: 'getConsent', tags, summary: 'One consent, with its place in the hash chain',
       params: IdParams,
-      response: withErrors({ 200: Type.Object({ data: ConsentDetailSchema }) }, { 404: true }),
+      response: { 200: Type.Object({ data: ConsentDetailSchema }) },
     },
   }, async (request) => {
     const row = found(await findConsent(db, scopeOf(request).accountId, request.params.id));
@@ -45,10 +40,10 @@ export const consentsRoutes: RoutesPlugin = async (app, { services }) => {
   app.post('/consents', {
     config: { auth: 'account', admin: true },
     schema: {
-      operationId: 'createConsent', tags, security,
+      operationId: 'createConsent', tags,
       summary: 'Record a consent server-side (a backend or a mobile app); committed before the answer',
       body: CreateConsentBody,
-      response: withErrors({ 201: Type.Object({ data: ConsentSchema }) }, { 403: true, 413: true, 415: true, 422: true }),
+      response: { 201: Type.Object({ data: ConsentSchema }) },
     },
   }, async (request, reply) => {
     const consent = await recordConsent(services, scopeOf(request).accountId, request.body.consent, visitorContext(request));

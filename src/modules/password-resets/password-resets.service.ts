@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/schema.ts';
 import { ValidationError } from '../../http/app-errors.ts';
+import type { Mailer } from '../../mail/mailer.ts';
 import { passwordResetEmail } from '../../mail/password-reset-email.ts';
-import type { Services } from '../../services.ts';
 import { revokeUserSessions } from '../tokens/tokens.service.ts';
 import { hashToken } from '../../lib/token-secret.ts';
 import { MIN_PASSWORD_LENGTH } from '../users/users.schema.ts';
@@ -17,7 +20,14 @@ export const TOKEN_INVALID = 'Token is invalid or has already been used';
 export const TOKEN_EXPIRED = 'Token has expired; ask for a new link';
 const MASKED_SECRET = '********';
 
-export type Deps = Pick<Services, 'db' | 'mailer' | 'config' | 'forgetTokens'>;
+/** What the reset links need: the database, the mailer and the links' address, and the sessions they end. */
+export interface ResetLinks {
+  db: Kysely<Database>;
+  mailer: Pick<Mailer, 'via' | 'send'>;
+  config: Pick<Config, 'publicUrl'>;
+  /** Forgets revoked tokens here and on every other instance. */
+  forgetTokens(hashes: string[]): Promise<void>;
+}
 
 /** The page of the dashboard that takes the secret and asks for the new password. */
 export const resetUrl = (publicUrl: string, secret: string) => `${publicUrl}/reset-password/${secret}`;
@@ -28,7 +38,7 @@ export const resetUrl = (publicUrl: string, secret: string) => `${publicUrl}/res
  * neither the body nor the time of the answer tells who has a login here. The secret is only in
  * the email, never in a log.
  */
-export async function sendResetLink(deps: Deps, log: FastifyBaseLogger, email: string): Promise<void> {
+export async function sendResetLink(deps: Pick<ResetLinks, 'db' | 'mailer' | 'config'>, log: FastifyBaseLogger, email: string): Promise<void> {
   const user = await findUserByEmail(deps.db, email);
   if (!user) return;
   const secret = randomBytes(32).toString('base64url');
@@ -48,7 +58,7 @@ export async function sendResetLink(deps: Deps, log: FastifyBaseLogger, email: s
  * Sets the new password through a link: the link is used up, and every session of the user is
  * logged out (whoever knew the old password is signed out too). Named API tokens stay.
  */
-export async function resetPassword(deps: Deps, input: ResetInput): Promise<void> {
+export async function resetPassword(deps: Pick<ResetLinks, 'db' | 'forgetTokens'>, input: ResetInput): Promise<void> {
   const tokenHash = hashToken(input.token);
   const link = await findResetLink(deps.db, tokenHash);
   const problems: string[] = [];

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sendResetLink, type Deps } from './password-resets.service.ts';
+import { sendResetLink, type ResetLinks } from './password-resets.service.ts';
 
 /** Requests waiting for their lookup; past it new ones are dropped (logged), as a flood's would be. */
 export const RESET_QUEUE_MAX = 1_000;
@@ -16,7 +16,7 @@ export class ResetQueue {
   private readonly waiting: { email: string; log: FastifyBaseLogger }[] = [];
   private running: Promise<void> | undefined;
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<ResetLinks, 'db' | 'mailer' | 'config'>) {}
 
   add(email: string, log: FastifyBaseLogger): void {
     if (this.waiting.length >= RESET_QUEUE_MAX) {

@@ -1,37 +1,10 @@
-import { BadRequestError, NotFoundError } from '../../http/app-errors.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { principalOf, scopeOf } from '../../http/auth.ts';
-import { IdParams, withErrors } from '../../http/schemas.ts';
-import { groupAccounts, groupExists } from './stats.repository.ts';
-import { GroupStatsSchema, StatsQuery, StatsSchema, type Interval } from './stats.schema.ts';
-import { addDays, daysBetween } from './periods.ts';
-import { accountStats } from './stats.service.ts';
+import { IdParams } from '../../http/schemas.ts';
+import { GroupStatsSchema, StatsQuery, StatsSchema } from './stats.schema.ts';
+import { statsOfAccount, statsOfGroup } from './stats.service.ts';
 
 const tags = ['Statistics'];
-const security = [{ bearer: [] }];
-/** Ten years of days at most in one answer. */
-const MAX_DAYS = 3_660;
-
-/**
- * The days asked about lie within these (the period before a range, compared with it, too): days
- * are compared as `YYYY-MM-DD` text, which a year past 9999 or before 1 would break.
- */
-const FIRST_DAY = '1970-01-01';
-const LAST_DAY = '2999-12-31';
-
-/** The range asked for, or the last 30 days; 400 when it is backwards, too long or out of bounds. */
-function rangeOf(query: StatsQuery): { from: string; to: string; interval: Interval } {
-  const to = query.to ?? new Date().toISOString().slice(0, 10);
-  // The default start never falls before the first day: only a day the client sent is blamed.
-  const start = addDays(to, -29);
-  const from = query.from ?? (start < FIRST_DAY ? FIRST_DAY : start);
-  for (const [name, day] of [['to', to], ['from', from]] as const) {
-    if (day < FIRST_DAY || day > LAST_DAY) throw new BadRequestError(`${name} must be a day from ${FIRST_DAY} to ${LAST_DAY}`);
-  }
-  if (from > to) throw new BadRequestError('from must not be after to');
-  if (daysBetween(from, to) > MAX_DAYS) throw new BadRequestError(`from and to must be at most ${MAX_DAYS} days apart`);
-  return { from, to, interval: query.interval ?? 'day' };
-}
 
 /** Consent and visit statistics from the daily rollups, for an account or a partner's group. */
 export const statsRoutes: RoutesPlugin = async (app, { services }) => {
@@ -40,41 +13,21 @@ export const statsRoutes: RoutesPlugin = async (app, { services }) => {
   app.get('/stats', {
     config: { auth: 'account' },
     schema: {
-      operationId: 'getStats', tags, security,
-      summary: 'Consents by accept type, acceptance per category, GPC share, pageviews, unique visitors and consent rate, per interval',
+      operationId: 'getStats', tags,
+      summary: 'Consents by accept type, acceptance per category, GPC share, pageviews, unique visitors and consent rate, per interval; with `by`, per country or mode',
       querystring: StatsQuery,
-      response: withErrors({ 200: StatsSchema }, { 400: 'array' }),
+      response: { 200: StatsSchema },
     },
-  }, async (request) => {
-    const { from, to, interval } = rangeOf(request.query);
-    const { perAccount: _, ...stats } = await accountStats(db, [scopeOf(request).accountId], from, to, interval);
-    return stats;
-  });
+  }, async (request) => statsOfAccount(db, scopeOf(request).accountId, request.query));
 
   app.get('/groups/:id/stats', {
     config: { auth: 'partner' },
     schema: {
-      operationId: 'getGroupStats', tags, security,
+      operationId: 'getGroupStats', tags,
       summary: 'The statistics of a group\'s accounts, summed, with each account\'s totals',
       params: IdParams,
       querystring: StatsQuery,
-      response: withErrors({ 200: GroupStatsSchema }, { 400: 'array', 404: true }),
+      response: { 200: GroupStatsSchema },
     },
-  }, async (request) => {
-    const partnerId = principalOf(request).partnerId!;
-    if (!(await groupExists(db, partnerId, request.params.id))) throw new NotFoundError();
-    const { from, to, interval } = rangeOf(request.query);
-    const accounts = await groupAccounts(db, partnerId, request.params.id);
-    const { perAccount, ...stats } = await accountStats(db, accounts.map((a) => a.id), from, to, interval, { perAccount: true });
-    return {
-      ...stats,
-      accounts: accounts.map((account) => {
-        const figures = perAccount.get(account.id)!;
-        return {
-          id: account.id, name: account.name, consents: figures.consents, pageviews: figures.pageviews,
-          unique_visitors: figures.unique_visitors, consent_rate: figures.consent_rate,
-        };
-      }),
-    };
-  });
+  }, async (request) => statsOfGroup(db, principalOf(request).partnerId!, request.params.id, request.query));
 };

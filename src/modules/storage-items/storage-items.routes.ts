@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { listAnswer, OLDEST_FIRST } from '../../http/pagination.ts';
+import { ACCOUNT_ACCESS, resourceRoutes } from '../../http/resource-routes.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { principalOf, scopeOf } from '../../http/auth.ts';
-import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
 import { findStorageItem, listStorageItems } from './storage-items.repository.ts';
 import {
   ApproveAnswer,
@@ -24,10 +24,6 @@ import {
   takeUncategorisedForAi,
 } from './storage-items.service.ts';
 
-const tags = ['Storage items'];
-const security = [{ bearer: [] }];
-const read = { auth: 'account' } as const;
-const write = { auth: 'account', admin: true } as const;
 const Wrapped = Type.Object({ data: StorageItemSchema });
 const ClassifyAnswer = Type.Object({
   data: Type.Object({
@@ -37,59 +33,39 @@ const ClassifyAnswer = Type.Object({
 
 export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
+  const items = resourceRoutes(app, { path: '/storage-items', tags: ['Storage items'], access: ACCOUNT_ACCESS });
 
-  app.get('/storage-items', {
-    config: read,
-    schema: {
-      operationId: 'listStorageItems', tags, security,
-      summary: "The account's cookies and storage entries; filter by category (or none), status, storage type or who added them",
-      querystring: StorageItemListQuery,
-      response: withErrors({ 200: listOf(StorageItemSchema) }, { 400: 'array' }),
-    },
+  items.list({
+    operationId: 'listStorageItems',
+    summary: "The account's cookies and storage entries; filter by category (or none), status, storage type or who added them",
+    querystring: StorageItemListQuery, item: StorageItemSchema,
+  }, (request) => listAnswer(request, OLDEST_FIRST,
+    (sort, window) => listStorageItems(db, scopeOf(request).accountId, request.query, sort, window), toStorageItem));
+
+  items.create({
+    operationId: 'createStorageItem', summary: 'Add a cookie or storage entry to the account',
+    body: CreateStorageItemBody, answer: Wrapped,
   }, async (request) => {
-    const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
-    const { rows, count } = await listStorageItems(db, scopeOf(request).accountId, request.query, sort, window);
-    return { pagination: paginate(request, window, count), data: rows.map(toStorageItem) };
-  });
-
-  app.post('/storage-items', {
-    config: write,
-    schema: {
-      operationId: 'createStorageItem', tags, security, summary: 'Add a cookie or storage entry to the account',
-      body: CreateStorageItemBody,
-      response: withErrors({ 201: Wrapped }, { 403: true, 413: true, 415: true, 422: true }),
-    },
-  }, async (request, reply) => {
-    const actor = actorOf(principalOf(request));
-    const row = await createStorageItem(db, scopeOf(request).accountId, request.body.storage_item, actor);
+    const row = await createStorageItem(db, scopeOf(request).accountId, request.body.storage_item, actorOf(principalOf(request)));
     await services.forgetBanner([row.account_id]);
     services.ai.submit(row);
-    return reply.code(201).send({ data: toStorageItem(row) });
+    return { data: toStorageItem(row) };
   });
 
-  app.post('/storage-items/classify', {
-    config: write,
-    schema: {
-      operationId: 'classifyStorageItems', tags, security,
-      summary: "Classify now: run the AI on the account's uncategorised draft items, or on those of `ids` (needs auto_categorise on)",
-      body: ClassifyBody,
-      response: withErrors({ 202: ClassifyAnswer }, { 403: true, 413: true, 415: true, 422: true }),
-    },
+  items.route('POST', '/classify', {
+    rule: 'write', operationId: 'classifyStorageItems',
+    summary: "Classify now: run the AI on the account's uncategorised draft items, or on those of `ids` (needs auto_categorise on)",
+    body: ClassifyBody, response: { 202: ClassifyAnswer },
   }, async (request, reply) => {
     const rows = await takeUncategorisedForAi(db, scopeOf(request).accountId, request.body?.ids);
     for (const row of rows) services.ai.submit(row);
     return reply.code(202).send({ data: { processing: rows.length } });
   });
 
-  app.post('/storage-items/approve', {
-    config: write,
-    schema: {
-      operationId: 'approveStorageItems', tags, security,
-      summary: 'Approve several items at once: each one with a category that is a draft or in review is finalised',
-      body: ApproveBody,
-      response: withErrors({ 200: ApproveAnswer }, { 403: true, 413: true, 415: true, 422: true }),
-    },
+  items.route('POST', '/approve', {
+    rule: 'write', operationId: 'approveStorageItems',
+    summary: 'Approve several items at once: each one with a category that is a draft or in review is finalised',
+    body: ApproveBody, response: { 200: ApproveAnswer },
   }, async (request) => {
     const { accountId } = scopeOf(request);
     const result = await approveStorageItems(db, accountId, request.body.ids, actorOf(principalOf(request)));
@@ -97,27 +73,13 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
     return { data: result };
   });
 
-  app.get('/storage-items/:id', {
-    config: read,
-    schema: {
-      operationId: 'getStorageItem', tags, security, summary: 'One storage item',
-      params: IdParams,
-      response: withErrors({ 200: Wrapped }, { 404: true }),
-    },
-  }, async (request) => {
-    const row = found(await findStorageItem(db, scopeOf(request).accountId, request.params.id));
-    return { data: toStorageItem(row) };
-  });
+  items.one({ operationId: 'getStorageItem', summary: 'One storage item', answer: Wrapped },
+    async (request) => ({ data: toStorageItem(found(await findStorageItem(db, scopeOf(request).accountId, request.params.id))) }));
 
-  app.put('/storage-items/:id', {
-    config: write,
-    schema: {
-      operationId: 'updateStorageItem', tags, security,
-      summary: 'Change a storage item; only the fields sent change. Finalising records who approved it',
-      params: IdParams,
-      body: UpdateStorageItemBody,
-      response: withErrors({ 200: Wrapped }, { 403: true, 404: true, 413: true, 415: true, 422: true }),
-    },
+  items.change({
+    operationId: 'updateStorageItem',
+    summary: 'Change a storage item; only the fields sent change. Finalising records who approved it',
+    body: UpdateStorageItemBody, answer: Wrapped,
   }, async (request) => {
     const actor = actorOf(principalOf(request));
     const row = await changeStorageItem(db, scopeOf(request).accountId, request.params.id, request.body.storage_item, actor);
@@ -126,16 +88,8 @@ export const storageItemsRoutes: RoutesPlugin = async (app, { services }) => {
     return { data: toStorageItem(row) };
   });
 
-  app.delete('/storage-items/:id', {
-    config: write,
-    schema: {
-      operationId: 'deleteStorageItem', tags, security, summary: 'Delete a storage item',
-      params: IdParams,
-      response: withErrors({ 200: MessageSchema }, { 403: true, 404: true }),
-    },
-  }, async (request) => {
+  items.remove({ operationId: 'deleteStorageItem', summary: 'Delete a storage item', message: 'Storage item was deleted successfully' }, async (request) => {
     await removeStorageItem(db, scopeOf(request).accountId, request.params.id);
     await services.forgetBanner([scopeOf(request).accountId]);
-    return { message: 'Storage item was deleted successfully' };
   });
 };

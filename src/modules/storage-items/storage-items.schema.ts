@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import type { StorageItemRow } from '../../db/schema.ts';
 import { offsetQuery } from '../../http/pagination.ts';
 import { Name, Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
-import { TranslationChangesSchema, TranslationsSchema } from '../banner/banner.schema.ts';
+import { ItemTranslationChanges, TranslationsSchema } from '../banner/banner.schema.ts';
 
 export const SAME_SITES = ['Lax', 'Strict', 'None'] as const;
 export const STORAGE_TYPES = ['cookie', 'local_storage', 'session_storage'] as const;
@@ -49,10 +49,7 @@ const fields = {
   category_id: Nullable(Text(64, { description: 'A category of the same account' })),
   status: StringEnum(CLIENT_STATUSES, { description: 'draft → in_review → finalised; processing is set only by the AI' }),
   last_seen_at: Nullable(Type.String({ format: 'date-time', maxLength: 64 })),
-  translations: TranslationChangesSchema(
-    { description: 2000, duration: 255 },
-    'Description and duration in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language',
-  ),
+  translations: ItemTranslationChanges({ description: 2000, duration: 255 }, 'Description and duration'),
 };
 
 export const UpdateStorageItemBody = Type.Object({ storage_item: Type.Partial(Type.Object(fields)) });

@@ -6,7 +6,7 @@ import { findTokenByHash } from './tokens.repository.ts';
 
 /**
  * Token rows by hash, so that a warm request costs no database round trip. A revoke forgets the
- * hash here and, through Redis, on every other instance (`Services.forgetTokens`); the lifetime
+ * hash here and, through Redis, on every other instance (`forgetTokens` of services.ts); the lifetime
  * bounds what a lost broadcast leaves behind. A cached row is answered at once, without a promise
  * (see lib/maybe-promise.ts for what that measured).
  */

@@ -1,92 +1,43 @@
-import { isId } from '../../db/ids.ts';
-import { ForbiddenError, found, NEEDS_ADMIN } from '../../http/app-errors.ts';
-import { listOf, offsetWindow, paginate } from '../../http/pagination.ts';
+import { found } from '../../http/app-errors.ts';
+import { offsetWindow, paginate } from '../../http/pagination.ts';
+import { resourceRoutes, sameAccess } from '../../http/resource-routes.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { principalOf } from '../../http/auth.ts';
-import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
-import { Problems } from '../../http/validation.ts';
-import { findMembership } from '../account-users/account-users.service.ts';
-import { findAccount } from '../accounts/accounts.service.ts';
-import { countLiveNamedTokens, listTokens, revokeToken, type TokenOwner } from './tokens.repository.ts';
+import { ErrorList } from '../../http/schemas.ts';
+import { createApiToken } from './api-token-create.ts';
+import { listTokens, revokeToken, type TokenOwner } from './tokens.repository.ts';
 import { CreatedTokenResponse, CreateTokenBody, TokenListQuery, toApiToken, ApiTokenSchema } from './tokens.schema.ts';
-import { issueToken } from './tokens.service.ts';
-
-const tags = ['API tokens'];
-const security = [{ bearer: [] }];
 
 export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
+  const tokens = resourceRoutes(app, { path: '/api-tokens', tags: ['API tokens'], access: sameAccess({ auth: 'any' }) });
   const ownerOf = (principal: ReturnType<typeof principalOf>): TokenOwner => ({
     partnerId: principal.type === 'partner' ? principal.partnerId : null,
     userId: principal.type === 'user' ? principal.userId : null,
     tokenId: principal.tokenId,
   });
 
-  app.get('/api-tokens', {
-    config: { auth: 'any' },
-    schema: {
-      operationId: 'listApiTokens', tags, security, summary: 'The caller\'s own live tokens (never their secrets)',
-      querystring: TokenListQuery,
-      response: withErrors({ 200: listOf(ApiTokenSchema) }, { 400: 'array' }),
-    },
+  tokens.list({
+    operationId: 'listApiTokens', summary: 'The caller\'s own live tokens (never their secrets)',
+    querystring: TokenListQuery, item: ApiTokenSchema,
   }, async (request) => {
     const window = offsetWindow(request.query);
     const { rows, count } = await listTokens(db, ownerOf(principalOf(request)), { ...window, order: request.query.order ?? 'asc' });
     return { pagination: paginate(request, window, count), data: rows.map(toApiToken) };
   });
 
-  app.post('/api-tokens', {
-    config: { auth: 'partner-or-user' },
-    schema: {
-      operationId: 'createApiToken', tags, security,
-      summary: 'Create a named user token, or with account_id an account token (account admins and the owning partner)',
-      body: CreateTokenBody,
-      response: withErrors({ 201: CreatedTokenResponse }, { 403: true, 413: true, 415: true, 422: true }),
-    },
-  }, async (request, reply) => {
-    const principal = principalOf(request);
+  tokens.create({
+    operationId: 'createApiToken', config: { auth: 'partner-or-user' },
+    summary: 'Create a named user token, or with account_id an account token (account admins and the owning partner)',
+    body: CreateTokenBody, answer: CreatedTokenResponse, errors: { 403: ErrorList },
+  }, async (request) => {
     const { api_token, ...bare } = request.body;
-    const fields = api_token ?? bare;
-    const problems = new Problems();
-    const name = fields.name?.trim() || null;
-    const expiresAt = fields.expires_at ? new Date(fields.expires_at) : null;
-    if (expiresAt && expiresAt.getTime() <= Date.now()) problems.add('expires_at', 'must be in the future');
-    const accountId = fields.account_id;
-    if (accountId === undefined && principal.type === 'partner') problems.add('account_id', "can't be blank");
-    if (accountId !== undefined && !(isId(accountId) && (await findAccount(db, principal, accountId)))) {
-      problems.add('account', 'must exist');
-    }
-    const cap = services.config.tokensPerOwnerMax;
-    if ((await countLiveNamedTokens(db, principal)) >= cap) {
-      problems.add('api_tokens', `are limited to ${cap} live tokens per user or partner; revoke one first`);
-    }
-    problems.throwIfAny();
-    if (accountId !== undefined && principal.type === 'user') {
-      const membership = await findMembership(db, accountId, principal.userId!);
-      if (!membership?.admin) throw new ForbiddenError(NEEDS_ADMIN);
-    }
-    const { row, token } = await issueToken(db, {
-      type: accountId === undefined ? 'user' : 'account',
-      kind: 'api',
-      name,
-      partnerId: principal.partnerId,
-      userId: principal.userId,
-      accountId: accountId ?? null,
-      expiresAt,
-    });
-    return reply.code(201).send({ data: toApiToken(row), token });
+    const { row, token } = await createApiToken(db, principalOf(request), api_token ?? bare, services.config.tokensPerOwnerMax);
+    return { data: toApiToken(row), token };
   });
 
-  app.delete('/api-tokens/:id', {
-    config: { auth: 'any' },
-    schema: {
-      operationId: 'revokeApiToken', tags, security, summary: 'Revoke one of the caller\'s tokens',
-      params: IdParams,
-      response: withErrors({ 200: MessageSchema }, { 404: true }),
-    },
-  }, async (request) => {
+  tokens.remove({ operationId: 'revokeApiToken', summary: 'Revoke one of the caller\'s tokens', message: 'API token was revoked' }, async (request) => {
     const hash = found(await revokeToken(db, ownerOf(principalOf(request)), request.params.id));
     await services.forgetTokens([hash]);
-    return { message: 'API token was revoked' };
   });
 };

@@ -1,84 +1,47 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
 import { scopeOf } from '../../http/auth.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
-import { IdParams, MessageSchema, withErrors } from '../../http/schemas.ts';
+import { listAnswer, OLDEST_FIRST } from '../../http/pagination.ts';
+import { ACCOUNT_ACCESS, resourceRoutes } from '../../http/resource-routes.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { listServices } from './vendor-services.repository.ts';
 import { CreateServiceBody, ServiceListQuery, ServiceSchema, toService, UpdateServiceBody } from './vendor-services.schema.ts';
 import { changeService, createService, findService, removeService } from './vendor-services.service.ts';
 
-const tags = ['Services'];
-const security = [{ bearer: [] }];
-const read = { auth: 'account' } as const;
-const write = { auth: 'account', admin: true } as const;
 const Wrapped = Type.Object({ data: ServiceSchema });
 
 /** The third-party services (vendors) a website uses: `/services`, account-scoped like the categories. */
 export const vendorServicesRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
+  const vendors = resourceRoutes(app, { path: '/services', tags: ['Services'], access: ACCOUNT_ACCESS });
 
-  app.get('/services', {
-    config: read,
-    schema: {
-      operationId: 'listServices', tags, security, summary: "The account's third-party services",
-      querystring: ServiceListQuery,
-      response: withErrors({ 200: listOf(ServiceSchema) }, { 400: 'array' }),
-    },
-  }, async (request) => {
-    const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
-    const { rows, count } = await listServices(db, scopeOf(request).accountId, { category_id: request.query.category_id }, sort, window);
-    return { pagination: paginate(request, window, count), data: rows.map(toService) };
-  });
+  vendors.list({
+    operationId: 'listServices', summary: "The account's third-party services",
+    querystring: ServiceListQuery, item: ServiceSchema,
+  }, (request) => listAnswer(request, OLDEST_FIRST,
+    (sort, window) => listServices(db, scopeOf(request).accountId, { category_id: request.query.category_id }, sort, window), toService));
 
-  app.post('/services', {
-    config: write,
-    schema: {
-      operationId: 'createService', tags, security, summary: 'Create a service in the account',
-      body: CreateServiceBody,
-      response: withErrors({ 201: Wrapped }, { 403: true, 413: true, 415: true, 422: true }),
-    },
-  }, async (request, reply) => {
-    const row = await createService(services, scopeOf(request).accountId, request.body.service);
-    // The banner names each category's services.
-    await services.forgetBanner([row.account_id]);
-    return reply.code(201).send({ data: toService(row) });
-  });
-
-  app.get('/services/:id', {
-    config: read,
-    schema: {
-      operationId: 'getService', tags, security, summary: 'One service',
-      params: IdParams,
-      response: withErrors({ 200: Wrapped }, { 404: true }),
-    },
-  }, async (request) => ({ data: toService(found(await findService(db, scopeOf(request).accountId, request.params.id))) }));
-
-  app.put('/services/:id', {
-    config: write,
-    schema: {
-      operationId: 'updateService', tags, security, summary: 'Change a service; only the fields sent change',
-      params: IdParams,
-      body: UpdateServiceBody,
-      response: withErrors({ 200: Wrapped }, { 403: true, 404: true, 413: true, 415: true, 422: true }),
-    },
-  }, async (request) => {
-    const row = await changeService(services, scopeOf(request).accountId, request.params.id, request.body.service);
+  // The banner names each category's services: a change is forgotten there.
+  vendors.create({ operationId: 'createService', summary: 'Create a service in the account', body: CreateServiceBody, answer: Wrapped }, async (request) => {
+    const row = await createService(db, scopeOf(request).accountId, request.body.service);
     await services.forgetBanner([row.account_id]);
     return { data: toService(row) };
   });
 
-  app.delete('/services/:id', {
-    config: write,
-    schema: {
-      operationId: 'deleteService', tags, security, summary: 'Delete a service',
-      params: IdParams,
-      response: withErrors({ 200: MessageSchema }, { 403: true, 404: true }),
-    },
+  vendors.one({ operationId: 'getService', summary: 'One service', answer: Wrapped },
+    async (request) => ({ data: toService(found(await findService(db, scopeOf(request).accountId, request.params.id))) }));
+
+  vendors.change({
+    operationId: 'updateService', summary: 'Change a service; only the fields sent change',
+    body: UpdateServiceBody, answer: Wrapped,
   }, async (request) => {
-    await removeService(services, scopeOf(request).accountId, request.params.id);
+    const row = await changeService(db, scopeOf(request).accountId, request.params.id, request.body.service);
+    await services.forgetBanner([row.account_id]);
+    return { data: toService(row) };
+  });
+
+  vendors.remove({ operationId: 'deleteService', summary: 'Delete a service', message: 'Service was deleted successfully' }, async (request) => {
+    await removeService(db, scopeOf(request).accountId, request.params.id);
     await services.forgetBanner([scopeOf(request).accountId]);
-    return { message: 'Service was deleted successfully' };
   });
 };

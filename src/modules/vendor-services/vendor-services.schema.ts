@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import type { ServiceRow } from '../../db/schema.ts';
 import { offsetQuery } from '../../http/pagination.ts';
 import { Name, Nullable, Text, Timestamp } from '../../http/schemas.ts';
-import { TranslationChangesSchema, TranslationsSchema } from '../banner/banner.schema.ts';
+import { ItemTranslationChanges, TranslationsSchema } from '../banner/banner.schema.ts';
 import { Slug } from '../categories/categories.schema.ts';
 
 export const ServiceSchema = Type.Object({
@@ -26,10 +26,7 @@ const fields = {
   category_id: Nullable(Type.String({ maxLength: 64 })),
   company_name: Text(255),
   privacy_policy_url: Nullable(Text(2048)),
-  translations: TranslationChangesSchema(
-    { name: 255, description: 2000 },
-    'Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language',
-  ),
+  translations: ItemTranslationChanges({ name: 255, description: 2000 }, 'Name and description'),
 };
 
 export const CreateServiceBody = Type.Object({

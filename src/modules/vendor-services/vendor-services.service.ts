@@ -1,10 +1,10 @@
+import type { Kysely } from 'kysely';
 import { isId } from '../../db/ids.ts';
 import { isForeignKeyViolation, isUniqueViolation, toJson, type Executor } from '../../db/kysely.ts';
-import type { ServiceRow } from '../../db/schema.ts';
+import type { Database, ServiceRow } from '../../db/schema.ts';
 import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import { Problems } from '../../http/validation.ts';
 import { isWebUrl } from '../../lib/web-url.ts';
-import type { Services } from '../../services.ts';
 import { markVendorsSetup } from '../accounts/accounts.service.ts';
 import { checkLanguageCodes, mergeTranslations } from '../banner/banner.service.ts';
 import { findCategory, settleSlug } from '../categories/categories.service.ts';
@@ -49,8 +49,7 @@ const rethrowRefused = (error: unknown): never => {
 };
 
 /** A new service; the account's vendors are now set up (its onboarding status moves on). */
-export async function createService(services: Services, accountId: string, sent: ServiceFields): Promise<ServiceRow> {
-  const { db } = services;
+export async function createService(db: Kysely<Database>, accountId: string, sent: ServiceFields): Promise<ServiceRow> {
   const fields = await cleanFields(db, accountId, sent);
   return db
     .transaction()
@@ -63,13 +62,12 @@ export async function createService(services: Services, accountId: string, sent:
 }
 
 /** Only the fields sent change. */
-export async function changeService(services: Services, accountId: string, id: string, sent: ServiceFields): Promise<ServiceRow> {
-  const { db } = services;
+export async function changeService(db: Kysely<Database>, accountId: string, id: string, sent: ServiceFields): Promise<ServiceRow> {
   const current = found(await findService(db, accountId, id));
   const fields = await cleanFields(db, accountId, sent, current);
   return found(await updateService(db, accountId, current.id, fields).catch(rethrowRefused));
 }
 
-export async function removeService(services: Services, accountId: string, id: string): Promise<void> {
-  if (!(await deleteService(services.db, accountId, id))) throw new NotFoundError();
+export async function removeService(db: Kysely<Database>, accountId: string, id: string): Promise<void> {
+  if (!(await deleteService(db, accountId, id))) throw new NotFoundError();
 }

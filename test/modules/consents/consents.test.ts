@@ -47,6 +47,10 @@ describe('POST /consents', () => {
       ip_address: '203.0.113.0',
       gpc: true,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      country: null,
+      region: null,
+      mode: null,
+      gpp_string: null,
     });
     const stored = await t.services.db.selectFrom('consents').selectAll().where('id', '=', data.id).executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ account_id: tenant.account.id, ip_address: '203.0.113.0', gpc: true });

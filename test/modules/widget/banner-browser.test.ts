@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { call } from '../../helpers/app.ts';
 import { bannerShop } from '../../helpers/banner-shop.ts';
-import { RETRIED_UNDER_CI, describeBrowser, reportRetries } from '../../helpers/browser.ts';
+import { RETRIED_UNDER_CI, describeBrowser, newVisitor, reportRetries } from '../../helpers/browser.ts';
 import { pageviewsOf, settledPageviewsOf } from '../../helpers/records.ts';
 import { newId } from '../../../src/db/ids.ts';
 import { OWN_COOKIE_DESCRIPTIONS } from '../../../banner/src/own-cookie.ts';
@@ -68,15 +68,7 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
 
   /** A new visitor (fresh cookies and storage); `gpc` makes the browser send the GPC property. */
   async function visit(options: { gpc?: boolean; account?: string; lang?: string; locale?: string; prepare?: (page: Page) => Promise<void> } = {}): Promise<{ context: BrowserContext; page: Page; errors: Error[] }> {
-    const context = await browser.newContext(options.locale ? { locale: options.locale } : {});
-    // A wait that runs out names what it waited for, before the test's own time ends without a word.
-    context.setDefaultTimeout(10_000);
-    if (options.gpc) {
-      await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
-    }
-    const page = await context.newPage();
-    const errors: Error[] = [];
-    page.on('pageerror', (error) => errors.push(error));
+    const { context, page, errors } = await newVisitor(browser, options);
     await options.prepare?.(page);
     const query = new URLSearchParams({ account: options.account ?? tenant.account.id, lang: options.lang ?? 'en' });
     await page.goto(`${shop.url}/?${query}`);

@@ -66,13 +66,13 @@ describe('GET /widget/{account_id}/config.json', () => {
 });
 
 describe('GET /widget/{account_id}.js', () => {
-  it('is kept by browsers for as long as the README says a change takes to reach them', async () => {
+  it('is kept by browsers for as long as docs/integrating.md says a change takes to reach them', async () => {
     const script = await call(t.app, 'GET', `/widget/${tenant.account.id}.js`);
     expect(script.status).toBe(200);
     const cacheControl = String(script.headers['cache-control']);
     const maxAge = Number(/^public, max-age=(\d+)$/.exec(cacheControl)![1]);
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
-    expect(readme).toContain(`\`Cache-Control: ${cacheControl}\` (a change reaches browsers within ${maxAge / 60} minutes of the server`);
+    const page = readFileSync(new URL('../../../docs/integrating.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(page).toContain(`\`Cache-Control: ${cacheControl}\` (a change reaches browsers within ${maxAge / 60} minutes of the server`);
   });
 });
 
