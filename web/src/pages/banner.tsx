@@ -87,8 +87,8 @@ function LanguageExample({ spoken, sources, defaultLanguage }: { spoken: string[
   const pick = (set: (value: string) => void) => (event: Event) => set((event.currentTarget as HTMLSelectElement).value);
   return (
     <div class="example" role="group" aria-label="Which language a visitor sees">
-      <Select label="A visitor whose browser asks for" value={browser} onChange={pick(setBrowser)} options={choices} />
-      <Select label="on a page marked" value={page} onChange={pick(setPage)} options={choices} />
+      <Select label="A visitor whose browser asks for" value={browser} onInput={pick(setBrowser)} options={choices} />
+      <Select label="on a page marked" value={page} onInput={pick(setPage)} options={choices} />
       <p aria-live="polite">A visitor whose browser asks for {languageName(browser)} on a page marked {languageName(page)} sees: <strong>{languageName(seen)}</strong></p>
     </div>
   );
@@ -193,7 +193,8 @@ export function BannerPage({ accountId }: { accountId: string }) {
               <LanguageExample spoken={[account.data.default_language, ...codesOf(typed?.spoken ?? spoken)]} defaultLanguage={account.data.default_language}
                 sources={codesOf(typed?.sources ?? sourceOrder) as LanguageSource[]} />
             </fieldset>
-            <Select label="Language of the texts" name="language" value={language} onChange={(event) => {
+            {/* `input`, not `change`: the preview's re-render between the two would set the select back. */}
+            <Select label="Language of the texts" name="language" value={language} onInput={(event) => {
               if (form.current) drafts.current[language] = textsOf(form.current);
               setChosen((event.currentTarget as HTMLSelectElement).value);
             }}
