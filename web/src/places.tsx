@@ -25,10 +25,18 @@ export type Mode = (typeof MODES)[number];
 
 /** Each mode in a few words, as the banner applies it. */
 export const MODE_LABELS: Record<Mode, string> = {
-  'opt-in': 'Opt-in: optional cookies off until the visitor accepts',
-  'opt-out': 'Opt-out: on until the visitor opts out ("Do Not Sell or Share")',
-  notice: 'Notice: everything on, a notice the visitor dismisses',
-  none: 'No banner: everything on',
+  'opt-in': 'Opt-in: ask first',
+  'opt-out': 'Opt-out: a "Do Not Sell" link',
+  notice: 'Notice: inform, everything on',
+  none: 'None: no banner',
+};
+
+/** What each mode does, in a sentence. */
+export const MODE_MEANINGS: Record<Mode, string> = {
+  'opt-in': 'optional categories stay off until the visitor accepts them (the GDPR\'s model)',
+  'opt-out': 'everything runs from the first page; a small notice and a "Do Not Sell or Share My Personal Information" link let the visitor switch off the categories marked sale or sharing, and a Global Privacy Control signal does so without a click',
+  notice: 'everything runs; a notice the visitor dismisses says so',
+  none: 'no banner, everything runs; the JavaScript API and Consent Mode still answer',
 };
 
 /** A mode's short name, for tables. */
