@@ -3,6 +3,7 @@
  * data it moves.
  */
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { sql, Migrator, type Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
@@ -18,6 +19,7 @@ import { verifyChain } from '../../src/modules/consent-proof/consent-proof.servi
 import { fromStored } from '../../src/modules/consents/consents.repository.ts';
 import type { UserPreferences } from '../../src/db/schema.ts';
 import { ENGINE } from '../helpers/app.ts';
+import { freshDataDir } from '../helpers/embedded-template.ts';
 
 /**
  * Each test migrates a fresh database up to a point and on: on the embedded database that is tens of
@@ -25,19 +27,25 @@ import { ENGINE } from '../helpers/app.ts';
  */
 const MIGRATION_TEST_MS = 120_000;
 
-const opened: { db: Db; schema?: string }[] = [];
+const opened: { db: Db; schema?: string; dataDir?: string }[] = [];
 afterAll(async () => {
-  for (const { db, schema } of opened) {
+  for (const { db, schema, dataDir } of opened) {
     if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
     await db.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 });
 
-/** A fresh database with every migration but `migration` (and those after it) applied. */
+/**
+ * A fresh database with every migration but `migration` (and those after it) applied: its own schema
+ * on PostgreSQL; on the embedded database a copy of the run's template before its first migration
+ * (embedded-template.ts), which spares each test PGlite's initdb.
+ */
 async function databaseBefore(migration: string): Promise<{ db: Db; schema?: string }> {
   const schema = ENGINE === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
-  const db = createDb(loadConfig({ DATABASE_URL: ENGINE === 'postgres' ? process.env.DATABASE_URL : 'memory://', DATABASE_SCHEMA: schema }));
-  opened.push({ db, schema });
+  const dataDir = ENGINE === 'embedded' ? freshDataDir('empty') : undefined;
+  const db = createDb(loadConfig({ DATABASE_URL: ENGINE === 'postgres' ? process.env.DATABASE_URL : '', DATA_DIR: dataDir, DATABASE_SCHEMA: schema }));
+  opened.push({ db, schema, dataDir });
   if (schema) await sql`create schema ${sql.id(schema)}`.execute(db.kysely);
   const before = new Migrator({
     db: db.kysely,

@@ -1,19 +1,11 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
-import { call, startApp, WITH_REDIS, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { call, startApp, WITH_REDIS } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
+import { createTenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-let other: Tenant;
-
-beforeAll(async () => {
-  t = await startApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '10000', RATE_LIMIT_MAX: '10000' } });
-  tenant = await createTenant(t.services, 'Banner');
-  other = await createTenant(t.services, 'Elsewhere');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant, other] } = fileApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '10000', RATE_LIMIT_MAX: '10000' }, tenants: ['Banner', 'Elsewhere'] });
 
 const api = (method: string, url: string, body?: unknown, token = tenant.tokens.account) => call(t.app, method, url, { token, body });
 const script = (accountId = tenant.account.id, headers: Record<string, string> = {}) =>

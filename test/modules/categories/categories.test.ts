@@ -1,20 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
 import type { CategoryRow } from '../../../src/db/schema.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { walkPages } from '../../helpers/pages.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-let a: Tenant;
-let b: Tenant;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
-  a = await createTenant(t.services, 'Alpha');
-  b = await createTenant(t.services, 'Beta');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [a, b] } = fileApp({ env: { RATE_LIMIT_MAX: '100000' }, tenants: ['Alpha', 'Beta'] });
 
 const api = (method: string, url: string, token?: string, body?: unknown) => call(t.app, method, url, { token, body });
 const errors = (code: number, message: string) => ({ errors: [{ code, message }] });

@@ -3,20 +3,17 @@
  * daily checkpoints, the streamed export, erasure and retention, on the real engines.
  */
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
 import { ConsentWriter, type ConsentWriterOptions } from '../../../src/modules/consents/consent-writer.ts';
 import { chainPage } from '../../../src/modules/consent-proof/consent-proof.repository.ts';
 import { exportConsents, verifyChain } from '../../../src/modules/consent-proof/consent-proof.service.ts';
 import { fromStored, type NewConsent } from '../../../src/modules/consents/consents.repository.ts';
-import { call, ENGINE, startApp, type TestApp } from '../../helpers/app.ts';
+import { call, ENGINE, startApp } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000', WIDGET_RATE_LIMIT_PER_MIN: '100000' } });
-});
-afterAll(async () => { await t.close(); });
+const { t } = fileApp({ env: { RATE_LIMIT_MAX: '100000', WIDGET_RATE_LIMIT_PER_MIN: '100000' } });
 
 const prefs = { accept_type: 'all' as const, accepted_categories: [], rejected_categories: [], accepted_services: {}, rejected_services: {} };
 const newConsent = (tenant: Tenant, sessionId: string, createdAt = new Date(), userId: string | null = null): NewConsent => ({
