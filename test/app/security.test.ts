@@ -214,6 +214,7 @@ const TABLE: Record<string, Entry> = {
   'POST /api/v1/banner/reconsent': { rule: 'account', admin: true },
   'GET /widget/:account_id.js': { rule: 'public', path: (t) => `/widget/${t.account.id}.js` },
   'GET /widget/:account_id/config.json': { rule: 'public', path: (t) => `/widget/${t.account.id}/config.json` },
+  'GET /widget/:account_id/region': { rule: 'public', path: (t) => `/widget/${t.account.id}/region` },
   'POST /widget/:account_id/consents': { rule: 'public', path: (t) => `/widget/${t.account.id}/consents`, body: consent },
   'POST /widget/:account_id/views': { rule: 'public', path: (t) => `/widget/${t.account.id}/views` },
   'DELETE /api/v1/accounts/:id': {

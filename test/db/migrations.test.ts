@@ -414,3 +414,27 @@ describe('2026_12_06_1001_consent_regions', { timeout: MIGRATION_TEST_MS }, () =
     expect(await verifyChain(db.kysely, accountId)).toEqual({ valid: false, checked: 4, first_bad_id: placed });
   });
 });
+
+describe('2026_12_06_1202_category_sale_or_sharing', { timeout: MIGRATION_TEST_MS }, () => {
+  it('marks the existing categories of the slug marketing, in every account, and no other', async () => {
+    const { db, schema } = await databaseBefore('2026_12_06_1202_category_sale_or_sharing');
+    const [first, second] = [newId(), newId()];
+    for (const id of [first, second]) await insertAccount(db, id);
+    const rows: [string, string, string, string][] = [
+      [newId(), first, 'Marketing', 'marketing'],
+      [newId(), first, 'Analytics', 'analytics'],
+      [newId(), first, 'Marketing emails', 'marketing-emails'],
+      [newId(), second, 'Werbung', 'marketing'],
+      [newId(), second, 'Necessary', 'necessary'],
+    ];
+    for (const [id, account, name, slug] of rows) {
+      await sql`insert into categories (id, account_id, name, slug, default_language) values (${id}::uuid, ${account}::uuid, ${name}, ${slug}, 'en')`.execute(db.kysely);
+    }
+    expect(await migrate(db, schema)).toContain('2026_12_06_1202_category_sale_or_sharing');
+    const marked = await sql<{ id: string; sale_or_sharing: boolean }>`select id, sale_or_sharing from categories`.execute(db.kysely);
+    expect(Object.fromEntries(marked.rows.map((r) => [r.id, r.sale_or_sharing]))).toEqual(Object.fromEntries(rows.map(([id, , , slug]) => [id, slug === 'marketing'])));
+    // A category added later by SQL alone is not one, whatever its slug: the service decides on insert.
+    await sql`insert into categories (id, account_id, name, slug, default_language) values (${newId()}::uuid, ${first}::uuid, 'Ads', 'ads', 'en')`.execute(db.kysely);
+    expect((await sql<{ n: number }>`select count(*)::int as n from categories where sale_or_sharing`.execute(db.kysely)).rows[0].n).toBe(2);
+  });
+});

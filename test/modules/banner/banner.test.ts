@@ -137,6 +137,10 @@ describe('the banner settings', () => {
         language_sources: ['browser', 'page', 'default'],
         languages: ['en', 'de', 'fr', 'es', 'it', 'nl'],
         revision: 1,
+        regional_rules: [{ regions: ['EEA', 'GB', 'CH'], mode: 'opt-in' }, { regions: ['US-PRIVACY-STATES'], mode: 'opt-out' }],
+        default_mode: 'opt-in',
+        regional_rules_customised: false,
+        consent_mode: { ads_data_redaction: false, url_passthrough: false },
       },
     });
   });
@@ -168,6 +172,10 @@ describe('the banner settings', () => {
       language_sources: ['browser', 'page', 'default'],
       languages: ['en', 'de', 'fr', 'es', 'it', 'nl'],
       revision: 1,
+      regional_rules: [{ regions: ['EEA', 'GB', 'CH'], mode: 'opt-in' }, { regions: ['US-PRIVACY-STATES'], mode: 'opt-out' }],
+      default_mode: 'opt-in',
+      regional_rules_customised: false,
+      consent_mode: { ads_data_redaction: false, url_passthrough: false },
     });
     expect((await api('GET', '/api/v1/banner', undefined, token)).body).toEqual(res.body);
 
