@@ -261,6 +261,27 @@ describeHere('regions in the dashboard', () => {
     await close();
   });
 
+  it('edits the texts of opt-out and notice regions with the others, in each language', async () => {
+    const { page, close } = await open(`${account()}/banner`);
+    await page.getByText('More texts').click();
+    const link = page.getByLabel('Opt-out regions: "Do Not Sell or Share" link');
+    expect(await link.getAttribute('placeholder')).toBe('Do Not Sell or Share My Personal Information');
+    await link.fill('Do not sell my data');
+    await page.getByLabel('Notice regions: button closing the notice').fill('Fine');
+    await page.getByLabel('Language of the texts').selectOption('de');
+    await page.getByText('More texts').click();
+    expect(await page.getByLabel('Opt-out regions: "Do Not Sell or Share" link').getAttribute('placeholder'))
+      .toBe('Meine personenbezogenen Daten nicht verkaufen oder weitergeben');
+    await page.getByLabel('Opt-out regions: "Do Not Sell or Share" link').fill('Nicht verkaufen');
+    await page.getByRole('button', { name: 'Save banner' }).click();
+    await page.getByText('The banner was saved').waitFor();
+    const { translations } = (await api('GET', '/api/v1/banner')).body.data;
+    expect(translations.en).toMatchObject({ do_not_sell: 'Do not sell my data', dismiss: 'Fine' });
+    expect(translations.de).toMatchObject({ do_not_sell: 'Nicht verkaufen' });
+    await api('PATCH', '/api/v1/banner', { banner: { translations: { en: { do_not_sell: null, dismiss: null }, de: null } } });
+    await close();
+  });
+
   it('switches a category\'s sale or sharing, on by itself for marketing', async () => {
     const analytics = (await api('POST', '/api/v1/categories', { category: { name: 'Analytics' } })).body.data;
     expect(analytics.sale_or_sharing).toBe(false);
