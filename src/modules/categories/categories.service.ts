@@ -27,6 +27,7 @@ import { settleSlug } from './slug.ts';
 export { findCategory } from './categories.repository.ts';
 export { CategoryCache } from './category-cache.ts';
 export { settleSlug } from './slug.ts';
+export { checkCategory, checkTranslations, storedTranslations, trimTexts } from './item-fields.ts';
 
 /** The account's first required category (by creation), if it has one: where what every site needs goes. */
 export async function firstRequiredCategory(db: Executor, accountId: string): Promise<CategoryRow | undefined> {
