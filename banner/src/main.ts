@@ -96,13 +96,15 @@ function decided(): void {
 function boot(): void {
   // A returning visitor's opt-in choice holds wherever they are: their place is asked of no one.
   const known = knownPlace() ?? (optInChoice ? { country: null, region: null, mode: 'opt-in' as const } : undefined);
+  // The request first, so that the answer is on its way while the rest runs.
+  const asked = known ? undefined : askPlace();
   if (known) setPlace(known);
-  // Consent Mode first: before any tag on the page can read it.
+  // Consent Mode before any tag on the page can read it.
   pushDefaults(startingDefaults, inForce());
   settleCookie();
   installApi();
-  if (known) decided();
-  else void askPlace().then((found) => {
+  if (!asked) decided();
+  else void asked.then((found) => {
     setPlace(found);
     decided();
   });
