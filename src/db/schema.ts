@@ -59,6 +59,12 @@ export interface AccountsTable {
   banner: ColumnType<Record<string, unknown>, string | undefined, string>;
   /** Goes up when a category is added or removed, or on request: visitors are asked again. */
   revision: ColumnType<number, number | undefined, number>;
+  /** Which banner mode applies where (`src/geo/regional-rules.ts`), first match wins; null: the shipped defaults. */
+  regional_rules: ColumnType<StoredRegionalRule[] | null, string | null | undefined, string | null>;
+  /** The mode for visitors no rule covers; null: the shipped default. */
+  default_mode: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Google Consent Mode options the banner passes on; null: all off. */
+  consent_mode: ColumnType<StoredConsentMode | null, string | null | undefined, string | null>;
   /** The widget answers only https pages on the default port (localhost excepted). */
   https_only: ColumnType<boolean, boolean | undefined, boolean>;
   /** Consents older than this many days are removed by the retention job (30..3650). */
@@ -73,6 +79,15 @@ export interface AccountsTable {
 }
 
 export type ScanSchedule = 'off' | 'weekly' | 'monthly';
+
+/** A regional rule as stored: checked and canonical when written (`parseRegionalRules`). */
+export interface StoredRegionalRule {
+  regions: string[];
+  mode: string;
+}
+
+/** Only the Consent Mode options the account set. */
+export type StoredConsentMode = Partial<Record<'ads_data_redaction' | 'url_passthrough', boolean>>;
 export type ScanStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
 
 export interface ScansTable {
@@ -144,6 +159,8 @@ export interface CategoriesTable {
   required: ColumnType<boolean, boolean | undefined, boolean>;
   /** Shown in the banner. Categories the AI creates start unpublished unless the account auto-approves. */
   published: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Opting out of the sale or sharing of personal data (US state laws) switches it off. */
+  sale_or_sharing: ColumnType<boolean, boolean | undefined, boolean>;
   default_language: string;
   /** Name and description in other languages than `default_language`. */
   translations: TranslationsColumn;

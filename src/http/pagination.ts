@@ -101,6 +101,9 @@ export interface Sort<S extends string> {
   order: 'asc' | 'desc';
 }
 
+/** The default order of most lists: the order records were made in. */
+export const OLDEST_FIRST = { sort: 'created_at', order: 'asc' } as const satisfies Sort<'created_at'>;
+
 /** The requested sort, or the resource's default; repositories add `id` in the same order as tie-break. */
 export function sortOf<S extends string>(query: { sort?: S; order?: 'asc' | 'desc' }, defaults: Sort<S>): Sort<S> {
   return { sort: query.sort ?? defaults.sort, order: query.order ?? defaults.order };

@@ -3,6 +3,7 @@
  * data it moves.
  */
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { sql, Migrator, type Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
@@ -18,6 +19,7 @@ import { verifyChain } from '../../src/modules/consent-proof/consent-proof.servi
 import { fromStored } from '../../src/modules/consents/consents.repository.ts';
 import type { UserPreferences } from '../../src/db/schema.ts';
 import { ENGINE } from '../helpers/app.ts';
+import { freshDataDir } from '../helpers/embedded-template.ts';
 
 /**
  * Each test migrates a fresh database up to a point and on: on the embedded database that is tens of
@@ -25,19 +27,25 @@ import { ENGINE } from '../helpers/app.ts';
  */
 const MIGRATION_TEST_MS = 120_000;
 
-const opened: { db: Db; schema?: string }[] = [];
+const opened: { db: Db; schema?: string; dataDir?: string }[] = [];
 afterAll(async () => {
-  for (const { db, schema } of opened) {
+  for (const { db, schema, dataDir } of opened) {
     if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
     await db.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 });
 
-/** A fresh database with every migration but `migration` (and those after it) applied. */
+/**
+ * A fresh database with every migration but `migration` (and those after it) applied: its own schema
+ * on PostgreSQL; on the embedded database a copy of the run's template before its first migration
+ * (embedded-template.ts), which spares each test PGlite's initdb.
+ */
 async function databaseBefore(migration: string): Promise<{ db: Db; schema?: string }> {
   const schema = ENGINE === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
-  const db = createDb(loadConfig({ DATABASE_URL: ENGINE === 'postgres' ? process.env.DATABASE_URL : 'memory://', DATABASE_SCHEMA: schema }));
-  opened.push({ db, schema });
+  const dataDir = ENGINE === 'embedded' ? freshDataDir('empty') : undefined;
+  const db = createDb(loadConfig({ DATABASE_URL: ENGINE === 'postgres' ? process.env.DATABASE_URL : '', DATA_DIR: dataDir, DATABASE_SCHEMA: schema }));
+  opened.push({ db, schema, dataDir });
   if (schema) await sql`create schema ${sql.id(schema)}`.execute(db.kysely);
   const before = new Migrator({
     db: db.kysely,
@@ -404,5 +412,29 @@ describe('2026_12_06_1001_consent_regions', { timeout: MIGRATION_TEST_MS }, () =
     expect(columns.rows).toEqual([]);
     await consentRegions.up(db.kysely as Kysely<unknown>);
     expect(await verifyChain(db.kysely, accountId)).toEqual({ valid: false, checked: 4, first_bad_id: placed });
+  });
+});
+
+describe('2026_12_06_1202_category_sale_or_sharing', { timeout: MIGRATION_TEST_MS }, () => {
+  it('marks the existing categories of the slug marketing, in every account, and no other', async () => {
+    const { db, schema } = await databaseBefore('2026_12_06_1202_category_sale_or_sharing');
+    const [first, second] = [newId(), newId()];
+    for (const id of [first, second]) await insertAccount(db, id);
+    const rows: [string, string, string, string][] = [
+      [newId(), first, 'Marketing', 'marketing'],
+      [newId(), first, 'Analytics', 'analytics'],
+      [newId(), first, 'Marketing emails', 'marketing-emails'],
+      [newId(), second, 'Werbung', 'marketing'],
+      [newId(), second, 'Necessary', 'necessary'],
+    ];
+    for (const [id, account, name, slug] of rows) {
+      await sql`insert into categories (id, account_id, name, slug, default_language) values (${id}::uuid, ${account}::uuid, ${name}, ${slug}, 'en')`.execute(db.kysely);
+    }
+    expect(await migrate(db, schema)).toContain('2026_12_06_1202_category_sale_or_sharing');
+    const marked = await sql<{ id: string; sale_or_sharing: boolean }>`select id, sale_or_sharing from categories`.execute(db.kysely);
+    expect(Object.fromEntries(marked.rows.map((r) => [r.id, r.sale_or_sharing]))).toEqual(Object.fromEntries(rows.map(([id, , , slug]) => [id, slug === 'marketing'])));
+    // A category added later by SQL alone is not one, whatever its slug: the service decides on insert.
+    await sql`insert into categories (id, account_id, name, slug, default_language) values (${newId()}::uuid, ${first}::uuid, 'Ads', 'ads', 'en')`.execute(db.kysely);
+    expect((await sql<{ n: number }>`select count(*)::int as n from categories where sale_or_sharing`.execute(db.kysely)).rows[0].n).toBe(2);
   });
 });

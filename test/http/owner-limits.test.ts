@@ -4,18 +4,13 @@
  * named tokens; one user owns at most ACCOUNTS_PER_USER_MAX accounts, and one user's or partner's
  * accounts have at most SCANS_PER_OWNER_MAX scans queued or running.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { issueToken } from '../../src/modules/tokens/tokens.service.ts';
 import { call, startApp, type TestApp } from '../helpers/app.ts';
-import { createTenant, createUser, type Tenant } from '../helpers/tenants.ts';
+import { fileApp } from '../helpers/file-app.ts';
+import { createTenant, createUser } from '../helpers/tenants.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '5', OWNER_RATE_LIMIT_MAX: '8', TOKENS_PER_OWNER_MAX: '4' } });
-  tenant = await createTenant(t.services, 'Owner');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant] } = fileApp({ env: { RATE_LIMIT_MAX: '5', OWNER_RATE_LIMIT_MAX: '8', TOKENS_PER_OWNER_MAX: '4' }, tenants: ['Owner'] });
 
 describe('the limit per owner', () => {
   it('counts every token of a user together, account tokens they made included', async () => {

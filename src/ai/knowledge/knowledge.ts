@@ -1,6 +1,6 @@
 import { fromThirdPartyWeb, type StandardCategory } from './categories.ts';
 import { normaliseDuration } from './durations.ts';
-import { hostAndParents, normaliseHost } from './host-names.ts';
+import { HostMap, normaliseHost } from './host-names.ts';
 import { relabelOpenCookieDatabase } from './ocd-relabel.ts';
 import type { RegistryEntry } from './registry.ts';
 import type { OpenCookieDatabaseRow, ThirdPartyEntity } from './sources.ts';
@@ -97,7 +97,7 @@ export class Knowledge {
   private readonly longestPattern: number;
   /** Every plain name, lower-cased and sorted: the names a wildcard item covers are one range. */
   private readonly sortedNames: Array<{ folded: string; fact: CookieFact }>;
-  private readonly domains = new Map<string, DomainFact>();
+  private readonly domains = new HostMap<DomainFact>();
 
   constructor(facts: CookieFact[], entities: ThirdPartyEntity[]) {
     let longest = 0;
@@ -122,10 +122,7 @@ export class Knowledge {
         category: fromThirdPartyWeb(entity.category),
         thirdPartyCategory: entity.category,
       };
-      for (const domain of entity.domains) {
-        const host = normaliseHost(domain);
-        if (host && !this.domains.has(host)) this.domains.set(host, fact);
-      }
+      this.domains.add(entity.domains, fact);
     }
   }
 
@@ -161,11 +158,6 @@ export class Knowledge {
 
   /** The third-party entity behind a host or one of its parent domains. */
   domainFact(host: string): DomainFact | undefined {
-    if (!host) return undefined;
-    for (const candidate of hostAndParents(host)) {
-      const fact = this.domains.get(candidate);
-      if (fact) return fact;
-    }
-    return undefined;
+    return this.domains.find(host);
   }
 }

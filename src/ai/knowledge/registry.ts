@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { STANDARD_CATEGORIES, type StandardCategory } from './categories.ts';
 import { isGenericName } from './convention.ts';
-import { hostAndParents, normaliseHost } from './host-names.ts';
+import { HostMap } from './host-names.ts';
 import { dataFile } from './sources.ts';
 
 /**
@@ -134,7 +134,7 @@ export class Registry {
   private readonly patterns: RegistryEntry[];
   private readonly byWildcardText = new Map<string, RegistryEntry>();
   private readonly prefixes: Array<{ prefix: string; vendor: RegistryVendor }>;
-  private readonly domains = new Map<string, RegistryVendor>();
+  private readonly domains = new HostMap<RegistryVendor>();
 
   constructor(readonly vendors: RegistryVendor[], readonly entries: RegistryEntry[] = registryEntries(vendors)) {
     for (const entry of entries) {
@@ -158,10 +158,7 @@ export class Registry {
       entries.some((entry) => entry.vendor !== claim.vendor.vendor && entry.category !== claim.vendor.category && entry.literal.startsWith(claim.prefix));
     this.prefixes = claims.filter((claim) => !otherPurpose(claim)).sort((a, b) => b.prefix.length - a.prefix.length);
     for (const vendor of vendors) {
-      for (const domain of vendor.domains) {
-        const host = normaliseHost(domain);
-        if (host && !this.domains.has(host)) this.domains.set(host, vendor);
-      }
+      this.domains.add(vendor.domains, vendor);
     }
   }
 
@@ -199,11 +196,6 @@ export class Registry {
 
   /** The vendor serving from a host or one of its parent domains. */
   vendorByDomain(host: string): RegistryVendor | undefined {
-    if (!host) return undefined;
-    for (const candidate of hostAndParents(host)) {
-      const vendor = this.domains.get(candidate);
-      if (vendor) return vendor;
-    }
-    return undefined;
+    return this.domains.find(host);
   }
 }

@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
 import { found, NotFoundError } from '../../http/app-errors.ts';
-import { listAnswer, listOf } from '../../http/pagination.ts';
+import { listAnswer, OLDEST_FIRST } from '../../http/pagination.ts';
+import { ACCOUNT_ACCESS, resourceRoutes } from '../../http/resource-routes.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { principalOf, scopeOf } from '../../http/auth.ts';
-import { ErrorList, IdParams, MessageSchema } from '../../http/schemas.ts';
+import { ErrorList } from '../../http/schemas.ts';
 import { Problems } from '../../http/validation.ts';
 import { findInvitation, listInvitations, updateOpenInvitation } from './account-invitations.repository.ts';
 import {
@@ -24,12 +25,11 @@ import { acceptInvitation } from './invitation-accept.ts';
 import { startInvitationEmailRetries } from './invitation-mail.ts';
 
 const tags = ['Account invitations'];
-const read = { auth: 'account' } as const;
-const write = { auth: 'account', admin: true } as const;
 const One = Type.Object({ data: InvitationSchema });
 
 export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) => {
   const { db, config } = services;
+  const invitations = resourceRoutes(app, { path: '/account-invitations', tags, access: ACCOUNT_ACCESS });
   const stopRetries = startInvitationEmailRetries(services, app.log);
   app.addHook('onClose', async () => stopRetries());
 
@@ -39,31 +39,21 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
     return { data: toInvitation(row, config.publicUrl) };
   }
 
-  app.get('/account-invitations', {
-    config: read,
-    schema: {
-      operationId: 'listAccountInvitations', tags,
-      summary: 'Open invitations of the account; with include_cancelled=true, all of them',
-      querystring: InvitationListQuery,
-      response: { 200: listOf(InvitationListItemSchema) },
-    },
-  }, async (request) => {
+  invitations.list({
+    operationId: 'listAccountInvitations',
+    summary: 'Open invitations of the account; with include_cancelled=true, all of them',
+    querystring: InvitationListQuery, item: InvitationListItemSchema,
+  }, (request) => {
     const filters = { includeCancelled: request.query.include_cancelled === true };
-    return listAnswer(request, { sort: 'created_at', order: 'asc' },
+    return listAnswer(request, OLDEST_FIRST,
       (sort, window) => listInvitations(db, scopeOf(request).accountId, filters, window, sort), (row) => toInvitationListItem(row, config.publicUrl));
   });
 
-  app.get('/account-invitations/:id', {
-    config: read,
-    schema: {
-      operationId: 'getAccountInvitation', tags, summary: 'One invitation of the account, in any state',
-      params: IdParams,
-      response: { 200: One },
-    },
-  }, async (request) => current(scopeOf(request).accountId, request.params.id));
+  invitations.one({ operationId: 'getAccountInvitation', summary: 'One invitation of the account, in any state', answer: One },
+    (request) => current(scopeOf(request).accountId, request.params.id));
 
   app.post('/account-invitations', {
-    config: { ...write, errorForm: 'single' },
+    config: { ...ACCOUNT_ACCESS.write, errorForm: 'single' },
     schema: {
       operationId: 'createAccountInvitation', tags,
       summary: 'Invite someone by email (201); an open invitation for the same email is sent again instead (200)',
@@ -75,27 +65,18 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
     return reply.code(created ? 201 : 200).send(toCreatedInvitation(row, inviteUrl));
   });
 
-  app.post('/account-invitations/:id/resend', {
-    config: write,
-    schema: {
-      operationId: 'resendAccountInvitation', tags,
-      summary: 'Email an open invitation again with a new link (at most once an hour per address; at once after a failed send)',
-      params: IdParams,
-      response: { 200: CreatedInvitationSchema },
-    },
+  invitations.act('resend', {
+    operationId: 'resendAccountInvitation',
+    summary: 'Email an open invitation again with a new link (at most once an hour per address; at once after a failed send)',
+    answer: CreatedInvitationSchema,
   }, async (request) => {
     const { row, inviteUrl } = await resendInvitation(services, request.log, scopeOf(request).accountId, request.params.id);
     return toCreatedInvitation(row, inviteUrl);
   });
 
-  app.put('/account-invitations/:id', {
-    config: write,
-    schema: {
-      operationId: 'updateAccountInvitation', tags, summary: 'Rename an open invitation (email and role stay)',
-      params: IdParams,
-      body: UpdateInvitationBody,
-      response: { 200: One },
-    },
+  invitations.change({
+    operationId: 'updateAccountInvitation', summary: 'Rename an open invitation (email and role stay)',
+    body: UpdateInvitationBody, answer: One,
   }, async (request) => {
     const problems = new Problems();
     const name = problems.required('name', request.body.account_invitation.name);
@@ -105,16 +86,11 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
     return current(accountId, request.params.id);
   });
 
-  app.delete('/account-invitations/:id', {
-    config: write,
-    schema: {
-      operationId: 'cancelAccountInvitation', tags, summary: 'Cancel an open invitation; its link stops working',
-      params: IdParams,
-      response: { 200: MessageSchema },
-    },
+  invitations.remove({
+    operationId: 'cancelAccountInvitation', summary: 'Cancel an open invitation; its link stops working',
+    message: 'Account invitation was cancelled',
   }, async (request) => {
     found(await updateOpenInvitation(db, scopeOf(request).accountId, request.params.id, { deleted_at: new Date() }));
-    return { message: 'Account invitation was cancelled' };
   });
 
   app.post('/account-invitations/accept', {

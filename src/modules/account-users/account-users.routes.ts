@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
-import { listAnswer, listOf } from '../../http/pagination.ts';
+import { listAnswer, OLDEST_FIRST } from '../../http/pagination.ts';
+import { ACCOUNT_ACCESS, resourceRoutes } from '../../http/resource-routes.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { scopeOf } from '../../http/auth.ts';
-import { IdParams, MessageSchema, ValidationErrorList } from '../../http/schemas.ts';
+import { ValidationErrorList } from '../../http/schemas.ts';
 import { findAccountUser, listAccountUsers } from './account-users.repository.ts';
 import {
   AccountUserListQuery,
@@ -13,45 +14,25 @@ import {
 } from './account-users.schema.ts';
 import { changeRoles, removeAccountUser } from './account-users.service.ts';
 
-const tags = ['Account users'];
-const read = { auth: 'account' } as const;
-const write = { auth: 'account', admin: true } as const;
 const One = Type.Object({ data: AccountUserSchema });
 
 export const accountUsersRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
+  const members = resourceRoutes(app, { path: '/account-users', tags: ['Account users'], access: ACCOUNT_ACCESS });
 
-  app.get('/account-users', {
-    config: read,
-    schema: {
-      operationId: 'listAccountUsers', tags, summary: 'The members of the account',
-      querystring: AccountUserListQuery,
-      response: { 200: listOf(AccountUserSchema) },
-    },
-  }, async (request) => listAnswer(request, { sort: 'created_at', order: 'asc' },
+  members.list({
+    operationId: 'listAccountUsers', summary: 'The members of the account',
+    querystring: AccountUserListQuery, item: AccountUserSchema,
+  }, (request) => listAnswer(request, OLDEST_FIRST,
     (sort, window) => listAccountUsers(db, scopeOf(request).accountId, window, sort), toAccountUser));
 
-  app.get('/account-users/:id', {
-    config: read,
-    schema: {
-      operationId: 'getAccountUser', tags, summary: 'One member of the account',
-      params: IdParams,
-      response: { 200: One },
-    },
-  }, async (request) => {
-    const row = found(await findAccountUser(db, scopeOf(request).accountId, request.params.id));
-    return { data: toAccountUser(row) };
-  });
+  members.one({ operationId: 'getAccountUser', summary: 'One member of the account', answer: One },
+    async (request) => ({ data: toAccountUser(found(await findAccountUser(db, scopeOf(request).accountId, request.params.id))) }));
 
-  app.put('/account-users/:id', {
-    config: write,
-    schema: {
-      operationId: 'updateAccountUser', tags,
-      summary: 'Grant or withdraw the admin role; the owner and the last admin stay admins',
-      params: IdParams,
-      body: UpdateAccountUserBody,
-      response: { 200: One },
-    },
+  members.change({
+    operationId: 'updateAccountUser',
+    summary: 'Grant or withdraw the admin role; the owner and the last admin stay admins',
+    body: UpdateAccountUserBody, answer: One,
   }, async (request) => {
     const { admin } = request.body.account_user.roles;
     const row = await changeRoles(db, scopeOf(request).accountId, request.params.id, admin);
@@ -59,17 +40,12 @@ export const accountUsersRoutes: RoutesPlugin = async (app, { services }) => {
     return { data: toAccountUser(row) };
   });
 
-  app.delete('/account-users/:id', {
-    config: write,
-    schema: {
-      operationId: 'deleteAccountUser', tags,
-      summary: 'Remove a member from the account; the owner and the last admin cannot be removed',
-      params: IdParams,
-      response: { 200: MessageSchema, 422: ValidationErrorList },
-    },
+  members.remove({
+    operationId: 'deleteAccountUser',
+    summary: 'Remove a member from the account; the owner and the last admin cannot be removed',
+    message: 'Account user was removed successfully', errors: { 422: ValidationErrorList },
   }, async (request) => {
     const userId = await removeAccountUser(db, scopeOf(request).accountId, request.params.id);
     await services.forgetMemberships(userId ? [userId] : []);
-    return { message: 'Account user was removed successfully' };
   });
 };

@@ -26,10 +26,13 @@ export async function slugTaken(db: Executor, accountId: string, slug: string, e
 export type CategoryValues = Omit<CategoryFields, 'translations'> & { translations?: string };
 export type NewCategory = Required<Pick<CategoryValues, 'name' | 'slug' | 'default_language'>> & CategoryValues;
 
+/** A category of the slug `marketing` is one of sale or sharing unless it is said otherwise. */
+const withDefaults = (fields: NewCategory) => ({ ...fields, sale_or_sharing: fields.sale_or_sharing ?? fields.slug === 'marketing' });
+
 export async function insertCategory(db: Executor, accountId: string, fields: NewCategory): Promise<CategoryRow> {
   return db
     .insertInto('categories')
-    .values({ id: newId(), account_id: accountId, ...fields })
+    .values({ id: newId(), account_id: accountId, ...withDefaults(fields) })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -73,7 +76,7 @@ export async function findCategoryBySlug(db: Executor, accountId: string, slug: 
 export async function insertCategoryUnlessTaken(db: Executor, accountId: string, fields: NewCategory): Promise<CategoryRow | undefined> {
   return db
     .insertInto('categories')
-    .values({ id: newId(), account_id: accountId, ...fields })
+    .values({ id: newId(), account_id: accountId, ...withDefaults(fields) })
     .onConflict((oc) => oc.columns(['account_id', 'slug']).doNothing())
     .returningAll()
     .executeTakeFirst();

@@ -6,6 +6,10 @@ import { Language } from '../accounts/accounts.schema.ts';
 import { ItemTranslationChanges, TranslationsSchema } from '../banner/banner.schema.ts';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './slug.ts';
 
+const SALE_OR_SHARING =
+  'Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, ' +
+  'or a Global Privacy Control signal there) switches this category off';
+
 export const CategorySchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -13,6 +17,7 @@ export const CategorySchema = Type.Object({
   slug: Type.String(),
   required: Type.Boolean({ description: 'Mandatory: visitors cannot reject it' }),
   published: Type.Boolean({ description: 'Shown in the banner. A category the AI created is unpublished until an admin publishes it' }),
+  sale_or_sharing: Type.Boolean({ description: SALE_OR_SHARING }),
   default_language: Type.String(),
   translations: TranslationsSchema(['name', 'description'], 'Name and description in other languages than default_language, by language code'),
   created_at: Timestamp,
@@ -33,6 +38,7 @@ const fields = {
   description: Text(2000),
   required: Type.Boolean(),
   published: Type.Boolean(),
+  sale_or_sharing: Type.Boolean({ description: SALE_OR_SHARING }),
   default_language: Language,
   translations: ItemTranslationChanges({ name: 255, description: 2000 }, 'Name and description'),
 };
@@ -44,6 +50,7 @@ export const CreateCategoryBody = Type.Object({
     description: Type.Optional(fields.description),
     required: Type.Optional(fields.required),
     published: Type.Optional(fields.published),
+    sale_or_sharing: Type.Optional(Type.Boolean({ description: `${SALE_OR_SHARING}. Default: true for the slug marketing, else false` })),
     default_language: Type.Optional(fields.default_language),
     translations: Type.Optional(fields.translations),
   }),
@@ -63,6 +70,7 @@ export function toCategory(row: CategoryRow): Category {
     slug: row.slug,
     required: row.required,
     published: row.published,
+    sale_or_sharing: row.sale_or_sharing,
     default_language: row.default_language,
     translations: row.translations,
     created_at: row.created_at.toISOString(),

@@ -1,7 +1,7 @@
-import { newId } from '../../db/ids.ts';
 import type { Executor } from '../../db/kysely.ts';
 import type { GroupRow } from '../../db/schema.ts';
 import { listPage } from '../../db/list-page.ts';
+import { deleteOwnedRow, findOwnedRow, insertOwnedRow, ownedValueTaken, updateOwnedRow } from '../../db/owned-rows.ts';
 import type { Window } from '../../http/pagination.ts';
 import type { GroupFields } from './groups.schema.ts';
 
@@ -12,31 +12,19 @@ export async function listGroups(db: Executor, partnerId: string, filters: { ext
 }
 
 export async function findGroup(db: Executor, partnerId: string, id: string): Promise<GroupRow | undefined> {
-  return db.selectFrom('groups').selectAll().where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst();
+  return findOwnedRow(db, 'groups', ['partner_id', partnerId], id);
 }
 
 export async function externalIdTaken(db: Executor, partnerId: string, externalId: string, exceptId?: string) {
-  let query = db.selectFrom('groups').select('id').where('partner_id', '=', partnerId).where('external_id', '=', externalId);
-  if (exceptId) query = query.where('id', '!=', exceptId);
-  return (await query.executeTakeFirst()) !== undefined;
+  return ownedValueTaken(db, 'groups', ['partner_id', partnerId], 'external_id', externalId, exceptId);
 }
 
 export async function insertGroup(db: Executor, partnerId: string, fields: GroupFields & { name: string }) {
-  return db
-    .insertInto('groups')
-    .values({ id: newId(), partner_id: partnerId, ...fields })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return insertOwnedRow(db, 'groups', ['partner_id', partnerId], fields);
 }
 
 export async function updateGroup(db: Executor, partnerId: string, id: string, fields: GroupFields) {
-  return db
-    .updateTable('groups')
-    .set({ ...fields, updated_at: new Date() })
-    .where('partner_id', '=', partnerId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
+  return updateOwnedRow(db, 'groups', ['partner_id', partnerId], id, fields);
 }
 
 export async function groupHasAccounts(db: Executor, id: string): Promise<boolean> {
@@ -44,6 +32,5 @@ export async function groupHasAccounts(db: Executor, id: string): Promise<boolea
 }
 
 export async function deleteGroup(db: Executor, partnerId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('groups').where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return deleteOwnedRow(db, 'groups', ['partner_id', partnerId], id);
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
-import { listOf, offsetWindow, paginate, sortOf } from '../../http/pagination.ts';
+import { offsetWindow, OLDEST_FIRST, paginate, sortOf } from '../../http/pagination.ts';
+import { ACCOUNT_ACCESS, resourceRoutes } from '../../http/resource-routes.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { scopeOf } from '../../http/auth.ts';
 import { IdParams, ValidationErrorList } from '../../http/schemas.ts';
@@ -9,66 +10,44 @@ import { CreateScanBody, RemovedItems, RemoveUnseenBody, ScanListQuery, ScanSche
 import { cancelQueuedOrRunning, findingsOf, queueScan, removeUnseen, unseenItemsOf } from './scans.service.ts';
 
 const tags = ['Scans'];
-const read = { auth: 'account' } as const;
-const write = { auth: 'account', admin: true } as const;
 const Wrapped = Type.Object({ data: ScanSchema });
 
 export const scansRoutes: RoutesPlugin = async (app, { services }) => {
   const { db, config } = services;
+  const scans = resourceRoutes(app, { path: '/scans', tags, access: ACCOUNT_ACCESS });
 
-  app.get('/scans', {
-    config: read,
-    schema: {
-      operationId: 'listScans', tags, summary: "The account's website scans, with their reports",
-      querystring: ScanListQuery,
-      response: { 200: listOf(ScanSchema) },
-    },
+  scans.list({
+    operationId: 'listScans', summary: "The account's website scans, with their reports",
+    querystring: ScanListQuery, item: ScanSchema,
   }, async (request) => {
     const { accountId } = scopeOf(request);
     const window = offsetWindow(request.query);
-    const sort = sortOf(request.query, { sort: 'created_at', order: 'asc' });
-    const { rows, count } = await listScans(db, accountId, request.query, sort, window);
+    const { rows, count } = await listScans(db, accountId, request.query, sortOf(request.query, OLDEST_FIRST), window);
     const findings = await findingsOf(db, accountId, rows);
     return { pagination: paginate(request, window, count), data: rows.map((row) => toScan(row, findings.get(row.id))) };
   });
 
-  app.post('/scans', {
-    config: write,
-    schema: {
-      operationId: 'createScan', tags,
-      summary: "Queue a scan of the account's website: every cookie and storage key, and what is set before consent",
-      body: CreateScanBody,
-      response: { 201: Wrapped },
-    },
-  }, async (request, reply) => {
+  scans.create({
+    operationId: 'createScan',
+    summary: "Queue a scan of the account's website: every cookie and storage key, and what is set before consent",
+    body: CreateScanBody, answer: Wrapped,
+  }, async (request) => {
     const row = await queueScan(db, config, scopeOf(request).accountId, request.body.scan);
     services.scans.wake();
-    return reply.code(201).send({ data: toScan(row) });
+    return { data: toScan(row) };
   });
 
-  app.get('/scans/:id', {
-    config: read,
-    schema: {
-      operationId: 'getScan', tags, summary: 'One scan: its progress, then its report',
-      params: IdParams,
-      response: { 200: Wrapped },
-    },
-  }, async (request) => {
+  scans.one({ operationId: 'getScan', summary: 'One scan: its progress, then its report', answer: Wrapped }, async (request) => {
     const { accountId } = scopeOf(request);
     const row = found(await findScan(db, accountId, request.params.id));
     const findings = await findingsOf(db, accountId, [row]);
     return { data: toScan(row, { ...findings.get(row.id)!, unseen_items: await unseenItemsOf(db, accountId, row) }) };
   });
 
-  app.post('/scans/:id/remove-unseen-items', {
-    config: write,
-    schema: {
-      operationId: 'removeUnseenItems', tags,
-      summary: "Remove storage items a completed scan did not find, nor any later one (the report's unseen_items), such as the demo's examples",
-      params: IdParams,
-      body: RemoveUnseenBody,
-      response: { 200: RemovedItems },
-    },
+  scans.act('remove-unseen-items', {
+    operationId: 'removeUnseenItems',
+    summary: "Remove storage items a completed scan did not find, nor any later one (the report's unseen_items), such as the demo's examples",
+    body: RemoveUnseenBody, answer: RemovedItems,
   }, async (request) => {
     const { accountId } = scopeOf(request);
     const removed = await removeUnseen(db, accountId, request.params.id, request.body.storage_item_ids);
@@ -76,15 +55,13 @@ export const scansRoutes: RoutesPlugin = async (app, { services }) => {
     return { data: { removed } };
   });
 
+  // Cancelling answers the scan as it now is, not a message: not the shape of a deletion.
   app.delete('/scans/:id', {
-    config: write,
+    config: ACCOUNT_ACCESS.write,
     schema: {
       operationId: 'cancelScan', tags, summary: 'Cancel a queued or running scan',
       params: IdParams,
       response: { 200: Wrapped, 422: ValidationErrorList },
     },
-  }, async (request) => {
-    const row = await cancelQueuedOrRunning(db, scopeOf(request).accountId, request.params.id);
-    return { data: toScan(row) };
-  });
+  }, async (request) => ({ data: toScan(await cancelQueuedOrRunning(db, scopeOf(request).accountId, request.params.id)) }));
 };

@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Executor } from '../../db/kysely.ts';
 import { listPage } from '../../db/list-page.ts';
+import { deleteOwnedRow, updateOwnedRow } from '../../db/owned-rows.ts';
 import type { ApprovedByType, StorageItemRow, StorageItemsTable } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import type { STORAGE_ITEM_SORTS, StorageItemFilters } from './storage-items.schema.ts';
@@ -41,18 +42,11 @@ export async function insertStorageItem(db: Executor, item: NewStorageItem): Pro
 }
 
 export async function updateStorageItem(db: Executor, accountId: string, id: string, changes: StorageItemChanges) {
-  return db
-    .updateTable('storage_items')
-    .set({ ...changes, updated_at: new Date() })
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
+  return updateOwnedRow(db, 'storage_items', ['account_id', accountId], id, changes);
 }
 
 export async function deleteStorageItem(db: Executor, accountId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('storage_items').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return deleteOwnedRow(db, 'storage_items', ['account_id', accountId], id);
 }
 
 /** The account's items a scan may meet again: those of the names found, and every wildcard. */

@@ -1,6 +1,6 @@
-import { newId } from '../../db/ids.ts';
 import type { Executor } from '../../db/kysely.ts';
 import { listPage } from '../../db/list-page.ts';
+import { deleteOwnedRow, findOwnedRow, insertOwnedRow, ownedValueTaken, updateOwnedRow } from '../../db/owned-rows.ts';
 import type { ServiceRow } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import type { SERVICE_SORTS, ServiceFields } from './vendor-services.schema.ts';
@@ -16,30 +16,21 @@ export async function listServices(db: Executor, accountId: string, filters: { c
 }
 
 export async function findService(db: Executor, accountId: string, id: string): Promise<ServiceRow | undefined> {
-  return db.selectFrom('services').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return findOwnedRow(db, 'services', ['account_id', accountId], id);
 }
 
 export async function serviceSlugTaken(db: Executor, accountId: string, slug: string, exceptId?: string): Promise<boolean> {
-  let query = db.selectFrom('services').select('id').where('account_id', '=', accountId).where('slug', '=', slug);
-  if (exceptId) query = query.where('id', '!=', exceptId);
-  return (await query.executeTakeFirst()) !== undefined;
+  return ownedValueTaken(db, 'services', ['account_id', accountId], 'slug', slug, exceptId);
 }
 
 export async function insertService(db: Executor, accountId: string, fields: ServiceValues & { name: string; slug: string }): Promise<ServiceRow> {
-  return db.insertInto('services').values({ id: newId(), account_id: accountId, ...fields }).returningAll().executeTakeFirstOrThrow();
+  return insertOwnedRow(db, 'services', ['account_id', accountId], fields);
 }
 
 export async function updateService(db: Executor, accountId: string, id: string, fields: ServiceValues): Promise<ServiceRow | undefined> {
-  return db
-    .updateTable('services')
-    .set({ ...fields, updated_at: new Date() })
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
+  return updateOwnedRow(db, 'services', ['account_id', accountId], id, fields);
 }
 
 export async function deleteService(db: Executor, accountId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('services').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return deleteOwnedRow(db, 'services', ['account_id', accountId], id);
 }

@@ -9,7 +9,7 @@ import type { Executor } from '../../db/kysely.ts';
 import type { MaybePromise } from '../../lib/maybe-promise.ts';
 import { TtlMap } from '../../lib/ttl-map.ts';
 import type { BannerSettings } from '../banner/banner.schema.ts';
-import { bannerTexts, findBannerSettings, translationsFor } from '../banner/banner.service.ts';
+import { bannerRegions, bannerTexts, findBannerSettings, translationsFor } from '../banner/banner.service.ts';
 import { bannerContent, findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
 
 type Content = Awaited<ReturnType<typeof bannerContent>>;
@@ -35,17 +35,23 @@ async function loadBundle(): Promise<string> {
 }
 
 /**
- * What the banner script is given: the account, its look and texts, and its categories; the
- * account's own words in other languages only in those the banner speaks.
+ * What the banner script is given: the account, its look and texts, its regional rules (the named
+ * groups expanded as of now: the same script for every visitor, wherever they are), and its
+ * categories; the account's own words in other languages only in those the banner speaks.
  */
 function configOf(account: WidgetAccount, settings: BannerSettings, content: Content): BannerConfig {
-  const { translations: _, revision, account_id: __, languages, ...look } = settings;
+  const {
+    translations: _, revision, account_id: __, languages,
+    regional_rules, default_mode, consent_mode, regional_rules_customised: ___,
+    ...look
+  } = settings;
   const spoken = <T extends { translations: Parameters<typeof translationsFor>[0] }>(thing: T): T =>
     ({ ...thing, translations: translationsFor(thing.translations, languages) });
   return {
     account: { id: account.id, name: account.name, default_language: account.default_language, domain: account.domain },
     revision,
     banner: look,
+    regions: bannerRegions({ regional_rules, default_mode, consent_mode }),
     texts: bannerTexts(settings),
     categories: content.map((category) => ({
       ...spoken(category),

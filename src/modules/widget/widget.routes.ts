@@ -9,8 +9,8 @@ import { visitorContext } from '../consents/consents.service.ts';
 import { bannerScriptHandler } from './banner-script.routes.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
 import type { WidgetAccount } from './widget.repository.ts';
-import { bannerConfig, countPageview, recordVisitorConsent, visitorReceipt } from './widget.service.ts';
-import { RecordedConsent, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
+import { bannerConfig, countPageview, recordVisitorConsent, visitorReceipt, visitorRegion } from './widget.service.ts';
+import { RecordedConsent, VisitorRegion, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -136,6 +136,23 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     return { data: config };
   });
 
+  // The answer depends on the visitor's address and the CDN's headers as well as the Origin.
+  const regionVary = ['Origin', services.config.geoCountryHeader, services.config.geoRegionHeader].filter(Boolean).join(', ');
+  app.get('/widget/:account_id/region', {
+    config: { auth: 'public', throttle: 'widget' },
+    preParsing: admitted,
+    schema: {
+      operationId: 'widgetRegion', tags,
+      summary: "Where the visitor is and the banner mode there (their address is used for the lookup alone, never kept)",
+      params: WidgetParams,
+      response: { 200: VisitorRegion, ...errors },
+    },
+  }, async (request, reply) => {
+    const region = await visitorRegion(services, usableAccount(request), request);
+    reply.header('cache-control', 'no-store').header('vary', regionVary);
+    return region;
+  });
+
   app.post('/widget/:account_id/views', {
     config: { auth: 'public', throttle: 'views' },
     preParsing: admitted,
@@ -163,7 +180,11 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
       response: { 201: RecordedConsent, 422: ValidationErrorList, ...errors },
     },
   }, async (request, reply) => {
-    const consent = await recordVisitorConsent(services, usableAccount(request), request.body.consent, visitorContext(request));
+    const account = usableAccount(request);
+    const sent = request.body.consent;
+    // Asked only when the banner sent no mode: the place it sent, else the visitor's, and the mode the rules give there.
+    const locate = () => visitorRegion(services, account, request, sent);
+    const consent = await recordVisitorConsent(services, account, sent, visitorContext(request), locate);
     return reply.code(201).send({ data: { id: consent.id, created_at: consent.created_at.toISOString() } });
   });
 

@@ -1,3 +1,7 @@
+/**
+ * The dashboard's built files served at /. No database plays a part: the embedded project only
+ * (vitest.config.ts).
+ */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

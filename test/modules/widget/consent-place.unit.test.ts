@@ -35,6 +35,8 @@ describe('placeOfConsent', () => {
     expect(await placeOfConsent({ ...consent, country: 'US', region: 'US-VA' }, locate)).toMatchObject({ country: 'US', region: 'US-VA', mode: 'opt-out' });
     expect(await placeOfConsent({ ...consent, country: 'US' }, locate)).toMatchObject({ country: 'US', region: undefined, mode: 'opt-out' });
     expect(await placeOfConsent({ ...consent, mode: 'notice' }, locate)).toMatchObject({ country: 'US', region: 'US-CA', mode: 'notice' });
+    // A region sent without its country stays the banner's (and is refused as such), not replaced.
+    expect(await placeOfConsent({ ...consent, region: 'US-VA' }, locate)).toMatchObject({ country: undefined, region: 'US-VA', mode: 'opt-out' });
   });
 
   it('records what the banner sent when there is no locator', async () => {

@@ -1,18 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { call, startApp } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { insertCategory } from '../../helpers/records.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { createTenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-let tenant: Tenant;
+const { t, tenants: [tenant] } = fileApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '1000' }, tenants: ['Widget'] });
 let necessary: { id: string };
 const origin = 'https://www.widget.example.com';
 
 beforeAll(async () => {
-  t = await startApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '1000' } });
-  tenant = await createTenant(t.services, 'Widget');
   await t.services.db.updateTable('accounts').set({ allowed_domains: JSON.stringify(['*.partner-shop.test', 'localhost']) }).where('id', '=', tenant.account.id).execute();
   necessary = await insertCategory(t.services, tenant.account.id, { name: 'Necessary', required: true });
   const analytics = await insertCategory(t.services, tenant.account.id, { name: 'Analytics' });
@@ -21,7 +19,6 @@ beforeAll(async () => {
   });
   await t.services.db.insertInto('storage_items').values([item('_ga', 'finalised'), item('_draft', 'draft')]).execute();
 });
-afterAll(async () => { await t.close(); });
 
 const consentBody = (sessionId: string) => ({
   consent: { session_id: sessionId, user_preferences: { accept_type: 'necessary', accepted_categories: [necessary.id], rejected_categories: [] } },

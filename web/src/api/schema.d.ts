@@ -861,6 +861,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/{account_id}/region": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the visitor is and the banner mode there (their address is used for the lookup alone, never kept) */
+        get: operations["widgetRegion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{account_id}/views": {
         parameters: {
             query?: never;
@@ -5874,6 +5891,8 @@ export interface operations {
                             required: boolean;
                             /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
                             published: boolean;
+                            /** @description Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, or a Global Privacy Control signal there) switches this category off */
+                            sale_or_sharing: boolean;
                             default_language: string;
                             /** @description Name and description in other languages than default_language, by language code */
                             translations: {
@@ -5982,6 +6001,8 @@ export interface operations {
                         description?: string;
                         required?: boolean;
                         published?: boolean;
+                        /** @description Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, or a Global Privacy Control signal there) switches this category off. Default: true for the slug marketing, else false */
+                        sale_or_sharing?: boolean;
                         default_language?: string;
                         /** @description Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
                         translations?: {
@@ -6011,6 +6032,8 @@ export interface operations {
                             required: boolean;
                             /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
                             published: boolean;
+                            /** @description Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, or a Global Privacy Control signal there) switches this category off */
+                            sale_or_sharing: boolean;
                             default_language: string;
                             /** @description Name and description in other languages than default_language, by language code */
                             translations: {
@@ -6184,6 +6207,8 @@ export interface operations {
                             required: boolean;
                             /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
                             published: boolean;
+                            /** @description Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, or a Global Privacy Control signal there) switches this category off */
+                            sale_or_sharing: boolean;
                             default_language: string;
                             /** @description Name and description in other languages than default_language, by language code */
                             translations: {
@@ -6308,6 +6333,8 @@ export interface operations {
                         description?: string;
                         required?: boolean;
                         published?: boolean;
+                        /** @description Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, or a Global Privacy Control signal there) switches this category off */
+                        sale_or_sharing?: boolean;
                         default_language?: string;
                         /** @description Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
                         translations?: {
@@ -6337,6 +6364,8 @@ export interface operations {
                             required: boolean;
                             /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
                             published: boolean;
+                            /** @description Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, or a Global Privacy Control signal there) switches this category off */
+                            sale_or_sharing: boolean;
                             default_language: string;
                             /** @description Name and description in other languages than default_language, by language code */
                             translations: {
@@ -10961,6 +10990,12 @@ export interface operations {
                                     cookie_duration?: string;
                                     cookie_description?: string;
                                     services?: string;
+                                    do_not_sell?: string;
+                                    opt_out_description?: string;
+                                    opt_out_done?: string;
+                                    gpc_opt_out?: string;
+                                    notice_description?: string;
+                                    dismiss?: string;
                                 };
                             };
                             /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
@@ -10969,6 +11004,30 @@ export interface operations {
                             languages: string[];
                             /** @description Visitors whose stored choice has an older revision are asked again */
                             revision: number;
+                            /** @description Which mode applies where, in order: the first rule covering the visitor wins (at most 50 rules). The shipped defaults while regional_rules_customised is false */
+                            regional_rules: {
+                                /** @description Countries (ISO 3166-1 alpha-2: DE), subdivisions (ISO 3166-2: US-CA, CA-QC) or named groups: EEA (the EU and IS, LI, NO), EU, US-PRIVACY-STATES (the US states whose comprehensive privacy law is in force). US is the country: every state */
+                                regions: string[];
+                                /**
+                                 * @description opt-in: optional categories off until the visitor chooses; opt-out: on, with a "Do Not Sell or Share" link that switches off the categories marked sale_or_sharing; notice: a dismissable notice, everything on; none: no banner, everything on
+                                 * @enum {string}
+                                 */
+                                mode: "opt-in" | "opt-out" | "notice" | "none";
+                            }[];
+                            /**
+                             * @description The mode for visitors no rule covers, or whose location is not known
+                             * @enum {string}
+                             */
+                            default_mode: "opt-in" | "opt-out" | "notice" | "none";
+                            /** @description The account set its own rules; false: the shipped defaults apply, and follow their updates (a US state law coming into force) */
+                            regional_rules_customised: boolean;
+                            /** @description Google Consent Mode options */
+                            consent_mode: {
+                                /** @description gtag('set', 'ads_data_redaction', true): ad click identifiers are redacted while ad_storage is denied */
+                                ads_data_redaction: boolean;
+                                /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
+                                url_passthrough: boolean;
+                            };
                         };
                     };
                 };
@@ -11093,11 +11152,30 @@ export interface operations {
                                 cookie_duration?: string | null;
                                 cookie_description?: string | null;
                                 services?: string | null;
+                                do_not_sell?: string | null;
+                                opt_out_description?: string | null;
+                                opt_out_done?: string | null;
+                                gpc_opt_out?: string | null;
+                                notice_description?: string | null;
+                                dismiss?: string | null;
                             } | null;
                         };
                         /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
                         language_sources?: ("browser" | "page" | "default")[];
                         languages?: string[] | null;
+                        regional_rules?: {
+                            /** @description Countries (ISO 3166-1 alpha-2: DE), subdivisions (ISO 3166-2: US-CA, CA-QC) or named groups: EEA (the EU and IS, LI, NO), EU, US-PRIVACY-STATES (the US states whose comprehensive privacy law is in force). US is the country: every state */
+                            regions: string[];
+                            /** @description One of opt-in, opt-out, notice, none. opt-in: optional categories off until the visitor chooses; opt-out: on, with a "Do Not Sell or Share" link that switches off the categories marked sale_or_sharing; notice: a dismissable notice, everything on; none: no banner, everything on */
+                            mode: string;
+                        }[] | null;
+                        default_mode?: string | null;
+                        consent_mode?: {
+                            /** @description gtag('set', 'ads_data_redaction', true): ad click identifiers are redacted while ad_storage is denied */
+                            ads_data_redaction?: boolean;
+                            /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
+                            url_passthrough?: boolean;
+                        } | null;
                     };
                 };
             };
@@ -11146,6 +11224,12 @@ export interface operations {
                                     cookie_duration?: string;
                                     cookie_description?: string;
                                     services?: string;
+                                    do_not_sell?: string;
+                                    opt_out_description?: string;
+                                    opt_out_done?: string;
+                                    gpc_opt_out?: string;
+                                    notice_description?: string;
+                                    dismiss?: string;
                                 };
                             };
                             /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
@@ -11154,6 +11238,30 @@ export interface operations {
                             languages: string[];
                             /** @description Visitors whose stored choice has an older revision are asked again */
                             revision: number;
+                            /** @description Which mode applies where, in order: the first rule covering the visitor wins (at most 50 rules). The shipped defaults while regional_rules_customised is false */
+                            regional_rules: {
+                                /** @description Countries (ISO 3166-1 alpha-2: DE), subdivisions (ISO 3166-2: US-CA, CA-QC) or named groups: EEA (the EU and IS, LI, NO), EU, US-PRIVACY-STATES (the US states whose comprehensive privacy law is in force). US is the country: every state */
+                                regions: string[];
+                                /**
+                                 * @description opt-in: optional categories off until the visitor chooses; opt-out: on, with a "Do Not Sell or Share" link that switches off the categories marked sale_or_sharing; notice: a dismissable notice, everything on; none: no banner, everything on
+                                 * @enum {string}
+                                 */
+                                mode: "opt-in" | "opt-out" | "notice" | "none";
+                            }[];
+                            /**
+                             * @description The mode for visitors no rule covers, or whose location is not known
+                             * @enum {string}
+                             */
+                            default_mode: "opt-in" | "opt-out" | "notice" | "none";
+                            /** @description The account set its own rules; false: the shipped defaults apply, and follow their updates (a US state law coming into force) */
+                            regional_rules_customised: boolean;
+                            /** @description Google Consent Mode options */
+                            consent_mode: {
+                                /** @description gtag('set', 'ads_data_redaction', true): ad click identifiers are redacted while ad_storage is denied */
+                                ads_data_redaction: boolean;
+                                /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
+                                url_passthrough: boolean;
+                            };
                         };
                     };
                 };
@@ -11333,11 +11441,30 @@ export interface operations {
                                 cookie_duration?: string | null;
                                 cookie_description?: string | null;
                                 services?: string | null;
+                                do_not_sell?: string | null;
+                                opt_out_description?: string | null;
+                                opt_out_done?: string | null;
+                                gpc_opt_out?: string | null;
+                                notice_description?: string | null;
+                                dismiss?: string | null;
                             } | null;
                         };
                         /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
                         language_sources?: ("browser" | "page" | "default")[];
                         languages?: string[] | null;
+                        regional_rules?: {
+                            /** @description Countries (ISO 3166-1 alpha-2: DE), subdivisions (ISO 3166-2: US-CA, CA-QC) or named groups: EEA (the EU and IS, LI, NO), EU, US-PRIVACY-STATES (the US states whose comprehensive privacy law is in force). US is the country: every state */
+                            regions: string[];
+                            /** @description One of opt-in, opt-out, notice, none. opt-in: optional categories off until the visitor chooses; opt-out: on, with a "Do Not Sell or Share" link that switches off the categories marked sale_or_sharing; notice: a dismissable notice, everything on; none: no banner, everything on */
+                            mode: string;
+                        }[] | null;
+                        default_mode?: string | null;
+                        consent_mode?: {
+                            /** @description gtag('set', 'ads_data_redaction', true): ad click identifiers are redacted while ad_storage is denied */
+                            ads_data_redaction?: boolean;
+                            /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
+                            url_passthrough?: boolean;
+                        } | null;
                     };
                 };
             };
@@ -11520,6 +11647,12 @@ export interface operations {
                                     cookie_duration?: string;
                                     cookie_description?: string;
                                     services?: string;
+                                    do_not_sell?: string;
+                                    opt_out_description?: string;
+                                    opt_out_done?: string;
+                                    gpc_opt_out?: string;
+                                    notice_description?: string;
+                                    dismiss?: string;
                                 };
                             };
                             /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
@@ -11528,6 +11661,30 @@ export interface operations {
                             languages: string[];
                             /** @description Visitors whose stored choice has an older revision are asked again */
                             revision: number;
+                            /** @description Which mode applies where, in order: the first rule covering the visitor wins (at most 50 rules). The shipped defaults while regional_rules_customised is false */
+                            regional_rules: {
+                                /** @description Countries (ISO 3166-1 alpha-2: DE), subdivisions (ISO 3166-2: US-CA, CA-QC) or named groups: EEA (the EU and IS, LI, NO), EU, US-PRIVACY-STATES (the US states whose comprehensive privacy law is in force). US is the country: every state */
+                                regions: string[];
+                                /**
+                                 * @description opt-in: optional categories off until the visitor chooses; opt-out: on, with a "Do Not Sell or Share" link that switches off the categories marked sale_or_sharing; notice: a dismissable notice, everything on; none: no banner, everything on
+                                 * @enum {string}
+                                 */
+                                mode: "opt-in" | "opt-out" | "notice" | "none";
+                            }[];
+                            /**
+                             * @description The mode for visitors no rule covers, or whose location is not known
+                             * @enum {string}
+                             */
+                            default_mode: "opt-in" | "opt-out" | "notice" | "none";
+                            /** @description The account set its own rules; false: the shipped defaults apply, and follow their updates (a US state law coming into force) */
+                            regional_rules_customised: boolean;
+                            /** @description Google Consent Mode options */
+                            consent_mode: {
+                                /** @description gtag('set', 'ads_data_redaction', true): ad click identifiers are redacted while ad_storage is denied */
+                                ads_data_redaction: boolean;
+                                /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
+                                url_passthrough: boolean;
+                            };
                         };
                     };
                 };
@@ -12836,6 +12993,25 @@ export interface operations {
                                 /** @description Where the banner looks for the visitor's language, in order */
                                 language_sources: ("browser" | "page" | "default")[];
                             };
+                            /** @description Which mode applies where: GET /widget/{account_id}/region answers the visitor's */
+                            regions: {
+                                /** @description In order: the first rule covering the visitor wins */
+                                rules: {
+                                    /** @description Countries (DE) and subdivisions (US-CA): named groups expanded as of now */
+                                    regions: string[];
+                                    /** @enum {string} */
+                                    mode: "opt-in" | "opt-out" | "notice" | "none";
+                                }[];
+                                /**
+                                 * @description For visitors no rule covers, or whose location is not known
+                                 * @enum {string}
+                                 */
+                                default_mode: "opt-in" | "opt-out" | "notice" | "none";
+                                consent_mode: {
+                                    ads_data_redaction: boolean;
+                                    url_passthrough: boolean;
+                                };
+                            };
                             /** @description Every text of the banner, complete, by language code: one for each language it speaks */
                             texts: {
                                 [key: string]: {
@@ -12848,6 +13024,8 @@ export interface operations {
                                 name: string;
                                 description: string;
                                 required: boolean;
+                                /** @description Switched off when the visitor opts out of the sale or sharing of their data */
+                                sale_or_sharing: boolean;
                                 /** @description The account's own words in the languages the banner speaks, by language code (a region's completed from its language's) */
                                 translations: {
                                     [key: string]: {
@@ -12891,6 +13069,148 @@ export interface operations {
                                 }[];
                             }[];
                         };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    widgetRegion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        country: string | null;
+                        region: string | null;
+                        /**
+                         * @description The banner mode the account's rules give there
+                         * @enum {string}
+                         */
+                        mode: "opt-in" | "opt-out" | "notice" | "none";
                     };
                 };
             };

@@ -25,6 +25,9 @@ const TEXTS: [TextKey, string][] = [
   ['cookie_duration', 'Cookie table: duration'], ['cookie_description', 'Cookie table: purpose'],
   ['gpc_notice', 'Notice to a browser sending Global Privacy Control'], ['revision_notice', 'Notice when asking again after a change'],
   ['consent_id', 'Before the visitor\'s consent ID'],
+  ['do_not_sell', 'Opt-out regions: "Do Not Sell or Share" link'], ['opt_out_description', 'Opt-out regions: text of the notice'],
+  ['opt_out_done', 'Opt-out regions: after opting out'], ['gpc_opt_out', 'Opt-out regions: Global Privacy Control honoured'],
+  ['notice_description', 'Notice regions: text of the notice'], ['dismiss', 'Notice regions: button closing the notice'],
 ];
 const MAIN_TEXTS = TEXTS.slice(0, 4);
 const MORE_TEXTS = TEXTS.slice(4);
