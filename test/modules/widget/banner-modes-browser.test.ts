@@ -1,11 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
 import { TRANSLATIONS } from '../../../banner/src/translations.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { RETRIED_UNDER_CI, describeBrowser, launchBrowser, reportRetries } from '../../helpers/browser.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { call } from '../../helpers/app.ts';
+import { RETRIED_UNDER_CI, describeBrowser, fileBrowser, reportRetries } from '../../helpers/browser.ts';
+import { fileApp } from '../../helpers/file-app.ts';
+import { fileSite } from '../../helpers/loopback-site.ts';
 
 const en = TRANSLATIONS.en;
 
@@ -17,12 +16,17 @@ const en = TRANSLATIONS.en;
  */
 describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
   reportRetries();
-  let t: TestApp;
-  let browser: Browser;
-  let site: Server;
-  let service: string;
-  let shop: string;
-  let tenant: Tenant;
+  const { t, tenants: [tenant] } = fileApp({
+    listen: true,
+    tenants: ['Regional'],
+    env: { WIDGET_RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_MAX: '100000', GEO_COUNTRY_HEADER: 'x-test-country', GEO_REGION_HEADER: 'x-test-region' },
+  });
+  const browser = fileBrowser();
+  const shop = fileSite((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    response.setHeader('content-type', 'text/html; charset=utf-8');
+    response.end(page(url.searchParams.get('region')));
+  });
   const ids: Record<string, string> = {};
   let served = 0;
 
@@ -35,7 +39,7 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
 
   const page = (region: string | null) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Regional shop</title>
-<script src="${service}/widget/${tenant.account.id}.js?r=${++served}"${region ? ` data-region="${region}"` : ''}></script>
+<script src="${t.url}/widget/${tenant.account.id}.js?r=${++served}"${region ? ` data-region="${region}"` : ''}></script>
 <script type="text/plain" data-category="analytics">window.analyticsRuns = (window.analyticsRuns || 0) + 1;</script>
 <script type="text/plain" data-category="marketing">window.marketingRuns = (window.marketingRuns || 0) + 1;</script>
 </head><body><main><h1>Regional shop</h1></main></body></html>`;
@@ -43,13 +47,8 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
   const setRules = (banner: object) => call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner } });
 
   beforeAll(async () => {
-    t = await startApp({
-      env: { WIDGET_RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_MAX: '100000', GEO_COUNTRY_HEADER: 'x-test-country', GEO_REGION_HEADER: 'x-test-region' },
-    });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    service = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    tenant = await createTenant(t.services, 'Regional');
     await t.services.db.updateTable('accounts').set({ allowed_domains: JSON.stringify(['localhost']) }).where('id', '=', tenant.account.id).execute();
+    // Through the API: a category whose slug is marketing is one of sale or sharing.
     for (const [name, required] of [['Necessary', true], ['Analytics', false], ['Marketing', false]] as const) {
       const res = await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name, required } } });
       expect(res.status).toBe(201);
@@ -57,19 +56,6 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
     }
     const set = await setRules({ regional_rules: RULES, default_mode: 'opt-in', consent_mode: { ads_data_redaction: true, url_passthrough: true } });
     expect(set.status).toBe(200);
-    site = createServer((request, response) => {
-      const url = new URL(request.url ?? '/', 'http://localhost');
-      response.setHeader('content-type', 'text/html; charset=utf-8');
-      response.end(page(url.searchParams.get('region')));
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    shop = `http://localhost:${(site.address() as AddressInfo).port}`;
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    site?.close();
-    await t?.close();
   });
 
   interface Visitor {
@@ -97,12 +83,12 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
         const page = await context.newPage();
         const errors: Error[] = [];
         page.on('pageerror', (error) => errors.push(error));
-        await page.goto(`${shop}/${region ? `?region=${region}` : ''}`);
+        await page.goto(`${shop.url}/${region ? `?region=${region}` : ''}`);
         return { page, errors };
       },
     };
     // Set as the CDN in front of the service would, on the region request alone.
-    await context.route(`${service}/widget/*/region`, (route) => {
+    await context.route(`${t.url}/widget/*/region`, (route) => {
       asked++;
       if (options.fail) return route.abort();
       const headers = { ...route.request().headers() };
