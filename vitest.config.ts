@@ -7,16 +7,35 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const engines = ['embedded', ...(process.env.DATABASE_URL ? ['postgres'] : [])];
 
 /**
- * Files whose outcome cannot depend on the engine under test run in the embedded project only:
- * pure unit tests (no database at all), the browser smoke test (no database), the embedded data
- * directory's lock (always PGlite, whatever the project) and the dashboard's pages in a browser
- * (the API under them is tested on both engines). The files other than unit tests say so at their top.
+ * Files whose outcome cannot depend on the engine under test run in the embedded project only. The
+ * files other than unit tests say so at their top.
  */
 const ENGINE_INDEPENDENT = [
+  // Pure unit tests: no database at all.
   'test/**/*.unit.test.ts',
+  // No database either: a page in the browser; the dashboard's files served from a folder.
   'test/app/browser-smoke.test.ts',
+  'test/modules/dashboard/dashboard-serving.test.ts',
+  // The embedded data directory's lock: always PGlite, whatever the project.
   'test/db/data-dir-lock.test.ts',
+  // The dashboard's pages and the banner in a browser: the API under them (the widget's routes,
+  // consents, page views, the banner's settings) is tested on both engines.
   'test/modules/dashboard/*browser.test.ts',
+  'test/modules/widget/banner-browser.test.ts',
+  'test/modules/widget/banner-browser-edges.test.ts',
+  'test/modules/widget/banner-languages-browser.test.ts',
+  // The OpenAPI document and the types made from it: built from the route schemas, read no row.
+  'test/app/openapi.test.ts',
+  'test/web/web-types.test.ts',
+  'test/app/housekeeping.test.ts',
+  // What the server logs of its requests and of X-Forwarded-For: written before any query, and the
+  // requests logged read nothing the engine keeps.
+  'test/http/request-log.test.ts',
+  'test/http/proxy-warning.test.ts',
+  // The server process's own log and its start-up failures (addresses, ports, DATA_DIR): the
+  // database plays no part; they start the real server on an embedded data directory.
+  'test/app/server-logs.test.ts',
+  'test/app/startup-failures.test.ts',
 ];
 
 export default defineConfig({

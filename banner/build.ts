@@ -1,26 +1,29 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUNDLE_PATH, projectRoot } from './paths.ts';
+import type { BuildOptions } from 'esbuild';
+import { BUNDLE_PATH, GPP_CHUNK_PATH, gppChunkName, projectRoot } from './paths.ts';
+
+/** The banner as built: its bundle, and the GPP file it loads in opt-out regions under `name`. */
+export interface BuiltBundles {
+  banner: string;
+  gpp: { name: string; code: string };
+}
+
+/** The global the GPP file's IIFE leaves its exports in, for the banner to pick up (see banner/src/gpp.ts). */
+export const GPP_GLOBAL = '__consentryGpp';
 
 /**
  * The banner bundle: vanilla-cookieconsent and our adapter, with the library's stylesheet inlined,
- * as one IIFE that reads `__CONSENTRY_CONFIG__`, which the service wraps around it per account.
- * `npm run build` writes it to dist/banner.js; a server that finds no such file builds it in memory.
+ * as one IIFE that reads `__CONSENTRY_CONFIG__`, which the service wraps around it per account; and
+ * beside it the GPP file (the IAB's `@iabgpp/cmpapi`, banner/src/gpp-chunk.ts), a separate IIFE
+ * whose content-hashed name the bundle carries. `npm run build` writes both to dist/; a server that
+ * finds them missing builds them in memory.
  */
-
-export async function buildBanner(root = projectRoot()): Promise<string> {
+export async function buildBanner(root = projectRoot()): Promise<BuiltBundles> {
   // Loaded here, not at the top: a server with a built bundle never needs esbuild.
   const { build } = await import('esbuild');
-  const css = await build({
-    entryPoints: [join(root, 'node_modules', 'vanilla-cookieconsent', 'dist', 'cookieconsent.css')],
-    bundle: true,
-    minify: true,
-    write: false,
-    logLevel: 'silent',
-  });
-  const js = await build({
-    entryPoints: [join(root, 'banner', 'src', 'main.ts')],
+  const common = {
     bundle: true,
     minify: true,
     format: 'iife',
@@ -28,20 +31,46 @@ export async function buildBanner(root = projectRoot()): Promise<string> {
     platform: 'browser',
     write: false,
     legalComments: 'inline',
-    define: { __CONSENTRY_CSS__: JSON.stringify(css.outputFiles[0].text.trim()) },
     logLevel: 'silent',
+  } satisfies BuildOptions;
+  const [css, gpp] = await Promise.all([
+    build({
+      entryPoints: [join(root, 'node_modules', 'vanilla-cookieconsent', 'dist', 'cookieconsent.css')],
+      bundle: true,
+      minify: true,
+      write: false,
+      logLevel: 'silent',
+    }),
+    build({ ...common, entryPoints: [join(root, 'banner', 'src', 'gpp-chunk.ts')], globalName: GPP_GLOBAL }),
+  ]);
+  const gppCode = gpp.outputFiles[0].text;
+  const name = gppChunkName(gppCode);
+  const js = await build({
+    ...common,
+    entryPoints: [join(root, 'banner', 'src', 'main.ts')],
+    define: {
+      __CONSENTRY_CSS__: JSON.stringify(css.outputFiles[0].text.trim()),
+      __CONSENTRY_GPP_CHUNK__: JSON.stringify(name),
+      __CONSENTRY_GPP_GLOBAL__: JSON.stringify(GPP_GLOBAL),
+    },
   });
-  return js.outputFiles[0].text;
+  return { banner: js.outputFiles[0].text, gpp: { name, code: gppCode } };
+}
+
+/** Writes `text` to `path`, renamed into place: a server reading it meanwhile sees the old file or the new one, never half. */
+function replace(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const partial = `${path}.${process.pid}.tmp`;
+  writeFileSync(partial, text);
+  renameSync(partial, path);
 }
 
 export async function writeBanner(root = projectRoot()): Promise<string> {
-  const path = BUNDLE_PATH(root);
-  mkdirSync(dirname(path), { recursive: true });
-  // Renamed into place: a server reading it meanwhile sees the old file or the new one, never half.
-  const partial = `${path}.${process.pid}.tmp`;
-  writeFileSync(partial, await buildBanner(root));
-  renameSync(partial, path);
-  return path;
+  const built = await buildBanner(root);
+  // The GPP file first: a banner that names it is never on disk without it.
+  replace(GPP_CHUNK_PATH(root), built.gpp.code);
+  replace(BUNDLE_PATH(root), built.banner);
+  return BUNDLE_PATH(root);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

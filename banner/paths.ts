@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,3 +13,13 @@ export function projectRoot(from = dirname(fileURLToPath(import.meta.url))): str
 
 /** Where `npm run build` writes the banner bundle. */
 export const BUNDLE_PATH = (root = projectRoot()) => join(root, 'dist', 'banner.js');
+
+/** Where `npm run build` writes the GPP file, which the banner loads only in opt-out regions. */
+export const GPP_CHUNK_PATH = (root = projectRoot()) => join(root, 'dist', 'gpp.js');
+
+/**
+ * The name the GPP file is served under (`/widget/gpp.<hash>.js`): its content's hash, so that a
+ * browser may keep it for good and a new build is a new name. The build writes it into the banner;
+ * the service derives it again from the file it serves.
+ */
+export const gppChunkName = (code: string) => `gpp.${createHash('sha256').update(code).digest('hex').slice(0, 16)}.js`;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { createAiWorker, stderrLog, type AiWorker } from './modules/ai-actions/ai-worker.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { createDb, migrate, type Db, type Engine } from './db/database.ts';
 import type { Database } from './db/schema.ts';
 import { createLimiters, type Limiters } from './http/rate-limit.ts';
@@ -16,6 +16,8 @@ import { RetentionJob } from './modules/consent-proof/consent-retention.ts';
 import { VisitCounter } from './modules/stats/visit-counter.ts';
 import { connectRedis, type RedisClients } from './redis.ts';
 import { Metrics } from './http/metrics.ts';
+import { checkGeoDatabase, GeoDatabaseError, shippedDatabaseFiles } from './geo/geoip.ts';
+import { createLocator, type Locator } from './geo/locate.ts';
 
 /** Every module's routes: a Fastify plugin given the shared services. */
 export type RoutesPlugin = FastifyPluginAsyncTypebox<{ services: Services }>;
@@ -50,6 +52,8 @@ export interface Services {
   metrics: Metrics | undefined;
   /** The website scans queued in the database, run in a browser, and the scheduled rescans. */
   scans: ScanRunner;
+  /** Where a visitor is: the trusted headers when configured, else the GeoIP database by address (never kept). */
+  locator: Locator;
   /** Forgets revoked tokens here and on every other instance. */
   forgetTokens(hashes: string[]): Promise<void>;
   /** Forgets users' cached memberships (a role changed, a member left) here and on every other instance. */
@@ -61,7 +65,27 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/**
+ * The visitors' locator: the headers GEO_COUNTRY_HEADER and GEO_REGION_HEADER name, then GEOIP_FILE's
+ * database or the shipped one (none with GEOIP_DISABLED). An operator's file is checked now, so that
+ * a wrong path stops the start instead of leaving every visitor unlocated.
+ */
+async function createVisitorLocator(config: Config, log: ReturnType<typeof stderrLog>): Promise<Locator> {
+  if (config.geoipFiles) {
+    await checkGeoDatabase(config.geoipFiles).catch((error: unknown) => {
+      throw error instanceof GeoDatabaseError ? new ConfigError(`GEOIP_FILE: ${error.message}`) : error;
+    });
+  }
+  return createLocator({
+    headers: { country: config.geoCountryHeader, region: config.geoRegionHeader },
+    databaseFiles: config.geoipDisabled ? null : (config.geoipFiles ?? shippedDatabaseFiles()),
+    onDatabaseError: (error) => log.error({}, `${error.message}; visitors are located without it until it is fixed and the service restarted`),
+  });
+}
+
 export async function createServices(config: Config, options: { migrate?: boolean } = {}): Promise<Services> {
+  const log = stderrLog(config.logLevel);
+  const locator = await createVisitorLocator(config, log);
   const database: Db = createDb(config);
   try {
     if (options.migrate ?? true) await migrate(database, config.databaseSchema);
@@ -69,7 +93,6 @@ export async function createServices(config: Config, options: { migrate?: boolea
     await database.close();
     throw error;
   }
-  const log = stderrLog(config.logLevel);
   const redis = await connectRedis(config, log);
   const tokens = new TokenLookup(database.kysely);
   const mailer = createMailer(config);
@@ -136,6 +159,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     ai,
     metrics,
     scans,
+    locator,
     async forgetTokens(hashes) {
       for (const hash of hashes) tokens.forget(hash);
       await broadcast('token', hashes);

@@ -31,7 +31,8 @@ function paths(): string[] {
   return [...out];
 }
 
-function eraseCookie(name: string): void {
+/** Deletes the cookie `name` wherever the page may have it: on the host and each parent domain, on every path. */
+export function eraseCookie(name: string): void {
   for (const domain of domainsOf(location.hostname)) {
     for (const path of paths()) {
       document.cookie =

@@ -37,6 +37,8 @@ export interface BannerCategory {
   name: string;
   description: string;
   required: boolean;
+  /** Opting out of the sale or sharing of personal data (and of targeted advertising) switches it off. */
+  sale_or_sharing: boolean;
   translations: Translated<'name' | 'description'>;
   storage_items: BannerStorageItem[];
   services: BannerService[];
@@ -53,12 +55,37 @@ export interface BannerLook {
   language_sources: LanguageSource[];
 }
 
+/**
+ * How the banner treats a visitor: `opt-in` (optional categories off until the visitor chooses),
+ * `opt-out` (on, with a "Do Not Sell or Share" link that switches the sale/sharing ones off),
+ * `notice` (a dismissable notice, everything on), `none` (no banner, everything on).
+ */
+export const BANNER_MODES = ['opt-in', 'opt-out', 'notice', 'none'] as const;
+export type BannerMode = (typeof BANNER_MODES)[number];
+
+/**
+ * Which mode applies where, the same for every visitor: the script picks the visitor's rule itself
+ * (from the page's `data-region`, or the answer of `GET /widget/{id}/region`).
+ */
+export interface BannerRegions {
+  /**
+   * In order, first match wins. Only countries (`DE`) and subdivisions (`US-CA`): the named groups are
+   * expanded when the script is built. A country covers all of it; a subdivision only itself.
+   */
+  rules: { regions: string[]; mode: BannerMode }[];
+  /** For a visitor no rule covers, or whose location is not known. */
+  default_mode: BannerMode;
+  /** Google Consent Mode options, passed to `gtag('set', …)`. */
+  consent_mode: { ads_data_redaction: boolean; url_passthrough: boolean };
+}
+
 /** What the service embeds in each account's script (the same as `config.json`'s banner fields). */
 export interface BannerConfig {
   /** `domain`: where the script keeps the visitor's choice (config.json leaves it out). */
   account: { id: string; name: string; default_language: string; domain: string };
   revision: number;
   banner: BannerLook;
+  regions: BannerRegions;
   /** Every language the banner speaks, each complete. */
   texts: Record<string, Texts>;
   categories: BannerCategory[];

@@ -4,7 +4,9 @@
  * from English.
  *
  * In English the banner's buttons read exactly "Accept all", "Reject all" and "Manage preferences",
- * and the modal's "Save preferences": scanners look for them by these names.
+ * and the modal's "Save preferences": scanners look for them by these names. The link of opt-out
+ * regions reads "Do Not Sell or Share My Personal Information", the title California's law gives
+ * it (Cal. Civ. Code § 1798.135).
  */
 export const TEXT_KEYS = [
   'title',
@@ -25,6 +27,12 @@ export const TEXT_KEYS = [
   'cookie_duration',
   'cookie_description',
   'services',
+  'do_not_sell',
+  'opt_out_description',
+  'opt_out_done',
+  'gpc_opt_out',
+  'notice_description',
+  'dismiss',
 ] as const;
 
 export type TextKey = (typeof TEXT_KEYS)[number];
@@ -55,6 +63,16 @@ export const TRANSLATIONS: Record<BuiltInLanguage, Texts> = {
     cookie_duration: 'Duration',
     cookie_description: 'Purpose',
     services: 'Services that receive data:',
+    do_not_sell: 'Do Not Sell or Share My Personal Information',
+    opt_out_description:
+      'We and our partners use cookies and similar storage to run this site, measure visits and show ads that may interest you. Some of this may count as selling or sharing your personal information, or as targeted advertising. You can opt out at any time.',
+    opt_out_done:
+      'You have opted out of the sale and sharing of your personal information and of targeted advertising. Your choice is kept in this browser.',
+    gpc_opt_out:
+      'Your browser sent a Global Privacy Control signal. We have honoured it as your request to opt out of the sale and sharing of your personal information and of targeted advertising.',
+    notice_description:
+      'This site uses cookies and similar storage: some are needed for it to work; others measure visits, remember your settings or show relevant ads. You can see them all and change your choice at any time in the preferences.',
+    dismiss: 'Got it',
   },
   de: {
     title: 'Ihre Privatsphäre ist uns wichtig',
@@ -77,6 +95,16 @@ export const TRANSLATIONS: Record<BuiltInLanguage, Texts> = {
     cookie_duration: 'Dauer',
     cookie_description: 'Zweck',
     services: 'Dienste, die Daten erhalten:',
+    do_not_sell: 'Meine personenbezogenen Daten nicht verkaufen oder weitergeben',
+    opt_out_description:
+      'Wir und unsere Partner nutzen Cookies und ähnliche Speicher, um diese Website zu betreiben, Besuche zu messen und Werbung zu zeigen, die Sie interessieren könnte. Manches davon kann als Verkauf oder Weitergabe Ihrer personenbezogenen Daten oder als zielgerichtete Werbung gelten. Sie können dem jederzeit widersprechen.',
+    opt_out_done:
+      'Sie haben dem Verkauf und der Weitergabe Ihrer personenbezogenen Daten und zielgerichteter Werbung widersprochen. Ihre Wahl bleibt in diesem Browser gespeichert.',
+    gpc_opt_out:
+      'Ihr Browser sendet das Signal „Global Privacy Control“. Wir haben es als Ihren Widerspruch gegen den Verkauf und die Weitergabe Ihrer personenbezogenen Daten und gegen zielgerichtete Werbung umgesetzt.',
+    notice_description:
+      'Diese Website verwendet Cookies und ähnliche Speicher: Einige braucht sie, um zu funktionieren; andere messen Besuche, behalten Ihre Einstellungen oder zeigen passende Werbung. In den Einstellungen sehen Sie alle und können Ihre Wahl jederzeit ändern.',
+    dismiss: 'Verstanden',
   },
   fr: {
     title: 'Votre vie privée compte pour nous',
@@ -99,6 +127,16 @@ export const TRANSLATIONS: Record<BuiltInLanguage, Texts> = {
     cookie_duration: 'Durée',
     cookie_description: 'Finalité',
     services: 'Services qui reçoivent des données :',
+    do_not_sell: 'Ne pas vendre ni partager mes informations personnelles',
+    opt_out_description:
+      'Nos partenaires et nous utilisons des cookies et des stockages similaires pour faire fonctionner ce site, mesurer les visites et afficher des publicités susceptibles de vous intéresser. Une partie de ces usages peut constituer une vente ou un partage de vos informations personnelles, ou de la publicité ciblée. Vous pouvez vous y opposer à tout moment.',
+    opt_out_done:
+      'Votre opposition à la vente et au partage de vos informations personnelles et à la publicité ciblée est enregistrée. Ce choix est conservé dans ce navigateur.',
+    gpc_opt_out:
+      'Votre navigateur envoie le signal Global Privacy Control. Nous l’avons appliqué comme votre demande d’opposition à la vente et au partage de vos informations personnelles et à la publicité ciblée.',
+    notice_description:
+      'Ce site utilise des cookies et des stockages similaires : certains sont indispensables à son fonctionnement ; d’autres mesurent les visites, retiennent vos réglages ou affichent des publicités adaptées. Vous pouvez tous les consulter et changer d’avis à tout moment dans vos préférences.',
+    dismiss: 'J’ai compris',
   },
   es: {
     title: 'Respetamos tu privacidad',
@@ -121,6 +159,16 @@ export const TRANSLATIONS: Record<BuiltInLanguage, Texts> = {
     cookie_duration: 'Duración',
     cookie_description: 'Finalidad',
     services: 'Servicios que reciben datos:',
+    do_not_sell: 'No vender ni compartir mi información personal',
+    opt_out_description:
+      'Nosotros y nuestros socios usamos cookies y almacenamiento similar para que este sitio funcione, medir las visitas y mostrar anuncios que pueden interesarte. Parte de ello puede considerarse venta o uso compartido de tu información personal, o publicidad dirigida. Puedes excluirte cuando quieras.',
+    opt_out_done:
+      'Te has excluido de la venta y el uso compartido de tu información personal y de la publicidad dirigida. Tu elección se guarda en este navegador.',
+    gpc_opt_out:
+      'Tu navegador envió la señal Global Privacy Control. La hemos respetado como tu solicitud de exclusión de la venta y el uso compartido de tu información personal y de la publicidad dirigida.',
+    notice_description:
+      'Este sitio usa cookies y almacenamiento similar: algunos son necesarios para que funcione; otros miden las visitas, recuerdan tus ajustes o muestran anuncios relevantes. Puedes verlos todos y cambiar tu elección cuando quieras en las preferencias.',
+    dismiss: 'Entendido',
   },
   it: {
     title: 'La tua privacy è importante',
@@ -143,6 +191,16 @@ export const TRANSLATIONS: Record<BuiltInLanguage, Texts> = {
     cookie_duration: 'Durata',
     cookie_description: 'Scopo',
     services: 'Servizi che ricevono dati:',
+    do_not_sell: 'Non vendere né condividere le mie informazioni personali',
+    opt_out_description:
+      'Noi e i nostri partner usiamo cookie e archiviazione simile per far funzionare questo sito, misurare le visite e mostrare annunci che potrebbero interessarti. Parte di questo può costituire una vendita o una condivisione delle tue informazioni personali, o pubblicità mirata. Puoi opporti in qualsiasi momento.',
+    opt_out_done:
+      'La tua opposizione alla vendita e alla condivisione delle tue informazioni personali e alla pubblicità mirata è stata registrata. La scelta resta salvata in questo browser.',
+    gpc_opt_out:
+      'Il tuo browser ha inviato il segnale Global Privacy Control. Lo abbiamo rispettato come tua richiesta di opposizione alla vendita e alla condivisione delle tue informazioni personali e alla pubblicità mirata.',
+    notice_description:
+      'Questo sito usa cookie e archiviazione simile: alcuni servono al suo funzionamento; altri misurano le visite, ricordano le tue impostazioni o mostrano annunci pertinenti. Puoi vederli tutti e cambiare la tua scelta in qualsiasi momento nelle preferenze.',
+    dismiss: 'Ho capito',
   },
   nl: {
     title: 'Wij respecteren je privacy',
@@ -165,5 +223,15 @@ export const TRANSLATIONS: Record<BuiltInLanguage, Texts> = {
     cookie_duration: 'Duur',
     cookie_description: 'Doel',
     services: 'Diensten die gegevens ontvangen:',
+    do_not_sell: 'Mijn persoonsgegevens niet verkopen of delen',
+    opt_out_description:
+      'Wij en onze partners gebruiken cookies en vergelijkbare opslag om deze site te laten werken, bezoeken te meten en advertenties te tonen die je misschien interesseren. Een deel daarvan kan gelden als het verkopen of delen van je persoonsgegevens, of als gerichte advertenties. Je kunt je op elk moment afmelden.',
+    opt_out_done:
+      'Je hebt je afgemeld voor het verkopen en delen van je persoonsgegevens en voor gerichte advertenties. Je keuze blijft bewaard in deze browser.',
+    gpc_opt_out:
+      'Je browser stuurde een Global Privacy Control-signaal. Dat hebben we opgevolgd als je verzoek om je af te melden voor het verkopen en delen van je persoonsgegevens en voor gerichte advertenties.',
+    notice_description:
+      'Deze site gebruikt cookies en vergelijkbare opslag: sommige zijn nodig om de site te laten werken; andere meten bezoeken, onthouden je instellingen of tonen passende advertenties. In de voorkeuren zie je ze allemaal en kun je je keuze op elk moment wijzigen.',
+    dismiss: 'Begrepen',
   },
 };

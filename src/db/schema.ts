@@ -59,6 +59,12 @@ export interface AccountsTable {
   banner: ColumnType<Record<string, unknown>, string | undefined, string>;
   /** Goes up when a category is added or removed, or on request: visitors are asked again. */
   revision: ColumnType<number, number | undefined, number>;
+  /** Which banner mode applies where (`src/geo/regional-rules.ts`), first match wins; null: the shipped defaults. */
+  regional_rules: ColumnType<StoredRegionalRule[] | null, string | null | undefined, string | null>;
+  /** The mode for visitors no rule covers; null: the shipped default. */
+  default_mode: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Google Consent Mode options the banner passes on; null: all off. */
+  consent_mode: ColumnType<StoredConsentMode | null, string | null | undefined, string | null>;
   /** The widget answers only https pages on the default port (localhost excepted). */
   https_only: ColumnType<boolean, boolean | undefined, boolean>;
   /** Consents older than this many days are removed by the retention job (30..3650). */
@@ -73,6 +79,15 @@ export interface AccountsTable {
 }
 
 export type ScanSchedule = 'off' | 'weekly' | 'monthly';
+
+/** A regional rule as stored: checked and canonical when written (`parseRegionalRules`). */
+export interface StoredRegionalRule {
+  regions: string[];
+  mode: string;
+}
+
+/** Only the Consent Mode options the account set. */
+export type StoredConsentMode = Partial<Record<'ads_data_redaction' | 'url_passthrough', boolean>>;
 export type ScanStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
 
 export interface ScansTable {
@@ -144,6 +159,8 @@ export interface CategoriesTable {
   required: ColumnType<boolean, boolean | undefined, boolean>;
   /** Shown in the banner. Categories the AI creates start unpublished unless the account auto-approves. */
   published: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Opting out of the sale or sharing of personal data (US state laws) switches it off. */
+  sale_or_sharing: ColumnType<boolean, boolean | undefined, boolean>;
   default_language: string;
   /** Name and description in other languages than `default_language`. */
   translations: TranslationsColumn;
@@ -237,7 +254,21 @@ export interface ConsentsTable {
   /** Random salt of personal_hash; dropped by erasure, so that the hash no longer tells anything. */
   personal_salt: Uint8Array | null;
   erased_at: Date | null;
+  /** Where the consent was given (ISO 3166-1 alpha-2); null when unknown. */
+  country: ColumnType<string | null, string | null | undefined, never>;
+  /** The subdivision (ISO 3166-2, `US-CA`); null when unknown. */
+  region: ColumnType<string | null, string | null | undefined, never>;
+  /** The banner's mode applied; null for consents recorded before it was kept, or sent without one. */
+  mode: ColumnType<ConsentMode | null, ConsentMode | null | undefined, never>;
+  /** The IAB GPP string sent with the consent; null when none. */
+  gpp_string: ColumnType<string | null, string | null | undefined, never>;
 }
+
+/** A consent's fields of where and under which mode it was given, and its GPP string: absent is null. */
+export type RegionalField = 'country' | 'region' | 'mode' | 'gpp_string';
+
+/** How a banner treats a visitor's region: opt-in (today's banner), opt-out, a notice, or none. */
+export type ConsentMode = 'opt-in' | 'opt-out' | 'notice' | 'none';
 
 /** One account's distinct choice of lists, shared by its consents; `digest`: SHA-256 of the lists as one jsonb array. */
 export interface ConsentChoicesTable {
@@ -278,7 +309,15 @@ export interface ConsentRow {
   personal_hash: string | null;
   personal_salt: string | null;
   erased_at: Date | null;
+  country: string | null;
+  region: string | null;
+  mode: ConsentMode | null;
+  gpp_string: string | null;
 }
+
+/** A consent as recorded, before the writer chains it; also what a list shows of one. */
+export type NewConsent = Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at' | RegionalField>
+  & Partial<Pick<ConsentRow, RegionalField>>;
 
 export type InvitationRole = 'admin' | 'member';
 
@@ -397,6 +436,23 @@ export interface ConsentDailyCategoriesTable {
   rejected: number;
 }
 
+/**
+ * Consents per account, UTC day, country and mode, by accept type; `opt_outs`: those in `opt-out`
+ * mode that rejected a category. `''` for an unknown country or an unrecorded mode.
+ */
+export interface ConsentDailyCountryModesTable {
+  account_id: string;
+  day: ColumnType<Date, string, string>;
+  country: string;
+  mode: ConsentMode | '';
+  consents: number;
+  accept_all: number;
+  accept_custom: number;
+  accept_necessary: number;
+  opt_outs: number;
+  gpc: number;
+}
+
 /** A HyperLogLog of the distinct visitors of an account in a UTC day, ISO week or month (named by its first day). */
 export interface AccountVisitorSketchesTable {
   account_id: string;
@@ -445,6 +501,7 @@ export interface Database {
   consent_daily_stats: ConsentDailyStatsTable;
   consent_daily_categories: ConsentDailyCategoriesTable;
   consent_hourly_counts: ConsentHourlyCountsTable;
+  consent_daily_country_modes: ConsentDailyCountryModesTable;
   account_visitor_sketches: AccountVisitorSketchesTable;
   consent_erasures: ConsentErasuresTable;
 }

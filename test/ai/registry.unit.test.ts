@@ -227,7 +227,7 @@ describe('the Open Cookie Database, relabelled', () => {
 describe('an account\'s categories, by meaning', () => {
   const row = (name: string, fields: Partial<CategoryRow> = {}): CategoryRow => ({
     id: name, account_id: 'a', name, slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'), description: '', required: false,
-    published: true, default_language: 'en', translations: {}, created_at: new Date(), updated_at: new Date(), ...fields,
+    published: true, sale_or_sharing: false, default_language: 'en', translations: {}, created_at: new Date(), updated_at: new Date(), ...fields,
   });
 
   it('reads slugs, names and descriptions in several languages', () => {

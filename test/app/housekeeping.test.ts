@@ -1,4 +1,7 @@
-/** Small promises of the repository: one version everywhere, and the demo's secrets never committed. */
+/**
+ * Small promises of the repository: one version everywhere, and the demo's secrets never committed.
+ * No row is read: the embedded project only (vitest.config.ts).
+ */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,11 @@
+/**
+ * The OpenAPI document the app serves. Built from the route schemas, it reads nothing the engine
+ * keeps: the embedded project only (vitest.config.ts).
+ */
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/app.ts';
+import { fileApp } from '../helpers/file-app.ts';
 
 interface Operation {
   operationId?: string;
@@ -20,12 +25,11 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 /** The only routes under /api/v1 that are not in the document: the document itself. */
 const UNDOCUMENTED = new Set(['GET /api/v1/openapi.json']);
 
-let t: TestApp;
+const { t } = fileApp();
 let doc: Document;
 let operations: { method: string; path: string; op: Operation }[];
 
 beforeAll(async () => {
-  t = await startApp();
   const res = await call<Document>(t.app, 'GET', '/api/v1/openapi.json');
   expect(res.status).toBe(200);
   doc = res.body;
@@ -35,7 +39,6 @@ beforeAll(async () => {
       .map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
   );
 });
-afterAll(async () => { await t.close(); });
 
 describe('GET /api/v1/openapi.json', () => {
   it('is a valid OpenAPI 3.1 document', async () => {

@@ -4,12 +4,13 @@
  * is written here by hand, not read from the app: a route that is missing, or declares another rule,
  * fails the suite.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthRule } from '../../src/http/auth.ts';
 import { EXPIRED_TOKEN, INVALID_TOKEN, NEEDS_ACCOUNT, NEEDS_ADMIN, NEEDS_PARTNER, NEEDS_USER } from '../../src/http/app-errors.ts';
 import { newId } from '../../src/db/ids.ts';
-import { call, startApp, type TestApp } from '../helpers/app.ts';
-import { createTenant, revokedToken, type Tenant } from '../helpers/tenants.ts';
+import { call } from '../helpers/app.ts';
+import { fileApp } from '../helpers/file-app.ts';
+import { revokedToken, type Tenant } from '../helpers/tenants.ts';
 
 type Who = 'partner' | 'admin' | 'member' | 'account';
 const EVERYONE: Who[] = ['partner', 'admin', 'member', 'account'];
@@ -212,7 +213,9 @@ const TABLE: Record<string, Entry> = {
   'POST /api/v1/banner/preview': { rule: 'account', body: { banner: { layout: 'bar' } } },
   'POST /api/v1/banner/reconsent': { rule: 'account', admin: true },
   'GET /widget/:account_id.js': { rule: 'public', path: (t) => `/widget/${t.account.id}.js` },
+  'GET /widget/gpp.:hash.js': { rule: 'public', path: () => '/widget/gpp.0000000000000000.js' },
   'GET /widget/:account_id/config.json': { rule: 'public', path: (t) => `/widget/${t.account.id}/config.json` },
+  'GET /widget/:account_id/region': { rule: 'public', path: (t) => `/widget/${t.account.id}/region` },
   'POST /widget/:account_id/consents': { rule: 'public', path: (t) => `/widget/${t.account.id}/consents`, body: consent },
   'POST /widget/:account_id/views': { rule: 'public', path: (t) => `/widget/${t.account.id}/views` },
   'DELETE /api/v1/accounts/:id': {
@@ -225,7 +228,10 @@ const TABLE: Record<string, Entry> = {
   },
 };
 
-let t: TestApp;
+const { t, tenants: [ownTenant, otherTenant] } = fileApp({
+  env: { RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000', SIGNUP_ENABLED: 'true' },
+  tenants: ['Own', 'Other'],
+});
 let own: Known;
 let other: Known;
 let revoked: string;
@@ -241,12 +247,10 @@ async function withTokenIds(tenant: Tenant): Promise<Known> {
 }
 
 beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000', SIGNUP_ENABLED: 'true' } });
-  own = await withTokenIds(await createTenant(t.services, 'Own'));
-  other = await withTokenIds(await createTenant(t.services, 'Other'));
+  own = await withTokenIds(ownTenant);
+  other = await withTokenIds(otherTenant);
   revoked = await revokedToken(t.app, t.services, own.admin.id);
 });
-afterAll(async () => { await t.close(); });
 
 /** What the route's rule says to a caller of this kind: undefined when it lets the caller through. */
 function ruleRefusal(auth: string | undefined, admin: boolean, who: Who): [number, string] | undefined {

@@ -8,7 +8,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/processes.ts';
-import { ENGINE } from '../helpers/app.ts';
 import { builtEntry } from '../helpers/built-entries.ts';
 import { freshDataDir } from '../helpers/embedded-template.ts';
 import { HAS_REDIS_SERVER, startRedis, stopRedis } from '../helpers/redis-server.ts';
@@ -64,7 +63,7 @@ async function serve(env: Record<string, string>): Promise<Running> {
 
 const saying = (lines: Record<string, unknown>[], text: string) => lines.filter((line) => String(line.msg).includes(text));
 
-describe.runIf(ENGINE === 'embedded')('the server log', () => {
+describe('the server log', () => {
   it('warns once, without the password, when Redis cannot be reached at start', async () => {
     const redisPort = await freePort();
     const server = await serve({ REDIS_URL: `redis://:the-redis-password@127.0.0.1:${redisPort}` });

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers/app.ts';
+import { fileApp } from '../helpers/file-app.ts';
 import { createTenant } from '../helpers/tenants.ts';
 
-let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
-afterAll(async () => { await t.close(); });
+const { t } = fileApp();
 
 describe('smoke', () => {
   it('serves groups to a partner', async () => {

@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/processes.ts';
-import { ENGINE } from '../helpers/app.ts';
 import { builtEntry } from '../helpers/built-entries.ts';
 import { freshDataDir } from '../helpers/embedded-template.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -39,7 +38,7 @@ function expectOneLine(output: string, line: RegExp) {
   expect(output).toMatch(line);
 }
 
-describe.runIf(ENGINE === 'embedded')('a server that cannot start', () => {
+describe('a server that cannot start', () => {
   it('names PORT when another process listens on it', async () => {
     const taken: Server = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { DataDirInUseError, lockDataDir } from '../../src/db/data-dir-lock.ts';
 import { createServices } from '../../src/services.ts';
 import { call } from '../helpers/app.ts';
+import { freshDataDir } from '../helpers/embedded-template.ts';
 
 // The lock guards PGlite's data directory, which these tests open whatever the project's engine:
 // they run in the embedded project only (vitest.config.ts).
@@ -26,7 +27,9 @@ describe('the embedded database lock', () => {
   // server itself in a container) and the process that started this test run.
   for (const [who, pid] of [['pid 1', 1], ['the parent process', process.ppid]] as const) {
     it(`starts over a stale lock file naming ${who}, a live process`, async () => {
-      const dataDir = freshDir();
+      // A copy of the run's migrated template (embedded-template.ts): the server starts without initdb.
+      const dataDir = freshDataDir();
+      dirs.push(dataDir);
       writeFileSync(join(dataDir, 'consentry.lock'), String(pid));
       const services = await createServices(loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir }));
       try {

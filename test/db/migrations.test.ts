@@ -3,12 +3,14 @@
  * data it moves.
  */
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { sql, Migrator, type Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createDb, migrate, type Db } from '../../src/db/database.ts';
 import { newId } from '../../src/db/ids.ts';
 import * as contentTranslations from '../../src/db/migrations/2026_11_29_0510_content_translations.ts';
+import * as consentRegions from '../../src/db/migrations/2026_12_06_1001_consent_regions.ts';
 import { migrationProvider } from '../../src/db/migrations/index.ts';
 import { HyperLogLog } from '../../src/lib/hyperloglog.ts';
 import { chain, GENESIS, type Hashable } from '../../src/modules/consents/consent-chain.ts';
@@ -17,6 +19,7 @@ import { verifyChain } from '../../src/modules/consent-proof/consent-proof.servi
 import { fromStored } from '../../src/modules/consents/consents.repository.ts';
 import type { UserPreferences } from '../../src/db/schema.ts';
 import { ENGINE } from '../helpers/app.ts';
+import { freshDataDir } from '../helpers/embedded-template.ts';
 
 /**
  * Each test migrates a fresh database up to a point and on: on the embedded database that is tens of
@@ -24,19 +27,25 @@ import { ENGINE } from '../helpers/app.ts';
  */
 const MIGRATION_TEST_MS = 120_000;
 
-const opened: { db: Db; schema?: string }[] = [];
+const opened: { db: Db; schema?: string; dataDir?: string }[] = [];
 afterAll(async () => {
-  for (const { db, schema } of opened) {
+  for (const { db, schema, dataDir } of opened) {
     if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
     await db.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 });
 
-/** A fresh database with every migration but `migration` (and those after it) applied. */
+/**
+ * A fresh database with every migration but `migration` (and those after it) applied: its own schema
+ * on PostgreSQL; on the embedded database a copy of the run's template before its first migration
+ * (embedded-template.ts), which spares each test PGlite's initdb.
+ */
 async function databaseBefore(migration: string): Promise<{ db: Db; schema?: string }> {
   const schema = ENGINE === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
-  const db = createDb(loadConfig({ DATABASE_URL: ENGINE === 'postgres' ? process.env.DATABASE_URL : 'memory://', DATABASE_SCHEMA: schema }));
-  opened.push({ db, schema });
+  const dataDir = ENGINE === 'embedded' ? freshDataDir('empty') : undefined;
+  const db = createDb(loadConfig({ DATABASE_URL: ENGINE === 'postgres' ? process.env.DATABASE_URL : '', DATA_DIR: dataDir, DATABASE_SCHEMA: schema }));
+  opened.push({ db, schema, dataDir });
   if (schema) await sql`create schema ${sql.id(schema)}`.execute(db.kysely);
   const before = new Migrator({
     db: db.kysely,
@@ -140,7 +149,7 @@ describe('2026_11_26_0001_compact_consent_rows', { timeout: MIGRATION_TEST_MS },
     const rows = (await db.kysely.selectFrom('consent_records').selectAll().orderBy('chain_seq').execute()).map(fromStored);
     expect(rows).toEqual(written.map((c, n) => {
       const { seq, ...hashes } = links[n];
-      return { ...c, ...hashes, chain_seq: seq, erased_at: null };
+      return { ...c, ...hashes, chain_seq: seq, erased_at: null, country: null, region: null, mode: null, gpp_string: null };
     }));
     const stored = await sql<{ accepted: number | null; rejected: number | null; services: number | null }>`
       select pg_column_size(accepted_categories) as accepted, pg_column_size(rejected_categories) as rejected, pg_column_size(accepted_services) as services
@@ -349,4 +358,83 @@ describe('2026_11_29_0102_demo_accounts', { timeout: MIGRATION_TEST_MS }, () => 
     const rows = await sql<{ id: string; demo: boolean }>`select id, demo from accounts`.execute(db.kysely);
     expect(Object.fromEntries(rows.rows.map((r) => [r.id, r.demo]))).toEqual({ [demo]: true, [namesake]: false, [plain]: false });
   }, 120_000);
+});
+
+describe('2026_12_06_1001_consent_regions', { timeout: MIGRATION_TEST_MS }, () => {
+  it('keeps every stored link valid, counts the stored days as of no country and no mode, and the writer goes on the same chain', async () => {
+    const { db, schema } = await databaseBefore('2026_12_06_1001_consent_regions');
+    const accountId = newId();
+    await insertAccount(db, accountId);
+    const types = ['all', 'necessary', 'all', 'custom'] as const;
+    const written: Hashable[] = types.map((accept_type, n) => ({
+      id: newId(), account_id: accountId, session_id: `s-${n}`, user_id: null,
+      user_preferences: { accept_type, accepted_categories: [], rejected_categories: [], accepted_services: {}, rejected_services: {} },
+      url: null, user_agent: null, ip_address: null, gpc: n === 1, created_at: new Date(Date.UTC(2026, 10, 1 + (n >> 1), n)),
+    }));
+    const links = chain({ seq: 0, hash: GENESIS }, written);
+    for (const [n, c] of written.entries()) {
+      await sql`insert into consents (id, account_id, session_id, accept_type, gpc, created_at, chain_seq, hash, personal_hash, personal_salt)
+        values (${c.id}::uuid, ${accountId}::uuid, ${c.session_id}, ${c.user_preferences.accept_type}, ${c.gpc}, ${c.created_at.toISOString()}::timestamptz,
+          ${links[n].seq}, decode(${links[n].hash}, 'hex'), decode(${links[n].personal_hash}, 'hex'), decode(${links[n].personal_salt}, 'hex'))`.execute(db.kysely);
+    }
+    await sql`insert into consent_chain_heads (account_id, seq, hash) values (${accountId}::uuid, 4, ${links[3].hash})`.execute(db.kysely);
+    await sql`insert into consent_daily_stats (account_id, day, consents, accept_all, accept_custom, accept_necessary, gpc) values
+      (${accountId}::uuid, '2026-11-01', 2, 1, 0, 1, 1), (${accountId}::uuid, '2026-11-02', 2, 1, 1, 0, 0)`.execute(db.kysely);
+
+    expect(await migrate(db, schema)).toContain('2026_12_06_1001_consent_regions');
+    const rows = (await db.kysely.selectFrom('consent_records').selectAll().orderBy('chain_seq').execute()).map(fromStored);
+    expect(rows.map((r) => [r.country, r.region, r.mode, r.gpp_string])).toEqual(written.map(() => [null, null, null, null]));
+    expect(await verifyChain(db.kysely, accountId)).toEqual({ valid: true, checked: 4, first_bad_id: null });
+    const rollup = () => sql<Record<string, unknown>>`select to_char(day, 'YYYY-MM-DD') as day, country, mode, consents, accept_all, accept_custom,
+      accept_necessary, opt_outs, gpc from consent_daily_country_modes order by day, country, mode`.execute(db.kysely).then((r) => r.rows);
+    expect(await rollup()).toEqual([
+      { day: '2026-11-01', country: '', mode: '', consents: 2, accept_all: 1, accept_custom: 0, accept_necessary: 1, opt_outs: 0, gpc: 1 },
+      { day: '2026-11-02', country: '', mode: '', consents: 2, accept_all: 1, accept_custom: 1, accept_necessary: 0, opt_outs: 0, gpc: 0 },
+    ]);
+
+    // New consents, with and without a place, chain on the old ones and are counted by country and mode.
+    const writer = new ConsentWriter(db, { maxBatch: 10, maxQueue: 10, concurrency: 1 });
+    const at = new Date(Date.UTC(2026, 10, 2, 12));
+    const placed = newId();
+    await writer.write({ ...written[0], id: placed, created_at: at, country: 'US', region: 'US-CA', mode: 'opt-out', gpp_string: 'DBABLA~BVQqAAAAAgA.QA' });
+    await writer.write({ ...written[1], id: newId(), created_at: at });
+    await writer.close();
+    expect(await verifyChain(db.kysely, accountId)).toEqual({ valid: true, checked: 6, first_bad_id: null });
+    expect((await rollup()).filter((r) => r.day === '2026-11-02')).toEqual([
+      { day: '2026-11-02', country: '', mode: '', consents: 3, accept_all: 1, accept_custom: 1, accept_necessary: 1, opt_outs: 0, gpc: 1 },
+      { day: '2026-11-02', country: 'US', mode: 'opt-out', consents: 1, accept_all: 1, accept_custom: 0, accept_necessary: 0, opt_outs: 0, gpc: 0 },
+    ]);
+
+    // Down and up again: the columns go, and come back empty: the consent that had a place no longer verifies.
+    await consentRegions.down(db.kysely as Kysely<unknown>);
+    const columns = await sql<{ column_name: string }>`select column_name from information_schema.columns
+      where table_name in ('consents', 'consent_records') and column_name in ('country', 'region', 'mode', 'gpp_string') and table_schema = current_schema()`.execute(db.kysely);
+    expect(columns.rows).toEqual([]);
+    await consentRegions.up(db.kysely as Kysely<unknown>);
+    expect(await verifyChain(db.kysely, accountId)).toEqual({ valid: false, checked: 4, first_bad_id: placed });
+  });
+});
+
+describe('2026_12_06_1202_category_sale_or_sharing', { timeout: MIGRATION_TEST_MS }, () => {
+  it('marks the existing categories of the slug marketing, in every account, and no other', async () => {
+    const { db, schema } = await databaseBefore('2026_12_06_1202_category_sale_or_sharing');
+    const [first, second] = [newId(), newId()];
+    for (const id of [first, second]) await insertAccount(db, id);
+    const rows: [string, string, string, string][] = [
+      [newId(), first, 'Marketing', 'marketing'],
+      [newId(), first, 'Analytics', 'analytics'],
+      [newId(), first, 'Marketing emails', 'marketing-emails'],
+      [newId(), second, 'Werbung', 'marketing'],
+      [newId(), second, 'Necessary', 'necessary'],
+    ];
+    for (const [id, account, name, slug] of rows) {
+      await sql`insert into categories (id, account_id, name, slug, default_language) values (${id}::uuid, ${account}::uuid, ${name}, ${slug}, 'en')`.execute(db.kysely);
+    }
+    expect(await migrate(db, schema)).toContain('2026_12_06_1202_category_sale_or_sharing');
+    const marked = await sql<{ id: string; sale_or_sharing: boolean }>`select id, sale_or_sharing from categories`.execute(db.kysely);
+    expect(Object.fromEntries(marked.rows.map((r) => [r.id, r.sale_or_sharing]))).toEqual(Object.fromEntries(rows.map(([id, , , slug]) => [id, slug === 'marketing'])));
+    // A category added later by SQL alone is not one, whatever its slug: the service decides on insert.
+    await sql`insert into categories (id, account_id, name, slug, default_language) values (${newId()}::uuid, ${first}::uuid, 'Ads', 'ads', 'en')`.execute(db.kysely);
+    expect((await sql<{ n: number }>`select count(*)::int as n from categories where sale_or_sharing`.execute(db.kysely)).rows[0].n).toBe(2);
+  });
 });

@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createDb, migrate } from '../../src/db/database.ts';
 import { seedDemo } from '../../src/demo.ts';
@@ -44,16 +44,6 @@ async function scanOf(url: string, token: string, id: string) {
   return ((await res.json()) as { data: { status: string; pages_scanned: number; error: string | null; new_storage_items: number } }).data;
 }
 
-async function until<T>(what: () => Promise<T | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await what();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describeBrowser(`a scan through a crash (${ENGINE})`, () => {
   it('is taken back and finished by the restarted server, never left in_progress', async () => {
     site = await startScanSite({ extraPages: 10 });
@@ -73,10 +63,10 @@ describeBrowser(`a scan through a crash (${ENGINE})`, () => {
     });
     expect(created.status).toBe(201);
     const id = ((await created.json()) as { data: { id: string } }).data.id;
-    await until(async () => {
+    await vi.waitUntil(async () => {
       const scan = await scanOf(server.url, token, id);
       return scan.status === 'in_progress' && scan.pages_scanned >= 2;
-    }, 30_000);
+    }, { timeout: 30_000, interval: 100 });
     await server.kill('SIGKILL');
 
     const check = database();
@@ -90,10 +80,10 @@ describeBrowser(`a scan through a crash (${ENGINE})`, () => {
     site.delayMs = 0;
     server = await startServer(env);
     try {
-      const scan = await until(async () => {
+      const scan = await vi.waitUntil(async () => {
         const current = await scanOf(server.url, token, id);
         return ['completed', 'failed', 'cancelled'].includes(current.status) && current;
-      }, 90_000);
+      }, { timeout: 90_000, interval: 100 });
       expect(scan).toMatchObject({ status: 'completed', error: null, pages_scanned: 18 });
     } finally {
       await server.kill('SIGTERM');

@@ -70,6 +70,16 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   };
 }
 
+/** An app of its own for one test: started, handed to `use`, and closed whatever `use` does. */
+export async function withApp<T>(options: TestAppOptions, use: (t: TestApp) => Promise<T>): Promise<T> {
+  const t = await startApp(options);
+  try {
+    return await use(t);
+  } finally {
+    await t.close();
+  }
+}
+
 export interface Call {
   token?: string;
   body?: unknown;

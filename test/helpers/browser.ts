@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
-import { afterEach, describe } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 
 /** Debian's Chromium; nothing in this project downloads a browser. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -29,6 +29,45 @@ export const describeBrowser = installed ? describe : describe.skip;
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * One browser for the tests of a file (or of the describe block it is called in): launched in a
+ * beforeAll, closed in an afterAll. Each test opens its own context in it.
+ */
+export function fileBrowser(): Pick<Browser, 'newContext' | 'newPage'> {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const launched = () => {
+    if (!browser) throw new Error('The browser is launched before the tests: open contexts inside them');
+    return browser;
+  };
+  return {
+    newContext: (options) => launched().newContext(options),
+    newPage: (options) => launched().newPage(options),
+  };
+}
+
+/**
+ * A new visitor: fresh cookies and storage, the page's uncaught errors collected; `gpc` makes the
+ * browser send Global Privacy Control, `locale` its languages.
+ */
+export async function newVisitor(browser: Pick<Browser, 'newContext'>, options: { gpc?: boolean; locale?: string } = {}): Promise<{ context: BrowserContext; page: Page; errors: Error[] }> {
+  const context = await browser.newContext(options.locale ? { locale: options.locale } : {});
+  // A wait that runs out names what it waited for, before the test's own time ends without a word.
+  context.setDefaultTimeout(10_000);
+  if (options.gpc) {
+    await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
+  }
+  const page = await context.newPage();
+  const errors: Error[] = [];
+  page.on('pageerror', (error) => errors.push(error));
+  return { context, page, errors };
 }
 
 /**

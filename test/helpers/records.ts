@@ -19,6 +19,15 @@ export async function insertCategory(services: Services, accountId: string, fiel
     .executeTakeFirstOrThrow();
 }
 
+/** The categories a consent is mostly given over: a required Necessary, then Analytics and Marketing. */
+export async function insertUsualCategories(services: Services, accountId: string) {
+  return {
+    necessary: await insertCategory(services, accountId, { name: 'Necessary', required: true }),
+    analytics: await insertCategory(services, accountId, { name: 'Analytics' }),
+    marketing: await insertCategory(services, accountId, { name: 'Marketing' }),
+  };
+}
+
 /** The account's page views of every day, once what the server counted in memory is written. */
 export async function pageviewsOf(services: Services, accountId: string): Promise<number> {
   await services.visits.flush();

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { crawl } from '../../src/scanner/crawl.ts';
+import { CHROMIUM_PATH } from './browser.ts';
 
 /**
  * The website the scanner tests crawl, on loopback addresses only:
@@ -194,4 +196,12 @@ localStorage.setItem('gated_ls', '1');`);
       await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     },
   };
+}
+
+/**
+ * The crawler run directly, as a scan runs it but without the queue: Debian's Chromium, no
+ * subdomains, 10 s a page; `policy` says which addresses it may reach.
+ */
+export function crawlDirectly(startingUrl: string, maxPages: number, policy: (address: string) => boolean) {
+  return crawl({ chromiumPath: CHROMIUM_PATH, startingUrl, maxPages, crawlSubdomains: false, policy, pageTimeoutMs: 10_000, signal: new AbortController().signal });
 }

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../helpers/app.ts';
-import { createTenant, type Tenant } from '../helpers/tenants.ts';
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers/app.ts';
+import { fileApp } from '../helpers/file-app.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-beforeAll(async () => {
-  t = await startApp({ env: { BODY_LIMIT_BYTES: '2048' } });
-  tenant = await createTenant(t.services, 'Errors');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant] } = fileApp({ env: { BODY_LIMIT_BYTES: '2048' }, tenants: ['Errors'] });
 
 const errors = (code: number, message: string) => ({ errors: [{ code, message }] });
 

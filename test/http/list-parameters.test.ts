@@ -2,9 +2,9 @@
  * One table for every list route: the paging, sorting and ordering parameters each accepts, and the
  * 400 each answers to a bad one. The per-resource files test only their own filters.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../helpers/app.ts';
-import { createTenant, type Tenant } from '../helpers/tenants.ts';
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers/app.ts';
+import { fileApp } from '../helpers/file-app.ts';
 
 interface ListRoute {
   url: string;
@@ -60,17 +60,7 @@ const PAGE_REFUSALS: Array<[string, string]> = [
   ['per_page=1e1', 'per_page must be between 1 and 50'],
 ];
 
-let t: TestApp;
-let tenant: Tenant;
-
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
-  tenant = await createTenant(t.services, 'Lists');
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+const { t, tenants: [tenant] } = fileApp({ env: { RATE_LIMIT_MAX: '100000' }, tenants: ['Lists'] });
 
 const list = (route: ListRoute, query: string) => call(t.app, 'GET', `${route.url}?${query}`, { token: tenant.tokens[route.token] });
 const refusal = (route: ListRoute, message: string) =>

@@ -3,11 +3,11 @@
  * or on a port of their own (METRICS_PORT). What they count is checked against what was done.
  */
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { serveMetrics } from '../../src/http/metrics.ts';
-import { call, ENGINE, startApp, WITH_REDIS, type TestApp } from '../helpers/app.ts';
-import { createTenant, type Tenant } from '../helpers/tenants.ts';
+import { call, ENGINE, startApp, WITH_REDIS } from '../helpers/app.ts';
+import { fileApp } from '../helpers/file-app.ts';
 
 const TOKEN = 'scrape-me-please-0123456789';
 
@@ -34,13 +34,7 @@ describe('without METRICS_TOKEN or METRICS_PORT', () => {
 });
 
 describe('with METRICS_TOKEN', () => {
-  let t: TestApp;
-  let tenant: Tenant;
-  beforeAll(async () => {
-    t = await startApp({ env: { METRICS_TOKEN: TOKEN, RATE_LIMIT_MAX: '3', OWNER_RATE_LIMIT_MAX: '100' } });
-    tenant = await createTenant(t.services, 'Metrics');
-  });
-  afterAll(async () => { await t.close(); });
+  const { t, tenants: [tenant] } = fileApp({ env: { METRICS_TOKEN: TOKEN, RATE_LIMIT_MAX: '3', OWNER_RATE_LIMIT_MAX: '100' }, tenants: ['Metrics'] });
   const scrape = async () => {
     const res = await call(t.app, 'GET', '/metrics', { token: TOKEN });
     expect(res.status).toBe(200);

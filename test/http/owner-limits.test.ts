@@ -4,18 +4,13 @@
  * named tokens; one user owns at most ACCOUNTS_PER_USER_MAX accounts, and one user's or partner's
  * accounts have at most SCANS_PER_OWNER_MAX scans queued or running.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { issueToken } from '../../src/modules/tokens/tokens.service.ts';
 import { call, startApp, type TestApp } from '../helpers/app.ts';
-import { createTenant, createUser, type Tenant } from '../helpers/tenants.ts';
+import { fileApp } from '../helpers/file-app.ts';
+import { createTenant, createUser } from '../helpers/tenants.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '5', OWNER_RATE_LIMIT_MAX: '8', TOKENS_PER_OWNER_MAX: '4' } });
-  tenant = await createTenant(t.services, 'Owner');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant] } = fileApp({ env: { RATE_LIMIT_MAX: '5', OWNER_RATE_LIMIT_MAX: '8', TOKENS_PER_OWNER_MAX: '4' }, tenants: ['Owner'] });
 
 describe('the limit per owner', () => {
   it('counts every token of a user together, account tokens they made included', async () => {
@@ -78,44 +73,37 @@ describe('the cap on live tokens per owner', () => {
 });
 
 describe('the cap on accounts per user', () => {
-  it('refuses a user an account past ACCOUNTS_PER_USER_MAX with 422 until one is deleted; a partner has no cap', async () => {
-    const fresh = await startApp({ env: { ACCOUNTS_PER_USER_MAX: '2' } });
-    try {
-      const create = (token: string, name: string, extra: Record<string, unknown> = {}) =>
-        call(fresh.app, 'POST', '/api/v1/accounts', { token, body: { account: { name, domain: `${name}.example.com`, ...extra } } });
-      const { token } = await createUser(fresh.services, 'Founder');
-      const first = await create(token, 'one');
-      expect([first.status, (await create(token, 'two')).status]).toEqual([201, 201]);
-      const over = await create(token, 'three');
-      expect(over).toMatchObject({ status: 422, body: { errors: [{ error: 'Accounts are limited to 2 per user; delete one first' }] } });
-      // Deleting one makes room.
-      expect((await call(fresh.app, 'DELETE', `/api/v1/accounts/${first.body.id}`, { token })).status).toBe(200);
-      expect((await create(token, 'four')).status).toBe(201);
+  // Both tests on one app: each counts the accounts of a user of its own.
+  const { t: fresh } = fileApp({ env: { ACCOUNTS_PER_USER_MAX: '2' } });
 
-      // Accounts a user is only a member of are not theirs: the tenant's member owns none.
-      const tenant = await createTenant(fresh.services, 'Partnered');
-      expect((await create(tenant.tokens.member, 'member-one')).status).toBe(201);
-      // A partner manages many sites: no cap.
-      const partnerMade = [];
-      for (let i = 0; i < 4; i++) partnerMade.push((await create(tenant.tokens.partner, `client-${i}`, { group_id: tenant.group.id })).status);
-      expect(partnerMade).toEqual([201, 201, 201, 201]);
-    } finally {
-      await fresh.close();
-    }
+  it('refuses a user an account past ACCOUNTS_PER_USER_MAX with 422 until one is deleted; a partner has no cap', async () => {
+    const create = (token: string, name: string, extra: Record<string, unknown> = {}) =>
+      call(fresh.app, 'POST', '/api/v1/accounts', { token, body: { account: { name, domain: `${name}.example.com`, ...extra } } });
+    const { token } = await createUser(fresh.services, 'Founder');
+    const first = await create(token, 'one');
+    expect([first.status, (await create(token, 'two')).status]).toEqual([201, 201]);
+    const over = await create(token, 'three');
+    expect(over).toMatchObject({ status: 422, body: { errors: [{ error: 'Accounts are limited to 2 per user; delete one first' }] } });
+    // Deleting one makes room.
+    expect((await call(fresh.app, 'DELETE', `/api/v1/accounts/${first.body.id}`, { token })).status).toBe(200);
+    expect((await create(token, 'four')).status).toBe(201);
+
+    // Accounts a user is only a member of are not theirs: the tenant's member owns none.
+    const tenant = await createTenant(fresh.services, 'Partnered');
+    expect((await create(tenant.tokens.member, 'member-one')).status).toBe(201);
+    // A partner manages many sites: no cap.
+    const partnerMade = [];
+    for (let i = 0; i < 4; i++) partnerMade.push((await create(tenant.tokens.partner, `client-${i}`, { group_id: tenant.group.id })).status);
+    expect(partnerMade).toEqual([201, 201, 201, 201]);
   });
 
   it('holds for simultaneous requests (counted under a lock)', async () => {
-    const fresh = await startApp({ env: { ACCOUNTS_PER_USER_MAX: '2' } });
-    try {
-      const { user, token } = await createUser(fresh.services, 'Hurried');
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-        call(fresh.app, 'POST', '/api/v1/accounts', { token, body: { account: { name: `Site ${i}`, domain: `site${i}.example.com` } } })));
-      expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, ...Array(18).fill(422)]);
-      const owned = await fresh.services.db.selectFrom('accounts').select('id').where('owner_id', '=', user.id).execute();
-      expect(owned).toHaveLength(2);
-    } finally {
-      await fresh.close();
-    }
+    const { user, token } = await createUser(fresh.services, 'Hurried');
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      call(fresh.app, 'POST', '/api/v1/accounts', { token, body: { account: { name: `Site ${i}`, domain: `site${i}.example.com` } } })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, ...Array(18).fill(422)]);
+    const owned = await fresh.services.db.selectFrom('accounts').select('id').where('owner_id', '=', user.id).execute();
+    expect(owned).toHaveLength(2);
   });
 });
 

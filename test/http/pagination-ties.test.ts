@@ -2,20 +2,17 @@
  * Lists whose rows share one created_at: pages follow each other by `next_url` without repeating
  * or skipping a row, in both orders, and a page past the end is empty with the true count.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/db/ids.ts';
-import { startApp, call, type TestApp } from '../helpers/app.ts';
+import { call } from '../helpers/app.ts';
+import { fileApp } from '../helpers/file-app.ts';
 import { walkPages } from '../helpers/pages.ts';
-import { createTenant, type Tenant } from '../helpers/tenants.ts';
 
-let t: TestApp;
-let tenant: Tenant;
+const { t, tenants: [tenant] } = fileApp({ env: { RATE_LIMIT_MAX: '100000' }, tenants: ['Ties'] });
 const moment = new Date('2026-01-01T00:00:00.000Z');
 const ROWS = 23;
 
 beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
-  tenant = await createTenant(t.services, 'Ties');
   const { db } = t.services;
   await db.insertInto('consents').values(Array.from({ length: ROWS }, () => ({
     id: newId(), account_id: tenant.account.id, session_id: 'tie', accept_type: 'all' as const, gpc: false, created_at: moment,
@@ -26,7 +23,6 @@ beforeAll(async () => {
     actionable_id: newId(), suggested_params: '{}', previous_params: '{}', confidence: 0.9, source: 'test', created_at: moment,
   }))).execute();
 });
-afterAll(async () => { await t.close(); });
 
 describe.each([
   ['consents', '/api/v1/consents'],

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startApp, WITH_REDIS, type TestApp } from '../helpers/app.ts';
-import { createTenant, type Tenant } from '../helpers/tenants.ts';
+import { describe, expect, it } from 'vitest';
+import { call, startApp, WITH_REDIS } from '../helpers/app.ts';
+import { fileApp } from '../helpers/file-app.ts';
+import { createTenant } from '../helpers/tenants.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-beforeAll(async () => {
-  t = await startApp();
-  tenant = await createTenant(t.services, 'Limits');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant] } = fileApp({ tenants: ['Limits'] });
 
 describe('rate limits', () => {
   it('allows 300 requests per token in the window; the 301st is 429 with Retry-After', async () => {

@@ -3,20 +3,13 @@
  * another account, ids in capitals, forbidden JSON keys, absurd offsets and pages, repeated query
  * parameters, charsets other than UTF-8, and page numbers around an odd offset.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers/app.ts';
+import { fileApp } from '../helpers/file-app.ts';
 import { insertCategory } from '../helpers/records.ts';
-import { createTenant, type Tenant } from '../helpers/tenants.ts';
+import { createTenant } from '../helpers/tenants.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-let other: Tenant;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
-  tenant = await createTenant(t.services, 'Input');
-  other = await createTenant(t.services, 'Other');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant, other] } = fileApp({ env: { RATE_LIMIT_MAX: '100000' }, tenants: ['Input', 'Other'] });
 
 const errors = (code: number, message: string) => ({ status: code, body: { errors: [{ code, message }] } });
 

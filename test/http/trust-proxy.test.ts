@@ -3,9 +3,10 @@
  * X-Forwarded-For that no trusted proxy wrote, so the entries a client writes on the left change
  * neither the address its login limit counts nor the one kept with its consent.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { fileApp } from '../helpers/file-app.ts';
 import { insertCategory } from '../helpers/records.ts';
 import { createTenant } from '../helpers/tenants.ts';
 
@@ -48,11 +49,7 @@ async function consentAddress(t: TestApp): Promise<string | null> {
 describe('TRUST_PROXY', () => {
   for (const [label, value] of [['a hop count of 1', '1'], ['a list of proxy addresses and ranges', '192.0.2.1, 10.0.0.0/8']]) {
     describe(label, () => {
-      let t: TestApp;
-      beforeAll(async () => {
-        t = await startApp({ env: { TRUST_PROXY: value, AUTH_RATE_LIMIT_PER_MIN: '5' } });
-      });
-      afterAll(async () => { await t?.close(); });
+      const { t } = fileApp({ env: { TRUST_PROXY: value, AUTH_RATE_LIMIT_PER_MIN: '5' } });
 
       it('counts logins against the address the balancer appended, whatever the client writes before it', async () => {
         expect(await rotatingLogins(t, 7)).toEqual([401, 401, 401, 401, 401, 429, 429]);

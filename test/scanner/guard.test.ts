@@ -5,10 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublicAddress, resolveAllowed, RefusedAddressError, addressPolicy } from '../../src/scanner/address-guard.ts';
-import { crawl } from '../../src/scanner/crawl.ts';
 import { call, ENGINE, startApp, type TestApp } from '../helpers/app.ts';
-import { CHROMIUM_PATH, describeBrowser } from '../helpers/browser.ts';
-import { startScanSite, type ScanSite } from '../helpers/scan-site.ts';
+import { describeBrowser } from '../helpers/browser.ts';
+import { crawlDirectly, startScanSite, type ScanSite } from '../helpers/scan-site.ts';
 import { createTenant } from '../helpers/tenants.ts';
 
 describe('which addresses a scan may reach', () => {
@@ -64,15 +63,7 @@ describe(`the API refuses a private starting url by default (${ENGINE})`, () => 
 
   it('refuses a redirect to a refused address on every pass, and no request reaches it', async () => {
     // The loopback site stands for the internet; 127.0.0.4 stands for a private network.
-    const result = await crawl({
-      chromiumPath: CHROMIUM_PATH,
-      startingUrl: `${site.url}/`,
-      maxPages: 50,
-      crawlSubdomains: false,
-      policy: (address) => address !== '127.0.0.4',
-      pageTimeoutMs: 10_000,
-      signal: new AbortController().signal,
-    });
+    const result = await crawlDirectly(`${site.url}/`, 50, (address) => address !== '127.0.0.4');
     const redirect = result.pages.find((page) => page.url === `${site.url}/go-internal`);
     expect(redirect).toMatchObject({ status: null, error: `127.0.0.4 resolves to a private or reserved address (127.0.0.4)` });
     expect(result.refused).toContainEqual({ url: `${site.privateTarget}/admin`, reason: '127.0.0.4 resolves to a private or reserved address (127.0.0.4)' });
@@ -87,15 +78,7 @@ describe(`the API refuses a private starting url by default (${ENGINE})`, () => 
 
   it('fails the scan when the starting url itself is refused', async () => {
     const hitsBefore = site.hits.site.length;
-    const refused = crawl({
-      chromiumPath: CHROMIUM_PATH,
-      startingUrl: `${site.url}/`,
-      maxPages: 5,
-      crawlSubdomains: false,
-      policy: () => false,
-      pageTimeoutMs: 10_000,
-      signal: new AbortController().signal,
-    });
+    const refused = crawlDirectly(`${site.url}/`, 5, () => false);
     await expect(refused).rejects.toThrow('The starting url could not be loaded: 127.0.0.1 resolves to a private or reserved address (127.0.0.1)');
     expect(site.hits.site.slice(hitsBefore)).toEqual([]);
   }, 60_000);

@@ -12,10 +12,10 @@ import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshProfile, scanLaunchOptions } from '../../src/scanner/browser.ts';
-import { crawl } from '../../src/scanner/crawl.ts';
 import { GuardProxy } from '../../src/scanner/guard-proxy.ts';
 import { ENGINE } from '../helpers/app.ts';
 import { CHROMIUM_PATH, describeBrowser } from '../helpers/browser.ts';
+import { crawlDirectly } from '../helpers/scan-site.ts';
 
 /** 127.0.0.1 and 127.0.0.2 stand for the internet (the site and a third party), 127.0.0.4 for a private network. */
 const PRIVATE = '127.0.0.4';
@@ -184,15 +184,7 @@ const where = (site: Site) => Object.fromEntries(site.reports.map((report) => [r
   });
 
   it('in a scan, a page, its iframes and its worker find no WebRTC or WebTransport and send nothing', async () => {
-    const result = await crawl({
-      chromiumPath: CHROMIUM_PATH,
-      startingUrl: `${site.url}/`,
-      maxPages: 1,
-      crawlSubdomains: false,
-      policy,
-      pageTimeoutMs: 10_000,
-      signal: new AbortController().signal,
-    });
+    const result = await crawlDirectly(`${site.url}/`, 1, policy);
     expect(result.pages).toMatchObject([{ url: `${site.url}/`, status: 200, error: null }]);
     // Every script ran to its end: an attempt that never ran would prove nothing.
     expect(where(site)).toEqual({

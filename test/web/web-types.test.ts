@@ -1,15 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../helpers/file-app.ts';
 
 /**
  * The dashboard's types are generated from the OpenAPI document and committed (web/openapi.json,
  * web/src/api/schema.d.ts). A route changed without regenerating them would leave the dashboard
- * typed against an API that no longer exists.
+ * typed against an API that no longer exists. The document reads nothing the engine keeps: the
+ * embedded project only (vitest.config.ts).
  */
-let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
-afterAll(async () => { await t?.close(); });
+const { t } = fileApp();
 
 const withoutServers = (document: Record<string, unknown>) => ({ ...document, servers: undefined });
 

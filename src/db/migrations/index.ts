@@ -26,6 +26,9 @@ import * as chooserSketches from './2026_11_29_0101_chooser_sketches.ts';
 import * as demoAccounts from './2026_11_29_0102_demo_accounts.ts';
 import * as contentTranslations from './2026_11_29_0510_content_translations.ts';
 import * as consentChoiceBytes from './2026_12_06_0001_consent_choice_bytes.ts';
+import * as consentRegions from './2026_12_06_1001_consent_regions.ts';
+import * as regionalRules from './2026_12_06_1201_regional_rules.ts';
+import * as categorySaleOrSharing from './2026_12_06_1202_category_sale_or_sharing.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +59,9 @@ const migrations: Record<string, Migration> = {
   '2026_11_29_0102_demo_accounts': demoAccounts,
   '2026_11_29_0510_content_translations': contentTranslations,
   '2026_12_06_0001_consent_choice_bytes': consentChoiceBytes,
+  '2026_12_06_1001_consent_regions': consentRegions,
+  '2026_12_06_1201_regional_rules': regionalRules,
+  '2026_12_06_1202_category_sale_or_sharing': categorySaleOrSharing,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,7 @@
 import { Type, type Static, type TNull, type TSchema, type TString, type TUnion } from 'typebox';
 import { LANGUAGE_SOURCES } from '../../../banner/src/config.ts';
 import { TEXT_KEYS, type TextKey } from '../../../banner/src/translations.ts';
+import { MAX_REGIONAL_RULES, MODES } from '../../geo/regional-rules.ts';
 import { Nullable, StringEnum, Text } from '../../http/schemas.ts';
 import { MAX_LANGUAGES } from './languages.ts';
 
@@ -45,6 +46,20 @@ const LANGUAGE_SOURCES_DESCRIPTION =
   "page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; " +
   'the default language is the last resort. Default: browser, page, default';
 
+const MODES_DESCRIPTION =
+  'opt-in: optional categories off until the visitor chooses; opt-out: on, with a "Do Not Sell or Share" link that switches off ' +
+  'the categories marked sale_or_sharing; notice: a dismissable notice, everything on; none: no banner, everything on';
+const REGIONS_DESCRIPTION =
+  'Countries (ISO 3166-1 alpha-2: DE), subdivisions (ISO 3166-2: US-CA, CA-QC) or named groups: EEA (the EU and IS, LI, NO), ' +
+  'EU, US-PRIVACY-STATES (the US states whose comprehensive privacy law is in force). US is the country: every state';
+const RULES_DESCRIPTION = `Which mode applies where, in order: the first rule covering the visitor wins (at most ${MAX_REGIONAL_RULES} rules)`;
+
+/** The Consent Mode options: what the banner passes to gtag besides the consent states. */
+const ConsentModeFields = {
+  ads_data_redaction: Type.Boolean({ description: "gtag('set', 'ads_data_redaction', true): ad click identifiers are redacted while ad_storage is denied" }),
+  url_passthrough: Type.Boolean({ description: "gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied" }),
+};
+
 export const BannerSettingsSchema = Type.Object({
   account_id: Type.String(),
   layout: StringEnum(LAYOUTS),
@@ -59,6 +74,15 @@ export const BannerSettingsSchema = Type.Object({
     description: "The languages the banner speaks, the account's default language first. Unless the account chose them: every language with built-in words and every one the account wrote texts in",
   }),
   revision: Type.Integer({ description: 'Visitors whose stored choice has an older revision are asked again' }),
+  regional_rules: Type.Array(Type.Object({
+    regions: Type.Array(Type.String(), { description: REGIONS_DESCRIPTION }),
+    mode: StringEnum(MODES, { description: MODES_DESCRIPTION }),
+  }), { description: `${RULES_DESCRIPTION}. The shipped defaults while regional_rules_customised is false` }),
+  default_mode: StringEnum(MODES, { description: 'The mode for visitors no rule covers, or whose location is not known' }),
+  regional_rules_customised: Type.Boolean({
+    description: 'The account set its own rules; false: the shipped defaults apply, and follow their updates (a US state law coming into force)',
+  }),
+  consent_mode: Type.Object(ConsentModeFields, { description: 'Google Consent Mode options' }),
 });
 export type BannerSettings = Static<typeof BannerSettingsSchema>;
 
@@ -82,6 +106,18 @@ export const BannerChanges = Type.Object({
     minItems: 1, maxItems: MAX_LANGUAGES, uniqueItems: true,
     description: "The languages the banner speaks (the account's default language always among them); null: the default ones",
   }))),
+  // Codes and modes are plain strings here: the service names each one that is wrong.
+  regional_rules: Type.Optional(Nullable(Type.Array(Type.Object({
+    regions: Type.Array(Type.String(), { description: REGIONS_DESCRIPTION }),
+    mode: Type.String({ description: `One of ${MODES.join(', ')}. ${MODES_DESCRIPTION}` }),
+  }), { description: `${RULES_DESCRIPTION}; they replace the account's rules. null: the shipped defaults` }))),
+  default_mode: Type.Optional(Nullable(Type.String({ description: `One of ${MODES.join(', ')}, for visitors no rule covers; null: the shipped default (opt-in)` }))),
+  consent_mode: Type.Optional(Nullable(Type.Object(
+    Object.fromEntries(Object.entries(ConsentModeFields).map(([key, value]) => [key, Type.Optional(value)])) as {
+      [K in keyof typeof ConsentModeFields]: ReturnType<typeof Type.Optional<(typeof ConsentModeFields)[K]>>;
+    },
+    { description: 'Google Consent Mode options: only those sent change; null: all off' },
+  ))),
 });
 export type BannerChanges = Static<typeof BannerChanges>;
 

@@ -6,12 +6,15 @@ import { Problems } from '../../http/validation.ts';
 import { findBanner, incrementRevision, saveBanner, type BannerRow } from './banner.repository.ts';
 import type { BannerChanges, BannerSettings } from './banner.schema.ts';
 import { checkLanguageCodes, mergeTranslations, offeredLanguages, primaryOf } from './languages.ts';
+import { regionalChanges, regionalSettingsOf, regionalValues, type RegionalColumns, type RegionalSettings } from './regional-settings.ts';
 import { isWebUrl } from '../../lib/web-url.ts';
 
 /** What other modules use of the languages: the checks and merging of their own texts in other languages. */
 export { checkLanguageCodes, knownLanguage, mergeTranslations, translationsFor, type TranslationChanges } from './languages.ts';
+/** And of the regional settings: the rules as the banner script is given them. */
+export { bannerRegions } from './regional-settings.ts';
 
-export const DEFAULT_LOOK: Omit<BannerSettings, 'account_id' | 'translations' | 'languages' | 'revision'> = {
+export const DEFAULT_LOOK: Omit<BannerSettings, 'account_id' | 'translations' | 'languages' | 'revision' | keyof RegionalSettings> = {
   layout: 'box',
   position: 'bottom right',
   theme: { background: null, text: null, primary: null, primary_text: null },
@@ -35,6 +38,7 @@ export function settingsOf(row: BannerRow): BannerSettings {
     translations,
     languages: offeredLanguages(row.default_language, languages, Object.keys(translations)),
     revision: row.revision,
+    ...regionalSettingsOf(row),
   };
 }
 
@@ -43,8 +47,11 @@ export async function getBanner(db: Executor, accountId: string): Promise<Banner
   return settingsOf(row);
 }
 
-/** Refuses a privacy policy address that is not a web page, and a language nobody knows. */
-function checkChanges(changes: BannerChanges): void {
+/**
+ * Refuses a privacy policy address that is not a web page, a language nobody knows, and a region
+ * code or mode that is none; gives the regional columns the changes set.
+ */
+function checkChanges(changes: BannerChanges, row: BannerRow): Partial<RegionalColumns> {
   const problems = new Problems();
   if (changes.privacy_policy_url) {
     changes.privacy_policy_url = changes.privacy_policy_url.trim();
@@ -52,13 +59,16 @@ function checkChanges(changes: BannerChanges): void {
   }
   checkLanguageCodes(problems, 'translations', Object.keys(changes.translations ?? {}));
   checkLanguageCodes(problems, 'languages', changes.languages ?? []);
+  const regional = regionalChanges(problems, changes, row);
   problems.throwIfAny();
+  return regional;
 }
 
-/** What the account set, with the changes merged in: a theme colour or a language's text at a time. */
+/** What the account set of its look and texts, with the changes merged in: a theme colour or a language's text at a time. */
 function merged(row: BannerRow, changes: BannerChanges): Record<string, unknown> {
   const stored = { ...(row.banner as Record<string, unknown>) };
-  const { theme, translations, ...plain } = changes;
+  // The regional settings have columns of their own.
+  const { theme, translations, regional_rules: _rules, default_mode: _mode, consent_mode: _consentMode, ...plain } = changes;
   Object.assign(stored, plain);
   if (plain.privacy_policy_url === '') stored.privacy_policy_url = null;
   // No languages chosen: the default ones.
@@ -69,20 +79,25 @@ function merged(row: BannerRow, changes: BannerChanges): Record<string, unknown>
   return stored;
 }
 
+/**
+ * Saves the changes. None of them raises the revision: a visitor's stored choice stays theirs when
+ * the look, the texts or the regional rules change (a rule decides how visitors who have not chosen
+ * are asked, not what a choice meant).
+ */
 export async function changeBanner(db: Executor, accountId: string, changes: BannerChanges): Promise<BannerSettings> {
-  checkChanges(changes);
   return db.transaction().execute(async (trx) => {
     const row = found(await findBanner(trx, accountId));
-    const saved = found(await saveBanner(trx, accountId, merged(row, changes)));
+    const regional = checkChanges(changes, row);
+    const saved = found(await saveBanner(trx, accountId, merged(row, changes), regionalValues(regional)));
     return settingsOf(saved);
   });
 }
 
 /** The settings the changes would give, checked as a save checks them, and not saved. */
 export async function previewBanner(db: Executor, accountId: string, changes: BannerChanges): Promise<BannerSettings> {
-  checkChanges(changes);
   const row = found(await findBanner(db, accountId));
-  return settingsOf({ ...row, banner: merged(row, changes) });
+  const regional = checkChanges(changes, row);
+  return settingsOf({ ...row, ...regional, banner: merged(row, changes) });
 }
 
 /** Asks every visitor again: their stored choices now carry an older revision. */

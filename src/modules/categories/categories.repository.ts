@@ -26,8 +26,11 @@ export async function slugTaken(db: Executor, accountId: string, slug: string, e
 export type CategoryValues = Omit<CategoryFields, 'translations'> & { translations?: string };
 export type NewCategory = Required<Pick<CategoryValues, 'name' | 'slug' | 'default_language'>> & CategoryValues;
 
+/** A category of the slug `marketing` is one of sale or sharing unless it is said otherwise. */
+const withDefaults = (fields: NewCategory) => ({ ...fields, sale_or_sharing: fields.sale_or_sharing ?? fields.slug === 'marketing' });
+
 export async function insertCategory(db: Executor, accountId: string, fields: NewCategory): Promise<CategoryRow> {
-  return insertOwnedRow(db, 'categories', ['account_id', accountId], fields);
+  return insertOwnedRow(db, 'categories', ['account_id', accountId], withDefaults(fields));
 }
 
 export async function updateCategory(db: Executor, accountId: string, id: string, fields: CategoryValues) {
@@ -55,7 +58,7 @@ export async function findCategoryBySlug(db: Executor, accountId: string, slug: 
 export async function insertCategoryUnlessTaken(db: Executor, accountId: string, fields: NewCategory): Promise<CategoryRow | undefined> {
   return db
     .insertInto('categories')
-    .values({ id: newId(), account_id: accountId, ...fields })
+    .values({ id: newId(), account_id: accountId, ...withDefaults(fields) })
     .onConflict((oc) => oc.columns(['account_id', 'slug']).doNothing())
     .returningAll()
     .executeTakeFirst();

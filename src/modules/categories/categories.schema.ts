@@ -6,6 +6,10 @@ import { Language } from '../accounts/accounts.schema.ts';
 import { ItemTranslationChanges, TranslationsSchema } from '../banner/banner.schema.ts';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './slug.ts';
 
+const SALE_OR_SHARING =
+  'Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, ' +
+  'or a Global Privacy Control signal there) switches this category off';
+
 export const CategorySchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -13,6 +17,7 @@ export const CategorySchema = Type.Object({
   slug: Type.String(),
   required: Type.Boolean({ description: 'Mandatory: visitors cannot reject it' }),
   published: Type.Boolean({ description: 'Shown in the banner. A category the AI created is unpublished until an admin publishes it' }),
+  sale_or_sharing: Type.Boolean({ description: SALE_OR_SHARING }),
   default_language: Type.String(),
   translations: TranslationsSchema(['name', 'description'], 'Name and description in other languages than default_language, by language code'),
   created_at: Timestamp,
@@ -36,6 +41,7 @@ const fields = {
   ...NamedFields,
   required: Type.Boolean(),
   published: Type.Boolean(),
+  sale_or_sharing: Type.Boolean({ description: `${SALE_OR_SHARING}. When a category is created without it: true for the slug marketing, else false` }),
   default_language: Language,
   translations: NamedTranslationChanges,
 };
@@ -56,6 +62,7 @@ export function toCategory(row: CategoryRow): Category {
     slug: row.slug,
     required: row.required,
     published: row.published,
+    sale_or_sharing: row.sale_or_sharing,
     default_language: row.default_language,
     translations: row.translations,
     created_at: row.created_at.toISOString(),

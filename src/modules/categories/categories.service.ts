@@ -162,6 +162,8 @@ export async function categoryForStandard(
     description: worded.description,
     required: definition.required,
     published: publish,
+    // Whatever slug it gets (`marketing-ai` when `marketing` is taken), it is the marketing category.
+    sale_or_sharing: standard === 'marketing',
     default_language: language,
     translations: toJson(translations),
   });

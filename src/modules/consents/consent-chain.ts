@@ -43,9 +43,27 @@ export function personalHash(salt: string, c: Pick<Hashable, 'session_id' | 'use
   return sha256(JSON.stringify([salt, c.session_id, c.user_id, c.ip_address, c.user_agent, c.url]));
 }
 
-/** One link: SHA-256 over the previous link and the consent's canonical encoding. */
+/**
+ * A consent's country, region, mode and GPP string as one object, or nothing when none of them is
+ * set: consents recorded before they were kept hold none, and their links stay what they were.
+ * Setting, clearing or changing any one of them changes the link.
+ */
+function regionalPart(c: Pick<Hashable, 'country' | 'region' | 'mode' | 'gpp_string'>) {
+  const { country = null, region = null, mode = null, gpp_string = null } = c;
+  if (country === null && region === null && mode === null && gpp_string === null) return undefined;
+  return { country, region, mode, gpp_string };
+}
+
+/**
+ * One link: SHA-256 over the previous link and the consent's canonical encoding, the array
+ * `[id, account_id, seq, created_at, user_preferences, gpc, personal_hash]`, with an eighth item,
+ * `{country, gpp_string, mode, region}`, when any of those is set.
+ */
 export function linkHash(previous: string, seq: number, c: Omit<Hashable, 'session_id' | 'user_id' | 'ip_address' | 'user_agent' | 'url'>, personal: string): string {
-  return sha256(`${previous}\n${canonical([c.id, c.account_id, seq, c.created_at.toISOString(), c.user_preferences, c.gpc, personal])}`);
+  const fields: unknown[] = [c.id, c.account_id, seq, c.created_at.toISOString(), c.user_preferences, c.gpc, personal];
+  const regional = regionalPart(c);
+  if (regional) fields.push(regional);
+  return sha256(`${previous}\n${canonical(fields)}`);
 }
 
 export interface Link {

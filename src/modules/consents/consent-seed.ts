@@ -24,7 +24,7 @@ export const seededSessionId = (k: number) => createHash('md5').update(String(k)
  * consents evenly spread over the last `days` days, one session per five consents, every third
  * with a user id, every tenth with GPC, accept types in turn over the account's categories. They
  * are chained after the account's head exactly as the writer chains them, and the rollups the
- * writer keeps (counts, daily statistics and checkpoints, hourly counts, categories) and the daily visits (two
+ * writer keeps (counts, daily statistics and checkpoints, hourly counts, categories, countries and modes) and the daily visits (two
  * pageviews per consent, the day's sessions as visitors and their sketch) are filled in.
  */
 export async function seedConsents(db: Executor, accountId: string, count: number, days = 30): Promise<number> {
@@ -95,6 +95,14 @@ export async function seedConsents(db: Executor, accountId: string, count: numbe
         from consent_records where account_id = ${accountId}::uuid and chain_seq > ${head.seq - count}
     ) choices group by 1, 2, 3
     on conflict (account_id, day, category_id) do update set accepted = d.accepted + excluded.accepted, rejected = d.rejected + excluded.rejected`.execute(db);
+  await sql`insert into consent_daily_country_modes as d (account_id, day, country, mode, consents, accept_all, accept_custom, accept_necessary, opt_outs, gpc)
+    select account_id, (created_at at time zone 'UTC')::date, coalesce(country, ''), coalesce(mode, ''), count(*),
+      count(*) filter (where accept_type = 'all'), count(*) filter (where accept_type = 'custom'), count(*) filter (where accept_type = 'necessary'),
+      count(*) filter (where mode = 'opt-out' and cardinality(rejected_categories) > 0), count(*) filter (where gpc)
+    from consent_records where account_id = ${accountId}::uuid and chain_seq > ${head.seq - count} group by 1, 2, 3, 4
+    on conflict (account_id, day, country, mode) do update set consents = d.consents + excluded.consents,
+      accept_all = d.accept_all + excluded.accept_all, accept_custom = d.accept_custom + excluded.accept_custom,
+      accept_necessary = d.accept_necessary + excluded.accept_necessary, opt_outs = d.opt_outs + excluded.opt_outs, gpc = d.gpc + excluded.gpc`.execute(db);
   // Every seeded session chose: its visitors are its choosers.
   await sql`insert into account_daily_stats as d (account_id, day, pageviews, visitors, choosers)
     select account_id, (created_at at time zone 'UTC')::date, 2 * count(*), count(distinct session_id), count(distinct session_id)

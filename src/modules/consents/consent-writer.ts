@@ -9,6 +9,7 @@ import {
   readChainHeads,
   type CategoryRollup,
   type ChainedConsent,
+  type CountryModeRollup,
   type DailyRollup,
   type Head,
   type HourlyCount,
@@ -251,10 +252,11 @@ export class ConsentWriter {
     const daily = dailyRollup(rows);
     const choices = categoryRollup(rows);
     const hourly = hourlyRollup(rows);
+    const places = countryModeRollup(rows);
     const fresh = accounts.filter((id) => !this.installed.has(id));
     let stored: Set<string>;
     try {
-      stored = await insertConsentBatch(db, { accounts, expected, heads, rows, daily, hourly, choices, fresh });
+      stored = await insertConsentBatch(db, { accounts, expected, heads, rows, daily, hourly, choices, places, fresh });
     } catch (error) {
       for (const id of accounts) this.heads.delete(id);
       throw error;
@@ -329,4 +331,25 @@ function categoryRollup(rows: ChainedConsent[]): CategoryRollup[] {
     for (const id of c.user_preferences.rejected_categories) add(c, day, id, 'rejected');
   }
   return counts.inKeyOrder();
+}
+
+/**
+ * Per account, UTC day, country and mode: consents by accept type, the opt-outs (in `opt-out` mode,
+ * a category rejected: required ones never are) and GPC (in key order, as the rows' locks are taken in it).
+ */
+function countryModeRollup(rows: ChainedConsent[]): CountryModeRollup[] {
+  const counts = new Map<string, CountryModeRollup>();
+  for (const c of rows) {
+    const day = utcDay(c.created_at);
+    const country = c.country ?? '';
+    const mode = c.mode ?? '';
+    const key = `${c.account_id} ${day} ${country} ${mode}`;
+    let entry = counts.get(key);
+    if (!entry) counts.set(key, (entry = { account_id: c.account_id, day, country, mode, consents: 0, all: 0, custom: 0, necessary: 0, opt_outs: 0, gpc: 0 }));
+    entry.consents++;
+    entry[c.user_preferences.accept_type]++;
+    if (mode === 'opt-out' && c.user_preferences.rejected_categories.length > 0) entry.opt_outs++;
+    if (c.gpc) entry.gpc++;
+  }
+  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, entry]) => entry);
 }

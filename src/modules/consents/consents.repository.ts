@@ -1,13 +1,12 @@
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Executor } from '../../db/kysely.ts';
-import type { ConsentRecordsView, ConsentRow, UserPreferences } from '../../db/schema.ts';
+import type { ConsentRecordsView, ConsentRow, NewConsent, UserPreferences } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import { countOf, filtered, skippedPage } from './consent-filters.ts';
 import type { ConsentFilters } from './consents.schema.ts';
 
-/** A consent as recorded, before the writer chains it; also what a list shows of one. */
-export type NewConsent = Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at'>;
+export type { NewConsent } from '../../db/schema.ts';
 
 /** The last link of an account's chain. */
 export interface Head {
@@ -53,6 +52,20 @@ export interface CategoryRollup {
   rejected: number;
 }
 
+/** One account's consents of one UTC day, country and mode in a batch (`''`: unknown country, no mode). */
+export interface CountryModeRollup {
+  account_id: string;
+  day: string;
+  country: string;
+  mode: string;
+  consents: number;
+  all: number;
+  custom: number;
+  necessary: number;
+  opt_outs: number;
+  gpc: number;
+}
+
 /** A batch of the consent writer: its accounts (sorted), their heads before and after, rows and rollups. */
 export interface ConsentBatch {
   accounts: string[];
@@ -62,6 +75,7 @@ export interface ConsentBatch {
   daily: DailyRollup[];
   hourly: HourlyCount[];
   choices: CategoryRollup[];
+  places: CountryModeRollup[];
   /** Accounts whose first install may not be recorded yet. */
   fresh: string[];
 }
@@ -89,7 +103,7 @@ export function fromStored(row: Selectable<ConsentRecordsView>): ConsentRow {
     user_preferences: preferencesOf(row),
     url: row.url, user_agent: row.user_agent, ip_address: row.ip_address, gpc: row.gpc, created_at: row.created_at,
     chain_seq: Number(row.chain_seq), hash: hex(row.hash), personal_hash: hex(row.personal_hash), personal_salt: hex(row.personal_salt),
-    erased_at: row.erased_at,
+    erased_at: row.erased_at, country: row.country, region: row.region, mode: row.mode, gpp_string: row.gpp_string,
   };
 }
 
@@ -168,17 +182,20 @@ export function storedConsents(rows: ChainedConsent[], accounts: RawBuilder<unkn
         left join added_choices a on a.account_id = c.account_id and a.digest = c.digest
     ), inserted as (
       insert into consents (id, account_id, session_id, user_id, accept_type, choice_id, url, user_agent, ip_address, gpc, created_at,
-        chain_seq, hash, personal_hash, personal_salt)
+        chain_seq, hash, personal_hash, personal_salt, country, region, mode, gpp_string)
       select id, account_id, session_id, user_id, accept_type, (select ids from choice_ids)[place], url, user_agent, ip_address, gpc, created_at,
-        chain_seq, decode(hash, 'hex'), decode(personal_hash, 'hex'), decode(personal_salt, 'hex')
+        chain_seq, decode(hash, 'hex'), decode(personal_hash, 'hex'), decode(personal_salt, 'hex'), country, region, mode, gpp_string
       from unnest(
         ${rows.map((c) => c.id)}::uuid[], ${rows.map((c) => c.account_id)}::uuid[], ${rows.map((c) => c.session_id)}::text[],
         ${rows.map((c) => c.user_id)}::text[], ${rows.map((c) => c.user_preferences.accept_type)}::text[], ${places}::int[],
         ${rows.map((c) => c.url)}::text[], ${rows.map((c) => c.user_agent)}::text[], ${rows.map((c) => c.ip_address)}::text[],
         ${rows.map((c) => c.gpc)}::boolean[], ${rows.map((c) => c.created_at.toISOString())}::timestamptz[],
         ${rows.map((c) => c.seq)}::bigint[], ${rows.map((c) => c.hash)}::text[],
-        ${rows.map((c) => c.personal_hash)}::text[], ${rows.map((c) => c.personal_salt)}::text[]
-      ) as row(id, account_id, session_id, user_id, accept_type, place, url, user_agent, ip_address, gpc, created_at, chain_seq, hash, personal_hash, personal_salt)
+        ${rows.map((c) => c.personal_hash)}::text[], ${rows.map((c) => c.personal_salt)}::text[],
+        ${rows.map((c) => c.country ?? null)}::text[], ${rows.map((c) => c.region ?? null)}::text[],
+        ${rows.map((c) => c.mode ?? null)}::text[], ${rows.map((c) => c.gpp_string ?? null)}::text[]
+      ) as row(id, account_id, session_id, user_id, accept_type, place, url, user_agent, ip_address, gpc, created_at, chain_seq, hash, personal_hash, personal_salt,
+        country, region, mode, gpp_string)
       where account_id in (${accounts})
       returning account_id
     )`;
@@ -202,16 +219,23 @@ export async function lockChainHeads(db: Pick<Db, 'kysely'>, execute: Db['execut
 const headsOf = (rows: Array<{ account_id: string; seq: number | string; hash: string }>) =>
   new Map(rows.map((row) => [row.account_id, { seq: Number(row.seq), hash: row.hash }]));
 
+/** One array parameter per field of the list's items, cast to its PostgreSQL type, in order: what `unnest` takes. */
+const arraysOf = <T>(list: T[], fields: [keyof T, string][]) =>
+  sql.join(fields.map(([field, type]) => sql`${list.map((item) => item[field])}::${sql.raw(type)}[]`));
+
+/** `column = d.column + excluded.column` for each count: what a rollup row `d` adds of a batch's. */
+const addedUp = (columns: string[]) => sql.raw(columns.map((column) => `${column} = d.${column} + excluded.${column}`).join(', '));
+
 /**
  * One statement, so one round trip and one implicit transaction: the chain heads advanced by
  * compare-and-set, the rows of the accounts whose head advanced (passed as arrays, so that the
  * statement's text, and its plan, is the same for every batch size: prepared once per
- * connection), the account counters, the daily rollups and checkpoints, the hourly counts, the per-category choices
- * and the first-install fact. Answers the accounts whose rows were stored: an account another
+ * connection), the account counters, the daily rollups and checkpoints, the hourly counts, the per-category choices,
+ * the per-country-and-mode counts and the first-install fact. Answers the accounts whose rows were stored: an account another
  * writer moved the head of meanwhile stored nothing and is chained again by the caller.
  */
 export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepared'>, batch: ConsentBatch): Promise<Set<string>> {
-  const { accounts, expected, heads, rows, daily, hourly, choices, fresh } = batch;
+  const { accounts, expected, heads, rows, daily, hourly, choices, places, fresh } = batch;
   const statement = sql<{ account_id: string }>`with expected(account_id, seq, hash, new_seq, new_hash) as (
         select * from unnest(${accounts}::uuid[], ${expected.map((h) => h.seq)}::bigint[], ${expected.map((h) => h.hash)}::text[],
           ${heads.map((h) => h.seq)}::bigint[], ${heads.map((h) => h.hash)}::text[])
@@ -239,10 +263,7 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
           ${daily.map((d) => d.gpc)}::int[], ${daily.map((d) => d.head_seq)}::bigint[], ${daily.map((d) => d.head_id)}::uuid[],
           ${daily.map((d) => d.head_hash)}::text[]
         ) as row(account_id) where row.account_id in (select account_id from stored)
-        on conflict (account_id, day) do update set
-          consents = d.consents + excluded.consents, accept_all = d.accept_all + excluded.accept_all,
-          accept_custom = d.accept_custom + excluded.accept_custom, accept_necessary = d.accept_necessary + excluded.accept_necessary,
-          gpc = d.gpc + excluded.gpc,
+        on conflict (account_id, day) do update set ${addedUp(['consents', 'accept_all', 'accept_custom', 'accept_necessary', 'gpc'])},
           head_id = case when excluded.head_seq > d.head_seq then excluded.head_id else d.head_id end,
           head_hash = case when excluded.head_seq > d.head_seq then excluded.head_hash else d.head_hash end,
           head_seq = greatest(d.head_seq, excluded.head_seq)
@@ -259,6 +280,13 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
         ) as row(account_id) where row.account_id in (select account_id from stored)
         on conflict (account_id, day, category_id) do update set
           accepted = d.accepted + excluded.accepted, rejected = d.rejected + excluded.rejected
+      ), placed as (
+        insert into consent_daily_country_modes as d (account_id, day, country, mode, consents, accept_all, accept_custom, accept_necessary, opt_outs, gpc)
+        select * from unnest(${arraysOf(places, [['account_id', 'uuid'], ['day', 'date'], ['country', 'text'], ['mode', 'text'],
+          ['consents', 'int'], ['all', 'int'], ['custom', 'int'], ['necessary', 'int'], ['opt_outs', 'int'], ['gpc', 'int']])})
+          as row(account_id) where row.account_id in (select account_id from stored)
+        on conflict (account_id, day, country, mode) do update set
+          ${addedUp(['consents', 'accept_all', 'accept_custom', 'accept_necessary', 'opt_outs', 'gpc'])}
       ), installed as (
         update accounts set code_installed_at = now() where id = any(${fresh}::uuid[]) and code_installed_at is null
       )
@@ -268,7 +296,7 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
 }
 
 const LISTED = ['id', 'account_id', 'session_id', 'user_id', 'accept_type', 'accepted_categories', 'rejected_categories',
-  'accepted_services', 'rejected_services', 'url', 'user_agent', 'ip_address', 'gpc', 'created_at'] as const;
+  'accepted_services', 'rejected_services', 'url', 'user_agent', 'ip_address', 'gpc', 'created_at', 'country', 'region', 'mode', 'gpp_string'] as const;
 
 /** Pages of this size whose text holds no offset are prepared statements (`listConsents`). */
 const PREPARED_PAGE_SIZE = 20;
@@ -320,6 +348,7 @@ export async function listConsents(
     rows: result.filter((row) => row.id !== null).map((row) => ({
       id: row.id, account_id: row.account_id, session_id: row.session_id, user_id: row.user_id, user_preferences: preferencesOf(row),
       url: row.url, user_agent: row.user_agent, ip_address: row.ip_address, gpc: row.gpc, created_at: row.created_at,
+      country: row.country, region: row.region, mode: row.mode, gpp_string: row.gpp_string,
     })),
     count: Number(result[0]?.total ?? 0),
   };

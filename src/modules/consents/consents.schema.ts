@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import type { ConsentRow } from '../../db/schema.ts';
+import type { ConsentMode, ConsentRow, NewConsent, RegionalField } from '../../db/schema.ts';
+import { MODES } from '../../geo/regional-rules.ts';
 import { offsetQuery } from '../../http/pagination.ts';
 import { Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
 
@@ -30,11 +31,47 @@ const UserPreferencesInput = Type.Object({
   rejected_services: Type.Optional(ServiceChoices),
 });
 
+/** The banner's modes: how a visitor's region is asked (the mode applied is stored with each consent). */
+export const CONSENT_MODES = MODES satisfies readonly ConsentMode[];
+
+/**
+ * The longest GPP string taken: it is kept in a first-party cookie (`__gpp`), and a browser keeps
+ * a cookie's name and value within 4,096 bytes.
+ */
+export const GPP_MAX_LENGTH = 4_096;
+/** A GPP string's form: base64url sections separated by `~`, each of segments separated by `.`. */
+const GPP_PATTERN = '^[A-Za-z0-9_-]+(?:[.~][A-Za-z0-9_-]+)*$';
+
+const MODE_DESCRIPTION = 'The banner mode applied: opt-in (optional categories off until chosen), opt-out (on until the visitor opts out), '
+  + 'notice (a dismissable notice), none (no banner); null when not recorded';
+
+/** Where a consent was given, under which mode, and the GPP string sent with it (each optional: null when none). */
+const regionalInput = {
+  country: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2, in capitals (DE, US)' }))),
+  region: Type.Optional(Nullable(Type.String({
+    pattern: '^[A-Z]{2}-[A-Z0-9]{1,3}$', description: 'ISO 3166-2 subdivision (US-CA); its first two letters are `country`',
+  }))),
+  mode: Type.Optional(Nullable(StringEnum(CONSENT_MODES, { description: MODE_DESCRIPTION }))),
+  gpp_string: Type.Optional(Nullable(Type.String({
+    minLength: 1, maxLength: GPP_MAX_LENGTH, pattern: GPP_PATTERN,
+    description: 'The IAB Global Privacy Platform string of the choice (base64url sections separated by ~); it must decode',
+  }))),
+};
+
+/** The same fields as stored: null where none was given. */
+export const RegionalSchema = {
+  country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2; null when unknown' })),
+  region: Nullable(Type.String({ description: 'ISO 3166-2 (US-CA); null when unknown' })),
+  mode: Nullable(StringEnum(CONSENT_MODES, { description: MODE_DESCRIPTION })),
+  gpp_string: Nullable(Type.String({ description: 'The IAB GPP string sent with the consent; null when none' })),
+};
+
 export const ConsentInput = Type.Object({
   session_id: Type.String({ minLength: 1, maxLength: 128 }),
   user_id: Type.Optional(Nullable(Text(255))),
   user_preferences: UserPreferencesInput,
   url: Type.Optional(Nullable(Text(2048))),
+  ...regionalInput,
 });
 export type ConsentInput = Static<typeof ConsentInput>;
 
@@ -50,6 +87,7 @@ export const ConsentSchema = Type.Object({
   ip_address: Nullable(Type.String({ description: 'Masked: IPv4 last octet 0, IPv6 last 80 bits 0' })),
   gpc: Type.Boolean({ description: 'The browser sent Sec-GPC: 1, or the banner reported navigator.globalPrivacyControl' }),
   created_at: Timestamp,
+  ...RegionalSchema,
 });
 export type Consent = Static<typeof ConsentSchema>;
 
@@ -75,7 +113,12 @@ export const ConsentExportQuery = Type.Object({
 });
 export type ConsentFilters = Pick<Static<typeof ConsentListQuery>, 'session_id' | 'user_id' | 'created_after' | 'created_before'>;
 
-export function toConsent(row: Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at'>): Consent {
+/** A consent's country, region, mode and GPP string as the API shows them: null where none. */
+export const regionalOf = (row: Partial<Pick<ConsentRow, RegionalField>>) => ({
+  country: row.country ?? null, region: row.region ?? null, mode: row.mode ?? null, gpp_string: row.gpp_string ?? null,
+});
+
+export function toConsent(row: NewConsent): Consent {
   return {
     id: row.id,
     session_id: row.session_id,
@@ -86,6 +129,7 @@ export function toConsent(row: Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal
     ip_address: row.ip_address,
     gpc: row.gpc,
     created_at: row.created_at.toISOString(),
+    ...regionalOf(row),
   };
 }
 

@@ -8,6 +8,8 @@ import type { NewConsent } from './consents.repository.ts';
 import { SERVICES_LIMIT, type ConsentInput } from './consents.schema.ts';
 import { isWebUrl } from '../../lib/web-url.ts';
 import { maskIp } from './ip-mask.ts';
+import { decodesAsGpp } from './gpp-string.ts';
+import { isCountryCode } from '../../geo/country-codes.ts';
 
 /** What the request itself says about the visitor, beyond the body. */
 export interface VisitorContext {
@@ -52,6 +54,18 @@ const unique = (ids: string[] | undefined) => [...new Set((ids ?? []).map((id) =
  * statistics count a "necessary only" as a refusal of each optional category). Those lists are
  * sorted, so that one choice is stored once whatever order the categories were read in.
  */
+/**
+ * Checks what the schema cannot: the country is one (an assigned code, or Kosovo's XK), a region
+ * lies in it, and a GPP string decodes with the IAB's library. Adds its problems to `problems` without throwing them.
+ */
+async function checkRegional(input: ConsentInput, problems: Problems): Promise<void> {
+  const { country, region, gpp_string: gpp } = input;
+  if (country != null && !isCountryCode(country)) problems.add('country', 'is not an ISO 3166-1 country code');
+  if (region != null && country == null) problems.add('region', 'needs the country it lies in');
+  else if (region != null && country != null && !region.startsWith(`${country}-`)) problems.add('region', `must lie in the country (${country}-…)`);
+  if (gpp != null && !(await decodesAsGpp(gpp))) problems.add('gpp_string', 'is not a GPP string the IAB library can decode');
+}
+
 async function checkPreferences(categories: CategoryCache, accountId: string, input: ConsentInput, problems: Problems): Promise<UserPreferences> {
   const preferences = input.user_preferences;
   let accepted = unique(preferences.accepted_categories);
@@ -101,17 +115,23 @@ export async function recordConsent(
   input: ConsentInput,
   visitor: VisitorContext,
 ): Promise<NewConsent> {
+  const problems = new Problems();
+  await checkRegional(input, problems);
   const consent: NewConsent = {
     id: newId(),
     account_id: accountId,
     session_id: input.session_id,
     user_id: input.user_id ?? null,
-    user_preferences: await checkPreferences(categories, accountId, input, new Problems()),
+    user_preferences: await checkPreferences(categories, accountId, input, problems),
     url: input.url ?? null,
     user_agent: visitor.userAgent,
     ip_address: maskIp(visitor.ip),
     gpc: visitor.gpc,
     created_at: new Date(),
+    country: input.country ?? null,
+    region: input.region ?? null,
+    mode: input.mode ?? null,
+    gpp_string: input.gpp_string ?? null,
   };
   await consentWriter.write(consent);
   return consent;

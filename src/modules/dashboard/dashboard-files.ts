@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { Encoding } from '../../http/accept-encoding.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -19,8 +20,6 @@ const TYPES: Record<string, string> = {
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.txt', '.map', '.webmanifest']);
 /** Below this a compressed body saves less than its headers cost. */
 const MIN_COMPRESS_BYTES = 512;
-
-export type Encoding = 'br' | 'gzip' | 'identity';
 
 export interface SiteFile {
   type: string;
@@ -91,17 +90,4 @@ export function loadSite(dir: string, settings: SiteSettings): Map<string, SiteF
     files.set(url, siteFile(path, url.startsWith('/assets/'), url === '/index.html' ? withSettings(settings) : undefined));
   }
   return files;
-}
-
-/** The best encoding the client accepts (`br` before `gzip`), by `Accept-Encoding`. */
-export function chooseEncoding(file: SiteFile, acceptEncoding: string | undefined): Encoding {
-  const accepted = new Map<string, number>();
-  for (const part of (acceptEncoding ?? '').split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (!name) continue;
-    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    accepted.set(name, q === undefined ? 1 : Number(q));
-  }
-  const allowed = (encoding: string) => (accepted.get(encoding) ?? accepted.get('*') ?? 0) > 0;
-  return file.encodings.find((encoding) => encoding === 'identity' || allowed(encoding)) ?? 'identity';
 }

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { chooseEncoding } from '../../http/accept-encoding.ts';
 import { NotFoundError } from '../../http/app-errors.ts';
+import { etagMatches } from '../../http/if-none-match.ts';
 import type { RoutesPlugin } from '../../services.ts';
-import { chooseEncoding, loadSite, type SiteFile } from './dashboard-files.ts';
+import { loadSite, type SiteFile } from './dashboard-files.ts';
 import { registerBannerPreviewPage } from './banner-preview.ts';
 
 /**
@@ -35,16 +37,13 @@ function parameterisedRoutes(app: FastifyInstance): { method: string; pattern: R
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, file: SiteFile) {
-  const encoding = chooseEncoding(file, request.headers['accept-encoding']);
+  const encoding = chooseEncoding(request.headers['accept-encoding'], file.encodings);
   reply.header('content-type', file.type);
   reply.header('etag', file.etag);
   reply.header('vary', 'Accept-Encoding');
   reply.header('cache-control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
   if (file.type.startsWith('text/html')) reply.headers(PAGE_HEADERS);
-  const match = request.headers['if-none-match'];
-  if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)) {
-    return reply.code(304).send();
-  }
+  if (etagMatches(request.headers['if-none-match'], file.etag)) return reply.code(304).send();
   if (encoding !== 'identity') reply.header('content-encoding', encoding);
   return reply.send(file.body(encoding));
 }

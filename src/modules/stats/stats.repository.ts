@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/kysely.ts';
 import { HyperLogLog } from '../../lib/hyperloglog.ts';
 import { periodStart, type Period } from './periods.ts';
-import { INTERVALS, type Interval } from './stats.schema.ts';
+import { INTERVALS, type Breakdown, type Interval } from './stats.schema.ts';
 import { LIVE_VISITORS } from '../accounts/accounts.schema.ts';
 
 /** The accounts among `ids` that still exist, locked against deletion until the transaction ends. */
@@ -77,6 +77,21 @@ export async function consentDays(db: Executor, accountIds: string[], from: stri
   return db.selectFrom('consent_daily_stats')
     .select(['account_id', dayText.as('day'), 'consents', 'accept_all', 'accept_custom', 'accept_necessary', 'gpc'])
     .where('account_id', 'in', accountIds).where('day', '>=', sql<Date>`${from}::date`).where('day', '<=', sql<Date>`${to}::date`)
+    .execute();
+}
+
+/**
+ * Consents per country or per mode between two days, summed over the accounts and the days: a few
+ * rows per account and day from the writer's rollup, whatever the number of consents. `''` is an
+ * unknown country or an unrecorded mode.
+ */
+export async function consentsBy(db: Executor, accountIds: string[], from: string, to: string, by: Breakdown) {
+  const sum = (column: 'consents' | 'accept_all' | 'accept_custom' | 'accept_necessary' | 'opt_outs' | 'gpc') =>
+    sql<number>`sum(${sql.ref(column)})::int`.as(column);
+  return db.selectFrom('consent_daily_country_modes')
+    .select([sql<string>`${sql.ref(by)}`.as('value'), sum('consents'), sum('accept_all'), sum('accept_custom'), sum('accept_necessary'), sum('opt_outs'), sum('gpc')])
+    .where('account_id', 'in', accountIds).where('day', '>=', sql<Date>`${from}::date`).where('day', '<=', sql<Date>`${to}::date`)
+    .groupBy(by)
     .execute();
 }
 

@@ -12,7 +12,7 @@ export const statsRoutes: RoutesPlugin = async (app, { services }) => {
 
   stats.route('GET', '/stats', {
     rule: { auth: 'account' }, operationId: 'getStats',
-    summary: 'Consents by accept type, acceptance per category, GPC share, pageviews, unique visitors and consent rate, per interval',
+    summary: 'Consents by accept type, acceptance per category, GPC share, pageviews, unique visitors and consent rate, per interval; with `by`, per country or mode',
     querystring: StatsQuery, response: { 200: StatsSchema },
   }, async (request) => statsOfAccount(db, scopeOf(request).accountId, request.query));
 

@@ -6,10 +6,17 @@ export type Interval = (typeof INTERVALS)[number];
 
 const Day = Type.String({ format: 'date', description: 'A UTC day, YYYY-MM-DD' });
 
+/** What the consents of a range can be broken down by. */
+export const BREAKDOWNS = ['country', 'mode'] as const;
+export type Breakdown = (typeof BREAKDOWNS)[number];
+
 export const StatsQuery = Type.Object({
   from: Type.Optional(Type.String({ format: 'date', description: 'First UTC day (inclusive); default: 29 days before `to`' })),
   to: Type.Optional(Type.String({ format: 'date', description: 'Last UTC day (inclusive); default: today' })),
   interval: Type.Optional(StringEnum(INTERVALS, { description: 'Bucket size; weeks start on Monday (ISO); default: day' })),
+  by: Type.Optional(StringEnum(BREAKDOWNS, {
+    description: "Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`)",
+  })),
 });
 export type StatsQuery = Static<typeof StatsQuery>;
 
@@ -45,6 +52,28 @@ const Figures = {
 const FiguresSchema = Type.Object(Figures);
 export type StatsFigures = Static<typeof FiguresSchema>;
 
+/** The consents of one country or mode over the whole range. */
+const BreakdownEntry = Type.Object({
+  value: Nullable(Type.String({
+    description: 'The country (ISO 3166-1 alpha-2) or the mode (opt-in, opt-out, notice, none); null: the country was unknown, or no mode was recorded (consents before modes were kept)',
+  })),
+  consents: Type.Integer(),
+  accept_types: Type.Object({ all: Type.Integer(), custom: Type.Integer(), necessary: Type.Integer() }),
+  opt_outs: Type.Integer({ description: 'Consents given in opt-out mode that rejected a (necessarily optional) category' }),
+  gpc: Type.Integer({ description: 'Consents with a Global Privacy Control signal' }),
+  accept_all_rate: Rate,
+  reject_all_rate: Nullable(Type.Number({ description: 'necessary / consents: the share that accepted only the required categories' })),
+  custom_rate: Rate,
+  opt_out_rate: Nullable(Type.Number({ description: 'opt_outs / consents' })),
+  gpc_share: Rate,
+});
+export type BreakdownEntry = Static<typeof BreakdownEntry>;
+
+const Breakdowns = Type.Array(BreakdownEntry, {
+  description: 'With `by`: the totals of the range (not of the previous period) per country or per mode, most consents first; '
+    + 'their consents add up to `totals.consents`',
+});
+
 const Change = Nullable(Type.Number({ description: 'Relative change against the previous period; null when it had none' }));
 
 export const StatsSchema = Type.Object({
@@ -59,6 +88,7 @@ export const StatsSchema = Type.Object({
     }),
     change: Type.Object({ consents: Change, pageviews: Change, unique_visitors: Change, consent_rate: Change }),
   }),
+  breakdown: Type.Optional(Breakdowns),
 });
 export type Stats = Static<typeof StatsSchema>;
 

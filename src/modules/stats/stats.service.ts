@@ -2,8 +2,10 @@ import type { Executor } from '../../db/kysely.ts';
 import { BadRequestError, NotFoundError } from '../../http/app-errors.ts';
 import { HyperLogLog } from '../../lib/hyperloglog.ts';
 import { addDays, buckets, cover, daysBetween, type Period } from './periods.ts';
-import { categoryDays, categoryNames, consentDays, groupAccounts, groupExists, sketchesOf, visitDays } from './stats.repository.ts';
-import { toGroupAccount, type GroupStats, type Interval, type Stats, type StatsFigures, type StatsQuery } from './stats.schema.ts';
+import { categoryDays, categoryNames, consentDays, consentsBy, groupAccounts, groupExists, sketchesOf, visitDays } from './stats.repository.ts';
+import {
+  toGroupAccount, type Breakdown, type BreakdownEntry, type GroupStats, type Interval, type Stats, type StatsFigures, type StatsQuery,
+} from './stats.schema.ts';
 
 /** Ten years of days at most in one answer. */
 const MAX_DAYS = 3_660;
@@ -16,7 +18,7 @@ const FIRST_DAY = '1970-01-01';
 const LAST_DAY = '2999-12-31';
 
 /** The range asked for, or the last 30 days; 400 when it is backwards, too long or out of bounds. */
-function rangeOf(query: StatsQuery): { from: string; to: string; interval: Interval } {
+function rangeOf(query: StatsQuery): { from: string; to: string; interval: Interval; by: Breakdown | undefined } {
   const to = query.to ?? new Date().toISOString().slice(0, 10);
   // The default start never falls before the first day: only a day the client sent is blamed.
   const start = addDays(to, -29);
@@ -26,23 +28,30 @@ function rangeOf(query: StatsQuery): { from: string; to: string; interval: Inter
   }
   if (from > to) throw new BadRequestError('from must not be after to');
   if (daysBetween(from, to) > MAX_DAYS) throw new BadRequestError(`from and to must be at most ${MAX_DAYS} days apart`);
-  return { from, to, interval: query.interval ?? 'day' };
+  return { from, to, interval: query.interval ?? 'day', by: query.by };
 }
 
 /** An account's statistics over the range asked for (by default the last 30 days). */
 export async function statsOfAccount(db: Executor, accountId: string, query: StatsQuery): Promise<Stats> {
-  const { from, to, interval } = rangeOf(query);
-  const { perAccount: _, ...stats } = await accountStats(db, [accountId], from, to, interval);
-  return stats;
+  const { from, to, interval, by } = rangeOf(query);
+  const [{ perAccount: _, ...stats }, breakdown] = await Promise.all([
+    accountStats(db, [accountId], from, to, interval),
+    by && consentBreakdown(db, [accountId], from, to, by),
+  ]);
+  return breakdown ? { ...stats, breakdown } : stats;
 }
 
 /** The statistics of a partner's group: its accounts' summed, with each one's totals; 404 for another's group. */
 export async function statsOfGroup(db: Executor, partnerId: string, groupId: string, query: StatsQuery): Promise<GroupStats> {
   if (!(await groupExists(db, partnerId, groupId))) throw new NotFoundError();
-  const { from, to, interval } = rangeOf(query);
+  const { from, to, interval, by } = rangeOf(query);
   const accounts = await groupAccounts(db, partnerId, groupId);
-  const { perAccount, ...stats } = await accountStats(db, accounts.map((a) => a.id), from, to, interval, { perAccount: true });
-  return { ...stats, accounts: accounts.map((account) => toGroupAccount(account, perAccount.get(account.id)!)) };
+  const accountIds = accounts.map((a) => a.id);
+  const [{ perAccount, ...stats }, breakdown] = await Promise.all([
+    accountStats(db, accountIds, from, to, interval, { perAccount: true }),
+    by && consentBreakdown(db, accountIds, from, to, by),
+  ]);
+  return { ...stats, ...(breakdown && { breakdown }), accounts: accounts.map((account) => toGroupAccount(account, perAccount.get(account.id)!)) };
 }
 
 interface Tally {
@@ -216,6 +225,30 @@ export async function accountStats(
       },
     };
   }
+}
+
+/**
+ * The range's consents per country or per mode, with their rates, most consents first (ties by
+ * value, the unknown last). Read from the writer's rollup by day, country and mode: the cost grows
+ * with the days and the countries, not with the consents.
+ */
+export async function consentBreakdown(db: Executor, accountIds: string[], from: string, to: string, by: Breakdown): Promise<BreakdownEntry[]> {
+  if (accountIds.length === 0) return [];
+  const rows = await consentsBy(db, accountIds, from, to, by);
+  return rows
+    .map((row) => ({
+      value: row.value === '' ? null : row.value,
+      consents: row.consents,
+      accept_types: { all: row.accept_all, custom: row.accept_custom, necessary: row.accept_necessary },
+      opt_outs: row.opt_outs,
+      gpc: row.gpc,
+      accept_all_rate: rate(row.accept_all, row.consents),
+      reject_all_rate: rate(row.accept_necessary, row.consents),
+      custom_rate: rate(row.accept_custom, row.consents),
+      opt_out_rate: rate(row.opt_outs, row.consents),
+      gpc_share: rate(row.gpc, row.consents),
+    }))
+    .sort((a, b) => b.consents - a.consents || (a.value === null ? 1 : b.value === null ? -1 : a.value < b.value ? -1 : 1));
 }
 
 /** What other modules use of the statistics: the seed's sketches and the visit counter. */

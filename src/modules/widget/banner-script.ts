@@ -3,13 +3,14 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { BUNDLE_PATH } from '../../../banner/paths.ts';
+import type { BuiltBundles } from '../../../banner/build.ts';
+import { BUNDLE_PATH, GPP_CHUNK_PATH, gppChunkName } from '../../../banner/paths.ts';
 import type { BannerConfig } from '../../../banner/src/config.ts';
 import type { Executor } from '../../db/kysely.ts';
 import type { MaybePromise } from '../../lib/maybe-promise.ts';
 import { TtlMap } from '../../lib/ttl-map.ts';
 import type { BannerSettings } from '../banner/banner.schema.ts';
-import { bannerTexts, findBannerSettings, translationsFor } from '../banner/banner.service.ts';
+import { bannerRegions, bannerTexts, findBannerSettings, translationsFor } from '../banner/banner.service.ts';
 import { bannerContent, findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
 
 type Content = Awaited<ReturnType<typeof bannerContent>>;
@@ -17,35 +18,68 @@ type Content = Awaited<ReturnType<typeof bannerContent>>;
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
-/** One account's banner, ready to send: its configuration and its script in each encoding. */
-export interface BuiltBanner {
-  config: BannerConfig;
+/** A script ready to send, in each encoding, with its ETag. */
+export interface EncodedScript {
   etag: string;
   identity: Buffer;
   gzip: Buffer;
   br: Buffer;
 }
 
-/** The bundle `npm run build` wrote, or (a fresh clone, a test run) the same built in memory. */
-async function loadBundle(): Promise<string> {
-  const path = BUNDLE_PATH();
-  if (existsSync(path)) return readFile(path, 'utf8');
+/** One account's banner, ready to send: its configuration and its script in each encoding. */
+export interface BuiltBanner extends EncodedScript {
+  config: BannerConfig;
+}
+
+/** The GPP file the banner loads in opt-out regions, under its content-hashed name. */
+export interface BuiltGppFile extends EncodedScript {
+  name: string;
+}
+
+/**
+ * The bundle and the GPP file `npm run build` wrote, or (a fresh clone, a test run, a dist/ from
+ * before the GPP file) the same built in memory: the bundle names the GPP file it was built with.
+ */
+async function loadBundles(): Promise<BuiltBundles> {
+  const [bundle, gpp] = [BUNDLE_PATH(), GPP_CHUNK_PATH()];
+  if (existsSync(bundle) && existsSync(gpp)) {
+    const [banner, code] = await Promise.all([readFile(bundle, 'utf8'), readFile(gpp, 'utf8')]);
+    return { banner, gpp: { name: gppChunkName(code), code } };
+  }
   const { buildBanner } = await import('../../../banner/build.ts');
   return buildBanner();
 }
 
+/** Compressed once, when built (brotli at quality 11, gzip at 9): see banner-script.routes.ts. */
+async function encode(identity: Buffer): Promise<EncodedScript> {
+  const [gzipped, brotli] = await Promise.all([
+    gzipAsync(identity, { level: 9 }),
+    brotliAsync(identity, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+    }),
+  ]);
+  const etag = `"${createHash('sha256').update(identity).digest('base64url').slice(0, 32)}"`;
+  return { etag, identity, gzip: gzipped, br: brotli };
+}
+
 /**
- * What the banner script is given: the account, its look and texts, and its categories; the
- * account's own words in other languages only in those the banner speaks.
+ * What the banner script is given: the account, its look and texts, its regional rules (the named
+ * groups expanded as of now: the same script for every visitor, wherever they are), and its
+ * categories; the account's own words in other languages only in those the banner speaks.
  */
 function configOf(account: WidgetAccount, settings: BannerSettings, content: Content): BannerConfig {
-  const { translations: _, revision, account_id: __, languages, ...look } = settings;
+  const {
+    translations: _, revision, account_id: __, languages,
+    regional_rules, default_mode, consent_mode, regional_rules_customised: ___,
+    ...look
+  } = settings;
   const spoken = <T extends { translations: Parameters<typeof translationsFor>[0] }>(thing: T): T =>
     ({ ...thing, translations: translationsFor(thing.translations, languages) });
   return {
     account: { id: account.id, name: account.name, default_language: account.default_language, domain: account.domain },
     revision,
     banner: look,
+    regions: bannerRegions({ regional_rules, default_mode, consent_mode }),
     texts: bannerTexts(settings),
     categories: content.map((category) => ({
       ...spoken(category),
@@ -74,7 +108,8 @@ export class BannerScripts {
   private readonly built = new TtlMap<string, BuiltBanner | undefined>(60_000, 500);
   private readonly building = new Map<string, Promise<BuiltBanner | undefined>>();
   private generation = 0;
-  private bundle: Promise<string> | undefined;
+  private bundles: Promise<BuiltBundles> | undefined;
+  private gpp: Promise<BuiltGppFile> | undefined;
 
   constructor(private readonly db: Executor) {}
 
@@ -103,13 +138,24 @@ export class BannerScripts {
     this.building.delete(accountId);
   }
 
+  /** The GPP file, compressed once: the same for every account. */
+  gppFile(): Promise<BuiltGppFile> {
+    this.gpp ??= this.loaded()
+      .then(async ({ gpp }) => ({ name: gpp.name, ...await encode(Buffer.from(gpp.code)) }))
+      .catch((error: unknown) => {
+        this.gpp = undefined;
+        throw error;
+      });
+    return this.gpp;
+  }
+
   /** The bundle, loaded once. */
-  private loaded(): Promise<string> {
-    this.bundle ??= loadBundle().catch((error: unknown) => {
-      this.bundle = undefined;
+  private loaded(): Promise<BuiltBundles> {
+    this.bundles ??= loadBundles().catch((error: unknown) => {
+      this.bundles = undefined;
       throw error;
     });
-    return this.bundle;
+    return this.bundles;
   }
 
   /**
@@ -117,12 +163,12 @@ export class BannerScripts {
    * built fresh and never cached.
    */
   async preview(accountId: string, settings: BannerSettings): Promise<string | undefined> {
-    const [bundle, account, categories] = await Promise.all([this.loaded(), findWidgetAccount(this.db, accountId), bannerContent(this.db, accountId)]);
-    return account && scriptFor(bundle, configOf(account, settings, categories));
+    const [bundles, account, categories] = await Promise.all([this.loaded(), findWidgetAccount(this.db, accountId), bannerContent(this.db, accountId)]);
+    return account && scriptFor(bundles.banner, configOf(account, settings, categories));
   }
 
   private async build(accountId: string): Promise<BuiltBanner | undefined> {
-    const [bundle, account, settings, categories] = await Promise.all([
+    const [bundles, account, settings, categories] = await Promise.all([
       this.loaded(),
       findWidgetAccount(this.db, accountId),
       findBannerSettings(this.db, accountId),
@@ -130,14 +176,6 @@ export class BannerScripts {
     ]);
     if (!account || !settings) return undefined;
     const config = configOf(account, settings, categories);
-    const identity = Buffer.from(scriptFor(bundle, config));
-    const [gzipped, brotli] = await Promise.all([
-      gzipAsync(identity, { level: 9 }),
-      brotliAsync(identity, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
-      }),
-    ]);
-    const etag = `"${createHash('sha256').update(identity).digest('base64url').slice(0, 32)}"`;
-    return { config, etag, identity, gzip: gzipped, br: brotli };
+    return { config, ...await encode(Buffer.from(scriptFor(bundles.banner, config))) };
   }
 }

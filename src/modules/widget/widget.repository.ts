@@ -25,7 +25,7 @@ export async function bannerContent(db: Executor, accountId: string) {
   const [categories, items, services] = await Promise.all([
     db
       .selectFrom('categories')
-      .select(['id', 'slug', 'name', 'description', 'required', 'translations'])
+      .select(['id', 'slug', 'name', 'description', 'required', 'sale_or_sharing', 'translations'])
       .where('account_id', '=', accountId)
       // A category the AI created waits for an admin before visitors see it.
       .where('published', '=', true)

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { LANGUAGE_SOURCES } from '../../../banner/src/config.ts';
+import { BANNER_MODES, LANGUAGE_SOURCES } from '../../../banner/src/config.ts';
 import { TranslationsSchema } from '../banner/banner.schema.ts';
 import { ConsentInput } from '../consents/consents.schema.ts';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
@@ -55,6 +55,14 @@ export const WidgetConfig = Type.Object({
       consent_expiry_days: Type.Integer(),
       language_sources: Type.Array(StringEnum(LANGUAGE_SOURCES), { description: "Where the banner looks for the visitor's language, in order" }),
     }),
+    regions: Type.Object({
+      rules: Type.Array(Type.Object({
+        regions: Type.Array(Type.String(), { description: 'Countries (DE) and subdivisions (US-CA): named groups expanded as of now' }),
+        mode: StringEnum(BANNER_MODES),
+      }), { description: 'In order: the first rule covering the visitor wins' }),
+      default_mode: StringEnum(BANNER_MODES, { description: 'For visitors no rule covers, or whose location is not known' }),
+      consent_mode: Type.Object({ ads_data_redaction: Type.Boolean(), url_passthrough: Type.Boolean() }),
+    }, { description: 'Which mode applies where: GET /widget/{account_id}/region answers the visitor\'s' }),
     texts: Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), {
       description: 'Every text of the banner, complete, by language code: one for each language it speaks',
     }),
@@ -64,6 +72,7 @@ export const WidgetConfig = Type.Object({
       name: Type.String(),
       description: Type.String(),
       required: Type.Boolean(),
+      sale_or_sharing: Type.Boolean({ description: 'Switched off when the visitor opts out of the sale or sharing of their data' }),
       translations: Translated(['name', 'description']),
       storage_items: Type.Array(BannerItem),
       services: Type.Array(BannerService, { description: "The account's services in this category, named in the banner" }),
@@ -71,7 +80,17 @@ export const WidgetConfig = Type.Object({
   }),
 });
 
+export const VisitorRegion = Type.Object({
+  country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2; null: not known' })),
+  region: Nullable(Type.String({ description: 'ISO 3166-2 subdivision (US-CA); null: not known' })),
+  mode: StringEnum(BANNER_MODES, { description: "The banner mode the account's rules give there" }),
+});
+export type VisitorRegion = Static<typeof VisitorRegion>;
+
 export const WidgetScriptParams = Type.Object({ account_id: Type.String({ maxLength: 64 }) });
+
+/** The GPP file's content hash, as the banner names it (`gpp.<hash>.js`). */
+export const GppFileParams = Type.Object({ hash: Type.String({ maxLength: 64 }) });
 
 /** The widget's consent: the API's, plus what only the page knows. */
 export const WidgetConsentBody = Type.Object({

@@ -1,33 +1,22 @@
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NEEDS_ACCOUNT, NEEDS_ADMIN } from '../../../src/http/app-errors.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { createMailer, senderOf } from '../../../src/mail/mailer.ts';
 import { newId } from '../../../src/db/ids.ts';
 import { hashToken } from '../../../src/lib/token-secret.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { startInbox, type Inbox } from '../../helpers/inbox.ts';
-import { createTenant, createUser, PASSWORD, type Tenant } from '../../helpers/tenants.ts';
+import { call, startApp } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
+import { createTenant, createUser, PASSWORD } from '../../helpers/tenants.ts';
 
 const PUBLIC_URL = 'http://localhost:3000';
 const MASKED = `${PUBLIC_URL}/invitations/********`;
 const LINK = /http:\/\/localhost:3000\/invitations\/([A-Za-z0-9_-]{43})/;
 
-let inbox: Inbox;
-let t: TestApp;
-let tenant: Tenant;
-let other: Tenant;
-beforeAll(async () => {
-  inbox = await startInbox();
-  t = await startApp({
-    env: { SMTP_URL: inbox.url, PUBLIC_URL, RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000' },
-  });
-  tenant = await createTenant(t.services, 'Inviting');
-  other = await createTenant(t.services, 'Outsider');
-});
-afterAll(async () => {
-  await t.close();
-  await inbox.close();
+const { t, tenants: [tenant, other], inbox } = fileApp({
+  inbox: true,
+  env: { PUBLIC_URL, RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000' },
+  tenants: ['Inviting', 'Outsider'],
 });
 
 const errors = (code: number, message: string) => ({ errors: [{ code, message }] });

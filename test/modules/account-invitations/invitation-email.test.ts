@@ -12,9 +12,9 @@ import { freePort } from '../../../bench/processes.ts';
 import { retryDueInvitationEmails, retryDelayMs } from '../../../src/modules/account-invitations/invitation-mail.ts';
 import { hashToken } from '../../../src/lib/token-secret.ts';
 import { call, ENGINE, startApp, type TestApp } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { builtEntry } from '../../helpers/built-entries.ts';
 import { freshDataDir } from '../../helpers/embedded-template.ts';
-import { startInbox, type Inbox } from '../../helpers/inbox.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 const PUBLIC_URL = 'http://localhost:3000';
@@ -29,18 +29,7 @@ const stored = (t: TestApp, id: string) =>
   t.services.db.selectFrom('account_invitations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 describe('with SMTP', () => {
-  let inbox: Inbox;
-  let t: TestApp;
-  let tenant: Tenant;
-  beforeAll(async () => {
-    inbox = await startInbox();
-    t = await startApp({ env: { SMTP_URL: inbox.url, PUBLIC_URL } });
-    tenant = await createTenant(t.services, 'Hourly');
-  });
-  afterAll(async () => {
-    await t.close();
-    await inbox.close();
-  });
+  const { t, tenants: [tenant], inbox } = fileApp({ inbox: true, env: { PUBLIC_URL }, tenants: ['Hourly'] });
   const mailsTo = (email: string) => inbox.mails.filter((m) => m.to.includes(email));
 
   it('sends one email per address per hour however often the address is invited; the first link keeps working', async () => {

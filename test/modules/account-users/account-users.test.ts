@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NEEDS_ACCOUNT, NEEDS_ADMIN } from '../../../src/http/app-errors.ts';
 import { insertMembership } from '../../../src/modules/account-users/account-users.repository.ts';
 import { issueToken } from '../../../src/modules/tokens/tokens.service.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { createTenant, createUser, type Tenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-let other: Tenant;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
-  tenant = await createTenant(t.services, 'Members');
-  other = await createTenant(t.services, 'Elsewhere');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant, other] } = fileApp({ env: { RATE_LIMIT_MAX: '100000' }, tenants: ['Members', 'Elsewhere'] });
 
 const errors = (code: number, message: string) => ({ errors: [{ code, message }] });
 const invalid = (...messages: string[]) => ({ errors: messages.map((error) => ({ error })) });

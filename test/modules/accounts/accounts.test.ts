@@ -1,26 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_AI_FEATURES } from '../../../src/modules/accounts/accounts.schema.ts';
 import type { AccountRow } from '../../../src/db/schema.ts';
 import { insertAccount } from '../../../src/modules/accounts/accounts.repository.ts';
 import { insertMembership } from '../../../src/modules/account-users/account-users.repository.ts';
 import { insertGroup } from '../../../src/modules/groups/groups.repository.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { createTenant, createUser, type Tenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-let a: Tenant;
-let b: Tenant;
+const { t, tenants: [a, b] } = fileApp({ tenants: ['Alpha', 'Beta'] });
 /** A user who belongs to no account. */
 let stranger: { id: string; token: string };
 beforeAll(async () => {
-  t = await startApp();
-  a = await createTenant(t.services, 'Alpha');
-  b = await createTenant(t.services, 'Beta');
   const { user, token } = await createUser(t.services, 'Stranger');
   stranger = { id: user.id, token };
 });
-afterAll(async () => { await t.close(); });
 
 const api = (method: string, url: string, token?: string, body?: unknown) => call(t.app, method, url, { token, body });
 const errors = (code: number, message: string) => ({ errors: [{ code, message }] });

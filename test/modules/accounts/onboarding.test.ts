@@ -3,14 +3,13 @@
  * facts are written straight into the database: accounts.vendors_setup_at, accounts.code_installed_at
  * and account_recent_visitors.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ONBOARDING_STATUSES } from '../../../src/modules/accounts/accounts.schema.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
-afterAll(async () => { await t.close(); });
+const { t } = fileApp();
 
 const DAY = 24 * 60 * 60 * 1000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY);

@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
 import { reasonOf } from '../../../src/modules/ai-actions/ai-action-reason.ts';
 import { insertAiAction } from '../../../src/modules/ai-actions/ai-actions.repository.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { insertCategory } from '../../helpers/records.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-let other: Tenant;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
-  tenant = await createTenant(t.services, 'Ai');
-  other = await createTenant(t.services, 'NotAi');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant, other] } = fileApp({ env: { RATE_LIMIT_MAX: '100000' }, tenants: ['Ai', 'NotAi'] });
 
 /** A storage item the AI categorised and described, as the classifier records it. */
 async function aiCategorisedItem() {

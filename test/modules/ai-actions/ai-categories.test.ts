@@ -2,18 +2,15 @@
  * The AI and the account's categories, through the API: it matches existing categories by
  * meaning, never adds one to the live banner behind the admin's back, and "classify now".
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
 import { AI_CATEGORISE_OFF } from '../../../src/modules/storage-items/storage-items.service.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { createItem, settledItem } from '../../helpers/storage-items.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
-});
-afterAll(async () => { await t.close(); });
+const { t } = fileApp({ env: { RATE_LIMIT_MAX: '100000' } });
 
 const api = (method: string, url: string, token: string, body?: unknown, query?: Record<string, string>) =>
   call(t.app, method, url, { token, body, query });

@@ -3,16 +3,13 @@
  * them (no language model here): the standard categories in the built-in languages, durations in
  * any language the runtime's locale data has, and its English descriptions where the account has English.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { expect, it } from 'vitest';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { createItem, settledItem } from '../../helpers/storage-items.ts';
 import { createTenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
-});
-afterAll(async () => { await t.close(); });
+const { t } = fileApp({ env: { RATE_LIMIT_MAX: '100000' } });
 
 it('words a German account\'s new category and item in German, and in the English and French its banner speaks', async () => {
   const tenant = await createTenant(t.services, 'Sprachen');

@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLASSIFIER_OPTIONS } from '../../../src/ai/classifier/classifier.ts';
 import { newId } from '../../../src/db/ids.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { insertCategory } from '../../helpers/records.ts';
 import { createItem, settledItem } from '../../helpers/storage-items.ts';
 import { recordScannedItems } from '../../../src/modules/storage-items/scanned-items.service.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
-});
-afterAll(async () => { await t.close(); });
+const { t } = fileApp({ env: { RATE_LIMIT_MAX: '100000' } });
 
 const api = (method: string, url: string, token: string, body?: unknown, query?: Record<string, string>) =>
   call(t.app, method, url, { token, body, query });

@@ -3,14 +3,10 @@
  * changing a password or accepting an invitation. Wrong passwords per email address have budgets of
  * their own: login-lockout.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../helpers/file-app.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp({ env: { AUTH_RATE_LIMIT_PER_MIN: '3', SIGNUP_ENABLED: 'true' } });
-});
-afterAll(async () => { await t.close(); });
+const { t } = fileApp({ env: { AUTH_RATE_LIMIT_PER_MIN: '3', SIGNUP_ENABLED: 'true' } });
 
 const send = (ip: string, method: 'POST' | 'PUT', url: string, payload: unknown, token?: string) =>
   t.app.inject({ method, url, remoteAddress: ip, payload: payload as object, headers: token ? { authorization: `Bearer ${token}` } : {} });

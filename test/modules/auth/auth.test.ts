@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashToken } from '../../../src/lib/token-secret.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, createUser, PASSWORD, type Tenant } from '../../helpers/tenants.ts';
+import { call, startApp } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
+import { createUser, PASSWORD } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-beforeAll(async () => {
-  t = await startApp({ env: { AUTH_RATE_LIMIT_PER_MIN: '1000', SIGNUP_ENABLED: 'true' } });
-  tenant = await createTenant(t.services, 'Auth');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant] } = fileApp({ env: { AUTH_RATE_LIMIT_PER_MIN: '1000', SIGNUP_ENABLED: 'true' }, tenants: ['Auth'] });
 
 const login = (email: string, password: string) => call(t.app, 'POST', '/api/v1/auth', { body: { email, password } });
 

@@ -3,21 +3,17 @@
  * that already failed: a guesser cannot lock the owner out, and cannot escape the brake by changing
  * the email's case or spaces. Runs on the in-memory limits and, with REDIS_URL, on Redis's.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
 import { createUser, PASSWORD } from '../../helpers/tenants.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 
 /** Wrong passwords per email from one IP per hour, and from every IP. */
 const PER_IP = 3;
 const PER_EMAIL = 30;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp({
-    env: { AUTH_RATE_LIMIT_PER_MIN: '10', LOGIN_FAILURES_PER_IP_PER_HOUR: String(PER_IP), LOGIN_EMAIL_RATE_LIMIT_PER_HOUR: String(PER_EMAIL) },
-  });
+const { t } = fileApp({
+  env: { AUTH_RATE_LIMIT_PER_MIN: '10', LOGIN_FAILURES_PER_IP_PER_HOUR: String(PER_IP), LOGIN_EMAIL_RATE_LIMIT_PER_HOUR: String(PER_EMAIL) },
 });
-afterAll(async () => { await t.close(); });
 
 const login = (ip: string, email: string, password = 'wrong password') =>
   t.app.inject({ method: 'POST', url: '/api/v1/auth', remoteAddress: ip, payload: { email, password } });

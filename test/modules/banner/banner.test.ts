@@ -1,19 +1,11 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
-import { call, startApp, WITH_REDIS, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { call, startApp, WITH_REDIS } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
+import { createTenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-let other: Tenant;
-
-beforeAll(async () => {
-  t = await startApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '10000', RATE_LIMIT_MAX: '10000' } });
-  tenant = await createTenant(t.services, 'Banner');
-  other = await createTenant(t.services, 'Elsewhere');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant, other] } = fileApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '10000', RATE_LIMIT_MAX: '10000' }, tenants: ['Banner', 'Elsewhere'] });
 
 const api = (method: string, url: string, body?: unknown, token = tenant.tokens.account) => call(t.app, method, url, { token, body });
 const script = (accountId = tenant.account.id, headers: Record<string, string> = {}) =>
@@ -145,6 +137,10 @@ describe('the banner settings', () => {
         language_sources: ['browser', 'page', 'default'],
         languages: ['en', 'de', 'fr', 'es', 'it', 'nl'],
         revision: 1,
+        regional_rules: [{ regions: ['EEA', 'GB', 'CH'], mode: 'opt-in' }, { regions: ['US-PRIVACY-STATES'], mode: 'opt-out' }],
+        default_mode: 'opt-in',
+        regional_rules_customised: false,
+        consent_mode: { ads_data_redaction: false, url_passthrough: false },
       },
     });
   });
@@ -176,6 +172,10 @@ describe('the banner settings', () => {
       language_sources: ['browser', 'page', 'default'],
       languages: ['en', 'de', 'fr', 'es', 'it', 'nl'],
       revision: 1,
+      regional_rules: [{ regions: ['EEA', 'GB', 'CH'], mode: 'opt-in' }, { regions: ['US-PRIVACY-STATES'], mode: 'opt-out' }],
+      default_mode: 'opt-in',
+      regional_rules_customised: false,
+      consent_mode: { ads_data_redaction: false, url_passthrough: false },
     });
     expect((await api('GET', '/api/v1/banner', undefined, token)).body).toEqual(res.body);
 

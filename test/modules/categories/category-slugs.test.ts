@@ -1,15 +1,9 @@
 /** Names in any script get a working slug, and a slug problem the client did not cause names the name. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { describe, expect, it } from 'vitest';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
-  tenant = await createTenant(t.services, 'Slugs');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant] } = fileApp({ env: { RATE_LIMIT_MAX: '100000' }, tenants: ['Slugs'] });
 
 const create = (category: Record<string, unknown>) => call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category } });
 

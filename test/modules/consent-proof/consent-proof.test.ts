@@ -3,20 +3,17 @@
  * daily checkpoints, the streamed export, erasure and retention, on the real engines.
  */
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
 import { ConsentWriter, type ConsentWriterOptions } from '../../../src/modules/consents/consent-writer.ts';
 import { chainPage } from '../../../src/modules/consent-proof/consent-proof.repository.ts';
 import { exportConsents, verifyChain } from '../../../src/modules/consent-proof/consent-proof.service.ts';
 import { fromStored, type NewConsent } from '../../../src/modules/consents/consents.repository.ts';
-import { call, ENGINE, startApp, type TestApp } from '../../helpers/app.ts';
+import { call, ENGINE, startApp } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000', WIDGET_RATE_LIMIT_PER_MIN: '100000' } });
-});
-afterAll(async () => { await t.close(); });
+const { t } = fileApp({ env: { RATE_LIMIT_MAX: '100000', WIDGET_RATE_LIMIT_PER_MIN: '100000' } });
 
 const prefs = { accept_type: 'all' as const, accepted_categories: [], rejected_categories: [], accepted_services: {}, rejected_services: {} };
 const newConsent = (tenant: Tenant, sessionId: string, createdAt = new Date(), userId: string | null = null): NewConsent => ({
@@ -159,6 +156,69 @@ describe('the hash chain', () => {
   });
 });
 
+describe('the chain with country, region, mode and GPP string', () => {
+  const GPP = 'DBABLA~BVQqAAAAAgA.QA';
+  const placed = { country: 'US', region: 'US-CA', mode: 'opt-out', gpp_string: GPP };
+
+  it('verifies consents without them (as stored before) and with them on one chain, and catches a change to any of them', async () => {
+    const tenant = await createTenant(t.services, 'ChainedPlaces');
+    const old = await record(tenant, ['before-1', 'before-2']);
+    const api = await call(t.app, 'POST', '/api/v1/consents', {
+      token: tenant.tokens.admin, body: { consent: { session_id: 'placed-api', user_preferences: { accept_type: 'all' }, ...placed } },
+    });
+    expect(api.status).toBe(201);
+    expect(api.body.data).toMatchObject(placed);
+    const widget = await call(t.app, 'POST', `/widget/${tenant.account.id}/consents`, {
+      body: { consent: { session_id: 'placed-widget', user_preferences: { accept_type: 'necessary' }, country: 'DE', mode: 'opt-in' } },
+    });
+    expect(widget.status).toBe(201);
+    const [newer, modeOnly] = [api.body.data.id as string, widget.body.data.id as string];
+    expect(await verify(tenant)).toEqual({ valid: true, checked: 4, first_bad_id: null });
+    const rows = ndjson((await exportOf(tenant)).body);
+    // The widget records the mode of a visitor whose place is not known (loopback): the account's default.
+    expect(rows.map((r) => [r.country, r.region, r.mode, r.gpp_string])).toEqual([
+      [null, null, 'opt-in', null], [null, null, 'opt-in', null], ['US', 'US-CA', 'opt-out', GPP], ['DE', null, 'opt-in', null],
+    ]);
+
+    const db = t.services.db;
+    const tamperings: [string, string, ReturnType<typeof sql>][] = [
+      [newer, 'country', sql`country = 'MX'`], [newer, 'country', sql`country = null`],
+      [newer, 'region', sql`region = 'US-NY'`], [newer, 'region', sql`region = null`],
+      [newer, 'mode', sql`mode = 'opt-in'`], [newer, 'mode', sql`mode = null`],
+      [newer, 'gpp_string', sql`gpp_string = 'DBABLA~BVQqAAAAAgA.YA'`], [newer, 'gpp_string', sql`gpp_string = null`],
+      [modeOnly, 'region', sql`region = 'DE-BY'`], [modeOnly, 'gpp_string', sql`gpp_string = ${GPP}`],
+      [old[1], 'country', sql`country = 'FR'`], [old[1], 'mode', sql`mode = 'notice'`],
+    ];
+    for (const [id, field, change] of tamperings) {
+      const before = await db.selectFrom('consents').select(['country', 'region', 'mode', 'gpp_string']).where('id', '=', id).executeTakeFirstOrThrow();
+      await sql`update consents set ${change} where id = ${id}`.execute(db);
+      const seq = rows.findIndex((r) => r.id === id);
+      expect(await verify(tenant), `${field} of consent ${seq + 1}`).toEqual({ valid: false, checked: seq, first_bad_id: id });
+      await sql`update consents set country = ${before.country}, region = ${before.region}, mode = ${before.mode}, gpp_string = ${before.gpp_string}
+        where id = ${id}`.execute(db);
+    }
+    expect(await verify(tenant)).toEqual({ valid: true, checked: 4, first_bad_id: null });
+  });
+
+  it('shows them on the list, the detail, the receipt and both exports', async () => {
+    const tenant = await createTenant(t.services, 'ShownPlaces');
+    const res = await call(t.app, 'POST', `/widget/${tenant.account.id}/consents`, {
+      body: { consent: { session_id: 'shown', user_preferences: { accept_type: 'all' }, ...placed } },
+    });
+    expect(res.status).toBe(201);
+    const id = res.body.data.id as string;
+    const listed = await call(t.app, 'GET', '/api/v1/consents', { token: tenant.tokens.member });
+    expect(listed.body.data[0]).toMatchObject({ id, ...placed });
+    expect((await call(t.app, 'GET', `/api/v1/consents/${id}`, { token: tenant.tokens.member })).body.data).toMatchObject({ id, ...placed });
+    const receipt = await call(t.app, 'GET', `/widget/${tenant.account.id}/consents/${id}`, { query: { session_id: 'shown' } });
+    expect(receipt.body.data).toMatchObject({ id, ...placed });
+    expect(ndjson((await exportOf(tenant)).body)[0]).toMatchObject({ id, ...placed });
+    const [header, line] = (await exportOf(tenant, { format: 'csv' })).body.trimEnd().split('\n');
+    expect(header.endsWith(',erased_at,country,region,mode,gpp_string')).toBe(true);
+    expect(line.endsWith(`,US,US-CA,opt-out,${GPP}`)).toBe(true);
+  });
+});
+
 describe('two writers recording for one account', () => {
   /** An account with one consent, and two writers for it; on PostgreSQL the second belongs to a second instance. */
   async function twoWriters(name: string, options: ConsentWriterOptions) {
@@ -238,7 +298,8 @@ describe('the visitor\'s receipt', () => {
     const [exportedRow] = ndjson((await exportOf(tenant)).body);
     expect(res.body.data).toEqual({
       id, created_at: exportedRow.created_at, user_preferences: exportedRow.user_preferences, gpc: false,
-      url: 'https://shop.example.com/a', chain_seq: 1, hash: exportedRow.hash, personal_hash: exportedRow.personal_hash,
+      url: 'https://shop.example.com/a', country: null, region: null, mode: 'opt-in', gpp_string: null,
+      chain_seq: 1, hash: exportedRow.hash, personal_hash: exportedRow.personal_hash,
     });
     const notFound = { errors: [{ code: 404, message: 'Record not found' }] };
     expect(await call(t.app, 'GET', url, { query: { session_id: 'someone-else' } })).toMatchObject({ status: 404, body: notFound });
@@ -296,7 +357,7 @@ describe('GET /consents/export', () => {
     const csv = await exportOf(tenant, { format: 'csv' });
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = csv.body.trimEnd().split('\n');
-    expect(lines[0]).toBe('id,created_at,session_id,user_id,accept_type,accepted_categories,accepted_category_names,rejected_categories,rejected_category_names,accepted_services,rejected_services,url,user_agent,ip_address,gpc,chain_seq,hash,personal_hash,erased_at');
+    expect(lines[0]).toBe('id,created_at,session_id,user_id,accept_type,accepted_categories,accepted_category_names,rejected_categories,rejected_category_names,accepted_services,rejected_services,url,user_agent,ip_address,gpc,chain_seq,hash,personal_hash,erased_at,country,region,mode,gpp_string');
     expect(lines).toHaveLength(1 + 31 + 1); // the quoted session holds a line break
     expect(csv.body).toContain('"tricky,""quoted""\nline"');
     expect(lines[1].startsWith(`${exported[0].id},${exported[0].created_at},s-0,user-7,all,`)).toBe(true);

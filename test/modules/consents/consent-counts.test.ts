@@ -4,17 +4,17 @@
  * both must be exactly what the table holds, at every boundary, after retention removed some days, and
  * with rows that bypassed the writer.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
 import { ConsentWriter } from '../../../src/modules/consents/consent-writer.ts';
 import type { NewConsent } from '../../../src/modules/consents/consents.repository.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
+import { type Tenant } from '../../helpers/tenants.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-let t: TestApp;
-let tenant: Tenant;
+const { t, tenants: [tenant, neighbour] } = fileApp({ env: { RATE_LIMIT_MAX: '100000' }, tenants: ['Counts', 'CountsNeighbour'] });
 let now: number;
 let times: number[];
 
@@ -25,9 +25,6 @@ const consent = (account: Tenant, at: number): NewConsent => ({
 });
 
 beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
-  tenant = await createTenant(t.services, 'Counts');
-  const neighbour = await createTenant(t.services, 'CountsNeighbour');
   now = Date.now();
   // Ten UTC days from 35 days ago: consents at midnight exactly and a millisecond after it, on both
   // sides of the first hour's end, inside an hour, at noon and a millisecond before the next midnight.
@@ -39,7 +36,6 @@ beforeAll(async () => {
   for (const at of times.filter((_, i) => i % 3 === 0)) await writer.write(consent(neighbour, at));
   await writer.close();
 });
-afterAll(async () => { await t.close(); });
 
 /** Windows with ends at midnights, at hours, on consents, between them, and open on either side. */
 function windows(): Array<[number | undefined, number | undefined]> {

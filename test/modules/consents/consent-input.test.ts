@@ -3,27 +3,18 @@
  * lists agree with its accept_type; an `all` consent records every category it covers (the published ones),
  * a `necessary` one every published category it refuses.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { insertCategory } from '../../helpers/records.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
+import { insertCategory, insertUsualCategories } from '../../helpers/records.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-let necessary: { id: string };
-let analytics: { id: string };
-let marketing: { id: string };
-let hidden: { id: string };
+const { t, tenants: [tenant] } = fileApp({ env: { RATE_LIMIT_MAX: '100000' }, tenants: ['Input'] });
+let necessary: { id: string }, analytics: { id: string }, marketing: { id: string }, hidden: { id: string };
 beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
-  tenant = await createTenant(t.services, 'Input');
-  necessary = await insertCategory(t.services, tenant.account.id, { name: 'Necessary', required: true });
-  analytics = await insertCategory(t.services, tenant.account.id, { name: 'Analytics' });
-  marketing = await insertCategory(t.services, tenant.account.id, { name: 'Marketing' });
+  ({ necessary, analytics, marketing } = await insertUsualCategories(t.services, tenant.account.id));
   // Not yet published: the banner does not show it, so accepting all does not accept it.
   hidden = await insertCategory(t.services, tenant.account.id, { name: 'Experiments', published: false });
 });
-afterAll(async () => { await t.close(); });
 
 const viaApi = (consent: unknown) => call(t.app, 'POST', '/api/v1/consents', { token: tenant.tokens.account, body: { consent } });
 const viaWidget = (consent: unknown) => call(t.app, 'POST', `/widget/${tenant.account.id}/consents`, { body: { consent } });

@@ -1,18 +1,13 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
 import { ConsentWriter } from '../../../src/modules/consents/consent-writer.ts';
 import { fromStored, type NewConsent } from '../../../src/modules/consents/consents.repository.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000', WIDGET_RATE_LIMIT_PER_MIN: '100000' } });
-  tenant = await createTenant(t.services, 'Writer');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant] } = fileApp({ env: { RATE_LIMIT_MAX: '100000', WIDGET_RATE_LIMIT_PER_MIN: '100000' }, tenants: ['Writer'] });
 
 const consent = (sessionId: string): NewConsent => ({
   id: newId(), account_id: tenant.account.id, session_id: sessionId, user_id: null,

@@ -1,25 +1,15 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { insertCategory } from '../../helpers/records.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
+import { insertCategory, insertUsualCategories } from '../../helpers/records.ts';
+import { createTenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-let other: Tenant;
-let necessary: { id: string };
-let analytics: { id: string };
-let marketing: { id: string };
-
+const { t, tenants: [tenant, other] } = fileApp({ env: { RATE_LIMIT_MAX: '100000' }, tenants: ['Consents', 'Elsewhere'] });
+let necessary: { id: string }, analytics: { id: string }, marketing: { id: string };
 beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
-  tenant = await createTenant(t.services, 'Consents');
-  other = await createTenant(t.services, 'Elsewhere');
-  necessary = await insertCategory(t.services, tenant.account.id, { name: 'Necessary', required: true });
-  analytics = await insertCategory(t.services, tenant.account.id, { name: 'Analytics' });
-  marketing = await insertCategory(t.services, tenant.account.id, { name: 'Marketing' });
+  ({ necessary, analytics, marketing } = await insertUsualCategories(t.services, tenant.account.id));
 });
-afterAll(async () => { await t.close(); });
 
 const preferences = (accepted: string[], rejected: string[] = []) => ({
   accept_type: rejected.length ? 'custom' : 'all',
@@ -57,6 +47,10 @@ describe('POST /consents', () => {
       ip_address: '203.0.113.0',
       gpc: true,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      country: null,
+      region: null,
+      mode: null,
+      gpp_string: null,
     });
     const stored = await t.services.db.selectFrom('consents').selectAll().where('id', '=', data.id).executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ account_id: tenant.account.id, ip_address: '203.0.113.0', gpc: true });

@@ -4,32 +4,20 @@
  * beside an item whose category is not published. Each test has an account of its own. This file
  * runs in the embedded project only (vitest.config.ts): the API under it is tested on both engines.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
-import { freePort, inspect, settled, signIn, WIDTHS } from '../../helpers/dashboard.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { call } from '../../helpers/app.ts';
+import { describeBrowser, fileBrowser } from '../../helpers/browser.ts';
+import { fileApp } from '../../helpers/file-app.ts';
+import { inspect, settled, signIn, WIDTHS } from '../../helpers/dashboard.ts';
 import { createItem, settledItem } from '../../helpers/storage-items.ts';
 import { createTenant, PASSWORD, type Tenant } from '../../helpers/tenants.ts';
 import { dashboardBuilt } from '../../helpers/web-build.ts';
 
 const describeHere = dashboardBuilt() ? describeBrowser : describe.skip;
 
-let t: TestApp;
-let browser: Browser;
-let base: string;
-
-beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await startApp({ env: { PUBLIC_URL: base, RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000' } });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const { t } = fileApp({ listen: true, env: { RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000' } });
+const browser = fileBrowser();
 
 let tenants = 0;
 /** An account of its own, with the AI's settings given (those of an account made before the AI was on by default: off). */
@@ -44,7 +32,7 @@ const setAi = (tenant: Tenant, ai_features: Record<string, boolean>) =>
   call(t.app, 'PATCH', `/api/v1/accounts/${tenant.account.id}`, { token: tenant.tokens.partner, body: { account: { ai_features } } });
 
 async function signedIn(tenant: Tenant, path: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: WIDTHS.desktop, baseURL: base });
+  const context = await browser.newContext({ viewport: WIDTHS.desktop, baseURL: t.url });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   await signIn(page, tenant.admin.email, PASSWORD);

@@ -3,46 +3,30 @@
  * the flows people go through, axe-core on every page, and screenshots at 1280 and 390 pixels.
  */
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
 import { seedDemo } from '../../../src/demo.ts';
 import { insertAiAction } from '../../../src/modules/ai-actions/ai-actions.repository.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
+import { call, startApp } from '../../helpers/app.ts';
+import { describeBrowser, fileBrowser } from '../../helpers/browser.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { freePort, inspect, seriousViolations, settled, signIn } from '../../helpers/dashboard.ts';
-import { startInbox, type Inbox } from '../../helpers/inbox.ts';
-import { createTenant, PASSWORD, type Tenant } from '../../helpers/tenants.ts';
+import { createTenant, PASSWORD } from '../../helpers/tenants.ts';
 import { dashboardBuilt } from '../../helpers/web-build.ts';
 
 // The pages do not depend on the database engine; the API under them is tested on both. This file
 // runs in the embedded project only (vitest.config.ts).
 const describeHere = dashboardBuilt() ? describeBrowser : describe.skip;
 
-let t: TestApp;
-let inbox: Inbox;
-let browser: Browser;
-let base: string;
-let tenant: Tenant;
-
-beforeAll(async () => {
-  inbox = await startInbox();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await startApp({ env: { SMTP_URL: inbox.url, PUBLIC_URL: base, RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000' } });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  tenant = await createTenant(t.services, 'Browser');
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-  await inbox?.close();
+const { t, tenants: [tenant], inbox } = fileApp({
+  listen: true, inbox: true, env: { RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000' }, tenants: ['Browser'],
 });
+const browser = fileBrowser();
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: base });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: t.url });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
   context.setDefaultTimeout(10_000);
   return { context, page: await context.newPage() };
 }
@@ -125,14 +109,14 @@ describeHere('the dashboard in a browser', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${base}/accounts/${tenant.account.id}`);
+    await page.waitForURL(`${t.url}/accounts/${tenant.account.id}`);
     await settled(page);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(tenant.account.name);
     // The last step says what "Live" takes, beside the steps.
     const steps = page.getByRole('list').filter({ hasText: 'Live (10 visitors in 30 days)' });
     const explained = page.locator(`#${await steps.getAttribute('aria-describedby')}`);
     expect(await explained.textContent()).toMatch(/^Live: the banner reached at least 10 different visitors in the last 30 days\. A visitor is a browser session /);
-    const snippet = `<script src="${base}/widget/${tenant.account.id}.js"></script>`;
+    const snippet = `<script src="${t.url}/widget/${tenant.account.id}.js"></script>`;
     expect(await page.locator('#install-snippet').textContent()).toBe(snippet);
     await page.getByRole('button', { name: 'Copy snippet' }).click();
     await page.getByText('Copied to the clipboard.').waitFor();
@@ -160,7 +144,7 @@ describeHere('the dashboard in a browser', () => {
     await page.goto('/sign-in');
     await settled(page);
     await page.getByRole('link', { name: 'Sign up' }).click();
-    await page.waitForURL(`${base}/sign-up`);
+    await page.waitForURL(`${t.url}/sign-up`);
     await settled(page);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign up');
     const form = page.getByRole('form', { name: 'Sign up' });
@@ -178,7 +162,7 @@ describeHere('the dashboard in a browser', () => {
     await form.getByLabel('Password').fill(PASSWORD);
     await form.getByRole('button', { name: 'Sign up' }).click();
     // A new login has no account yet: it lands where it creates one, signed in with the API's session token.
-    await page.waitForURL(`${base}/accounts`);
+    await page.waitForURL(`${t.url}/accounts`);
     await settled(page);
     expect(await page.locator('.who').textContent()).toBe('New Owner');
     const token = await page.evaluate(() => localStorage.getItem('consentry.token'));
@@ -525,7 +509,7 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
 
     const mail = await mailTo(email, 0);
-    const link = new RegExp(`${base}/invitations/[A-Za-z0-9_-]+`).exec(mail)?.[0];
+    const link = new RegExp(`${t.url}/invitations/[A-Za-z0-9_-]+`).exec(mail)?.[0];
     expect(link).toBeDefined();
     const invitee = await newPage();
     await invitee.page.goto(link!);
@@ -533,7 +517,7 @@ describeHere('the dashboard in a browser', () => {
     await invitee.page.getByLabel('Your name (new logins only)').fill('Ivy Invitee');
     await invitee.page.getByLabel('Password').fill('ivy password 1');
     await invitee.page.getByRole('button', { name: 'Accept invitation' }).click();
-    await invitee.page.waitForURL(`${base}/accounts/${tenant.account.id}`);
+    await invitee.page.waitForURL(`${t.url}/accounts/${tenant.account.id}`);
     await settled(invitee.page);
     expect(await invitee.page.locator('.who').textContent()).toBe('Ivy Invitee');
     await invitee.page.getByRole('button', { name: 'Sign out' }).click();
@@ -615,12 +599,12 @@ describeHere('the dashboard in a browser', () => {
     await consents.waitFor();
     expect(await consents.textContent()).toMatch(/^0/);
     await page.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: tenant.account.name });
-    await page.waitForURL(`${base}/accounts/${tenant.account.id}`);
+    await page.waitForURL(`${t.url}/accounts/${tenant.account.id}`);
     await page.locator('.figures').waitFor();
     await expect.poll(() => consents.textContent()).toMatch(new RegExp(`^${firstStats.totals.consents}`));
     expect(firstStats.totals.consents).toBeGreaterThan(0);
     await page.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: 'Second shop' });
-    await page.waitForURL(`${base}/accounts/${second}`);
+    await page.waitForURL(`${t.url}/accounts/${second}`);
     await settled(page);
     // A rename shows in the switcher at once.
     const settings = page.getByRole('form', { name: 'Account settings' });
@@ -634,21 +618,21 @@ describeHere('the dashboard in a browser', () => {
     await settled(page);
     expect(await page.getByText('No categories yet.').count()).toBe(1);
     await page.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: tenant.account.name });
-    await page.waitForURL(`${base}/accounts/${tenant.account.id}/categories`);
+    await page.waitForURL(`${t.url}/accounts/${tenant.account.id}/categories`);
     await page.getByRole('rowheader', { name: 'Only in the first' }).waitFor();
     // Services too are the chosen account's (a user of two accounts must name it in each request).
     await call(t.app, 'POST', '/api/v1/services', { token: tenant.tokens.account, body: { service: { name: 'Only here' } } });
     await page.getByRole('link', { name: 'Services' }).click();
     await page.getByRole('rowheader', { name: 'Only here' }).waitFor();
     await page.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: 'Second shop renamed' });
-    await page.waitForURL(`${base}/accounts/${second}/services`);
+    await page.waitForURL(`${t.url}/accounts/${second}/services`);
     await page.getByText('No services yet.').waitFor();
     await page.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: tenant.account.name });
-    await page.waitForURL(`${base}/accounts/${tenant.account.id}/services`);
+    await page.waitForURL(`${t.url}/accounts/${tenant.account.id}/services`);
     await page.getByRole('rowheader', { name: 'Only here' }).waitFor();
     // The choice is remembered: the start page opens the account last worked on.
     await page.goto('/');
-    await page.waitForURL(`${base}/accounts/${tenant.account.id}`);
+    await page.waitForURL(`${t.url}/accounts/${tenant.account.id}`);
     await context.close();
   });
 
@@ -663,7 +647,7 @@ describeHere('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Email me a link' }).click();
     await page.getByText('a link to reset the password has been sent').waitFor();
 
-    const link = new RegExp(`${base}/reset-password/[A-Za-z0-9_-]+`).exec(await mailTo(email, before))?.[0];
+    const link = new RegExp(`${t.url}/reset-password/[A-Za-z0-9_-]+`).exec(await mailTo(email, before))?.[0];
     expect(link).toBeDefined();
     await page.goto(link!);
     await settled(page);
@@ -714,7 +698,7 @@ describeHere('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'API token' }).click();
     await page.getByRole('textbox', { name: 'API token' }).fill(tenant.tokens.partner);
     await page.getByRole('button', { name: 'Sign in with token' }).click();
-    await page.waitForURL(`${base}/partner`);
+    await page.waitForURL(`${t.url}/partner`);
     await settled(page);
     await page.getByRole('rowheader', { name: tenant.group.name }).waitFor();
 
@@ -1127,7 +1111,7 @@ describeHere('the dashboard in a browser', () => {
     await partner.page.getByRole('button', { name: 'API token' }).click();
     await partner.page.getByRole('textbox', { name: 'API token' }).fill(tenant.tokens.partner);
     await partner.page.getByRole('button', { name: 'Sign in with token' }).click();
-    await partner.page.waitForURL(`${base}/partner`);
+    await partner.page.waitForURL(`${t.url}/partner`);
     await partner.page.goto(`/partner/groups/${tenant.group.id}`);
     await settled(partner.page);
     const groupStats = (await call(t.app, 'GET', `/api/v1/groups/${tenant.group.id}/stats`, { token: tenant.tokens.partner })).body;
@@ -1187,7 +1171,7 @@ describeHere('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'API token' }).click();
     await page.getByRole('textbox', { name: 'API token' }).fill(tenant.tokens.partner);
     await page.getByRole('button', { name: 'Sign in with token' }).click();
-    await page.waitForURL(`${base}/partner`);
+    await page.waitForURL(`${t.url}/partner`);
     await visit('/partner', 'partner-groups');
     await visit(`/partner/groups/${tenant.group.id}`, 'partner-group');
     await context.close();

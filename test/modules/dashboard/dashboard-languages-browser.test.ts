@@ -4,37 +4,22 @@
  * texts in each other language the banner speaks. The pages do not depend on the database engine;
  * this file runs in the embedded project only (vitest.config.ts).
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
-import { freePort, inspect, settled } from '../../helpers/dashboard.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { call } from '../../helpers/app.ts';
+import { describeBrowser, fileBrowser } from '../../helpers/browser.ts';
+import { fileApp } from '../../helpers/file-app.ts';
+import { inspect, settled } from '../../helpers/dashboard.ts';
 import { dashboardBuilt } from '../../helpers/web-build.ts';
 
 const describeHere = dashboardBuilt() ? describeBrowser : describe.skip;
 
-let t: TestApp;
-let browser: Browser;
-let base: string;
-let tenant: Tenant;
-
-beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await startApp({ env: { PUBLIC_URL: base, RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000' } });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  tenant = await createTenant(t.services, 'Languages');
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const { t, tenants: [tenant] } = fileApp({ listen: true, env: { RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000' }, tenants: ['Languages'] });
+const browser = fileBrowser();
 
 /** The account's page at `path`, signed in with the account token (kept in the session as the dashboard keeps it). */
 async function open(path: string): Promise<{ page: Page; close: () => Promise<void> }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: base });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: t.url });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   await page.goto('/sign-in');

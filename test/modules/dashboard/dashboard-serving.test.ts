@@ -1,9 +1,12 @@
+/**
+ * The dashboard's built files served at /. No database plays a part: the embedded project only
+ * (vitest.config.ts).
+ */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseEncoding, loadSite } from '../../../src/modules/dashboard/dashboard-files.ts';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
 
 /** A built site of our own making, so that these tests need no build of the real one. */
@@ -117,18 +120,5 @@ describe('the dashboard at /', () => {
     } finally {
       await bare.close();
     }
-  });
-});
-
-describe('chooseEncoding', () => {
-  const file = loadSite(dir, { signupEnabled: true })!.get('/assets/app-1a2b.js')!;
-  it('prefers brotli, then gzip, honours q=0 and *, and falls back to identity', () => {
-    expect(chooseEncoding(file, 'gzip, br')).toBe('br');
-    expect(chooseEncoding(file, 'gzip')).toBe('gzip');
-    expect(chooseEncoding(file, 'br;q=0, gzip')).toBe('gzip');
-    expect(chooseEncoding(file, '*')).toBe('br');
-    expect(chooseEncoding(file, '*, br;q=0')).toBe('gzip');
-    expect(chooseEncoding(file, undefined)).toBe('identity');
-    expect(chooseEncoding(file, 'deflate')).toBe('identity');
   });
 });

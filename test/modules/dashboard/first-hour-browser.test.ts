@@ -5,23 +5,39 @@
  * API is read only to check what the pages did. This file runs in the embedded project only
  * (vitest.config.ts): the API under it is tested on both engines.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { describeBrowser, launchBrowser } from '../../helpers/browser.ts';
-import { freePort, inspect, settled, WIDTHS } from '../../helpers/dashboard.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { call } from '../../helpers/app.ts';
+import { describeBrowser, fileBrowser } from '../../helpers/browser.ts';
+import { fileApp } from '../../helpers/file-app.ts';
+import { fileSite } from '../../helpers/loopback-site.ts';
+import { inspect, settled, WIDTHS } from '../../helpers/dashboard.ts';
 import { PASSWORD } from '../../helpers/tenants.ts';
 import { dashboardBuilt } from '../../helpers/web-build.ts';
 
 const describeHere = dashboardBuilt() ? describeBrowser : describe.skip;
 
-let t: TestApp;
-let browser: Browser;
-let base: string;
-let bakery: Server;
-let bakeryUrl: string;
+const { t } = fileApp({
+  listen: true,
+  env: {
+    RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000', WIDGET_RATE_LIMIT_PER_MIN: '100000',
+    SCAN_ALLOW_PRIVATE_NETWORKS: 'true', SCAN_PAGE_TIMEOUT_MS: '10000',
+  },
+});
+const browser = fileBrowser();
+const bakery = fileSite((request, response) => {
+  const path = new URL(request.url ?? '/', 'http://bakery').pathname;
+  const title = ({ '/': 'Crumb & Co', '/bread': 'Our bread', '/visit': 'Visit us' } as Record<string, string>)[path];
+  if (!title) {
+    response.statusCode = 404;
+    return response.end();
+  }
+  response.setHeader('set-cookie', 'PHPSESSID=3f2a9c; Path=/; HttpOnly; SameSite=Lax');
+  response.setHeader('content-type', 'text/html; charset=utf-8');
+  response.end(bakeryPage(title));
+});
+/** The bakery's address: the scanner reaches it by IP, as the account's domain says. */
+const bakeryUrl = () => `http://127.0.0.1:${bakery.port}`;
 /** What the owner pasted into every page of the site: the dashboard's install snippet. */
 let snippet = '';
 
@@ -39,36 +55,6 @@ function bakeryPage(title: string): string {
 <body><h1>${title}</h1><nav><a href="/">Home</a> <a href="/bread">Our bread</a> <a href="/visit">Visit us</a></nav></body></html>`;
 }
 
-beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await startApp({
-    env: {
-      PUBLIC_URL: base, RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000', WIDGET_RATE_LIMIT_PER_MIN: '100000',
-      SCAN_ALLOW_PRIVATE_NETWORKS: 'true', SCAN_PAGE_TIMEOUT_MS: '10000',
-    },
-  });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  bakery = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://bakery').pathname;
-    const title = ({ '/': 'Crumb & Co', '/bread': 'Our bread', '/visit': 'Visit us' } as Record<string, string>)[path];
-    if (!title) {
-      response.statusCode = 404;
-      return response.end();
-    }
-    response.setHeader('set-cookie', 'PHPSESSID=3f2a9c; Path=/; HttpOnly; SameSite=Lax');
-    response.setHeader('content-type', 'text/html; charset=utf-8');
-    response.end(bakeryPage(title));
-  });
-  await new Promise<void>((resolve) => bakery.listen(0, '127.0.0.1', resolve));
-  bakeryUrl = `http://127.0.0.1:${(bakery.address() as AddressInfo).port}`;
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  bakery?.close();
-  await t?.close();
-});
 
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Account pages' }).getByRole('link', { name, exact: true });
 
@@ -80,7 +66,7 @@ async function open(page: Page, name: string): Promise<void> {
 
 describeHere("a website owner's first hour", () => {
   it('goes from signing up to a categorised, published banner on their site without leaving the dashboard', async () => {
-    const context = await browser.newContext({ viewport: WIDTHS.desktop, baseURL: base });
+    const context = await browser.newContext({ viewport: WIDTHS.desktop, baseURL: t.url });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
 
@@ -93,7 +79,7 @@ describeHere("a website owner's first hour", () => {
     await signUp.getByLabel('Email').fill(email);
     await signUp.getByLabel('Password').fill(PASSWORD);
     await signUp.getByRole('button', { name: 'Sign up' }).click();
-    await page.waitForURL(`${base}/accounts`);
+    await page.waitForURL(`${t.url}/accounts`);
     await settled(page);
     const newAccount = page.getByRole('form', { name: 'New account' });
     await newAccount.getByLabel('Name').fill('Crumb & Co');
@@ -107,12 +93,12 @@ describeHere("a website owner's first hour", () => {
 
     // The owner pastes the install snippet into the site.
     snippet = (await page.locator('#install-snippet').textContent())!;
-    expect(snippet).toBe(`<script src="${base}/widget/${accountId}.js"></script>`);
+    expect(snippet).toBe(`<script src="${t.url}/widget/${accountId}.js"></script>`);
 
     // Scan the site.
     await open(page, 'Scans');
     const scanForm = page.getByRole('form', { name: 'New scan' });
-    await scanForm.getByLabel('Starting page').fill(`${bakeryUrl}/`);
+    await scanForm.getByLabel('Starting page').fill(`${bakeryUrl()}/`);
     await scanForm.getByLabel('Pages at most').fill('10');
     await scanForm.getByRole('button', { name: 'Start scan' }).click();
     await page.getByRole('table', { name: 'Scans' }).getByRole('cell', { name: 'Done', exact: true }).waitFor({ timeout: 120_000 });
@@ -160,14 +146,14 @@ describeHere("a website owner's first hour", () => {
     expect(['_ga', '_gid', '_fbp', 'PHPSESSID'].map(slugOf)).toEqual(['analytics', 'analytics', 'marketing', 'necessary']);
     expect(items.every((item) => item.status === 'finalised' && item.approved_by_type === 'User')).toBe(true);
     expect([...categories.values()].every((category) => category.published)).toBe(true);
-    const config = (await call(t.app, 'GET', `/widget/${accountId}/config.json`, { headers: { origin: bakeryUrl } })).body;
+    const config = (await call(t.app, 'GET', `/widget/${accountId}/config.json`, { headers: { origin: bakeryUrl() } })).body;
     for (const item of items) expect(JSON.stringify(config)).toContain(`"${item.name}"`);
 
     // A visitor of the site sees the banner, with the categories and their cookies, and is asked before anything optional.
     const visitor = await browser.newContext();
     visitor.setDefaultTimeout(15_000);
     const site = await visitor.newPage();
-    await site.goto(`${bakeryUrl}/bread`);
+    await site.goto(`${bakeryUrl()}/bread`);
     await site.getByRole('button', { name: 'Accept all', exact: true }).waitFor();
     await site.getByRole('button', { name: 'Manage preferences', exact: true }).click();
     const analytics = [...categories.values()].find((category) => category.slug === 'analytics')!;

@@ -1,21 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { GroupRow } from '../../../src/db/schema.ts';
 import { insertGroup } from '../../../src/modules/groups/groups.repository.ts';
 import { insertPartner } from '../../../src/modules/partners/partners.repository.ts';
 import { issueToken } from '../../../src/modules/tokens/tokens.service.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 
-let t: TestApp;
-let a: Tenant;
-let b: Tenant;
-beforeAll(async () => {
-  t = await startApp();
-  a = await createTenant(t.services, 'Alpha');
-  b = await createTenant(t.services, 'Beta');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [a, b] } = fileApp({ tenants: ['Alpha', 'Beta'] });
 
 const api = (method: string, url: string, token?: string, body?: unknown) => call(t.app, method, url, { token, body });
 const errors = (code: number, message: string) => ({ errors: [{ code, message }] });

@@ -1,23 +1,14 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MailMessage, Mailer } from '../../../src/mail/mailer.ts';
 import { sendResetLink } from '../../../src/modules/password-resets/password-resets.service.ts';
 import { RESET_QUEUE_MAX, ResetQueue } from '../../../src/modules/password-resets/reset-queue.ts';
 import { hashToken } from '../../../src/lib/token-secret.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { startInbox, type Inbox } from '../../helpers/inbox.ts';
+import { call, startApp } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { createUser, PASSWORD } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-let inbox: Inbox;
-beforeAll(async () => {
-  inbox = await startInbox();
-  t = await startApp({ env: { AUTH_RATE_LIMIT_PER_MIN: '1000', SMTP_URL: inbox.url, PUBLIC_URL: 'https://consent.example.test' } });
-});
-afterAll(async () => {
-  await t?.close();
-  await inbox?.close();
-});
+const { t, inbox } = fileApp({ inbox: true, env: { AUTH_RATE_LIMIT_PER_MIN: '1000', PUBLIC_URL: 'https://consent.example.test' } });
 
 const request = (email: string) => call(t.app, 'POST', '/api/v1/password/reset', { body: { email } });
 const reset = (token: string, password: string, confirmation = password) =>

@@ -3,7 +3,7 @@
  * owners (the user or partner behind the accounts), not oldest first. First the claims themselves,
  * as instances sharing one database make them; then the runner, in real Chromium.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { claimNextScan } from '../../../src/modules/scans/scans.repository.ts';
 import { call, ENGINE, startApp, type TestApp } from '../../helpers/app.ts';
 import { describeBrowser } from '../../helpers/browser.ts';
@@ -37,16 +37,6 @@ async function scanOf(token: string, accountId: string, id: string) {
   const res = await api('GET', `/api/v1/scans/${id}?account_id=${accountId}`, token);
   expect(res.status).toBe(200);
   return res.body.data as { id: string; status: string; started_at: string | null };
-}
-
-async function until<T>(what: () => Promise<T | undefined | false>, timeoutMs = 200_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await what();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 describe(`claims across owners (${ENGINE})`, () => {
@@ -85,7 +75,7 @@ describe(`claims across owners (${ENGINE})`, () => {
 describeBrowser(`scans taken fairly across owners (${ENGINE})`, () => {
   beforeAll(async () => {
     site = await startScanSite({ banner: false });
-    // Each page takes a second: A's first scan is still running when B asks.
+    // Each page takes a second until B has asked: A's first scan is still running when B asks.
     site.delayMs = 1000;
     t = await startApp({ env: { SCAN_ALLOW_PRIVATE_NETWORKS: 'true', SCAN_CONCURRENCY: '1', RATE_LIMIT_MAX: '100000' } });
   });
@@ -100,17 +90,19 @@ describeBrowser(`scans taken fairly across owners (${ENGINE})`, () => {
     const queuedA: Array<{ token: string; accountId: string; id: string }> = [];
     for (const accountId of a.accounts) queuedA.push({ token: a.token, accountId, id: await queue(a.token, accountId) });
     // B asks once A's first scan is running and the rest of A's are waiting.
-    const first = await until(async () => {
+    const first = await vi.waitUntil(async () => {
       const scan = await scanOf(a.token, a.accounts[0], queuedA[0].id);
       return scan.status !== 'queued' && scan;
-    });
+    }, { timeout: 200_000, interval: 200 });
     expect(first.status).toBe('in_progress');
     const queuedB = { token: b.token, accountId: b.accounts[0], id: await queue(b.token, b.accounts[0]) };
+    // B is in the queue behind a running scan: the pages need not be slow any more.
+    site.delayMs = 0;
 
-    const scans = await until(async () => {
+    const scans = await vi.waitUntil(async () => {
       const all = await Promise.all([...queuedA, queuedB].map((s) => scanOf(s.token, s.accountId, s.id)));
       return all.every((scan) => scan.status === 'completed') && all;
-    });
+    }, { timeout: 200_000, interval: 200 });
     const started = [...scans].sort((x, y) => x.started_at!.localeCompare(y.started_at!)).map((scan) => scan.id);
     expect(started.indexOf(queuedB.id)).toBe(1);
     expect(started[0]).toBe(queuedA[0].id);

@@ -3,7 +3,7 @@
  * finds and how, the storage items it writes (and never twice), the AI taking them up, the checks
  * on what may be scanned, cancelling, and scheduled rescans.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { OWN_COOKIE_DESCRIPTIONS } from '../../../banner/src/own-cookie.ts';
 import { seedDemo } from '../../../src/demo.ts';
 import { call, ENGINE, startApp, type TestApp } from '../../helpers/app.ts';
@@ -37,16 +37,6 @@ async function finished(token: string, id: string, timeoutMs = 60_000) {
     if (!['queued', 'in_progress'].includes(res.body.data.status)) return res.body.data;
     if (Date.now() > deadline) throw new Error(`scan ${id} still ${res.body.data.status}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-async function until<T>(what: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await what();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -169,7 +159,9 @@ describeBrowser(`scans (${ENGINE})`, () => {
     expect((await api('GET', `/api/v1/storage-items/${stored.get('cookie:_fbp')!.id}`, token)).body.data).not.toHaveProperty('set_by');
 
     // The new items went to the AI as hand-made ones do: _fbp is Meta's, a marketing cookie.
-    await until(async () => (await itemsOf(tenant.account.id)).every((item) => item.status !== 'processing'));
+    await vi.waitUntil(async () => (await itemsOf(tenant.account.id)).every((item) => item.status !== 'processing'), {
+      timeout: 30_000, interval: 100,
+    });
     const fbp = (await api('GET', `/api/v1/storage-items/${stored.get('cookie:_fbp')!.id}`, token)).body.data;
     expect(fbp.category_id).not.toBeNull();
     const actions = await api('GET', '/api/v1/ai-actions', token, undefined);
@@ -344,10 +336,10 @@ describeBrowser(`scans (${ENGINE})`, () => {
       // Another account waits behind it (one browser at a time), and is cancelled while queued.
       const other = await siteTenant('Other');
       const queued = await api('POST', '/api/v1/scans', other.tokens.account, { scan: { starting_url: `${site.url}/` } });
-      await until(async () => {
+      await vi.waitUntil(async () => {
         const scan = (await api('GET', `/api/v1/scans/${id}`, token)).body.data;
         return scan.status === 'in_progress' && scan.pages_scanned >= 1;
-      });
+      }, { timeout: 30_000, interval: 100 });
       expect((await api('GET', `/api/v1/scans/${queued.body.data.id}`, other.tokens.account)).body.data.status).toBe('queued');
       const cancelQueued = await api('DELETE', `/api/v1/scans/${queued.body.data.id}`, other.tokens.account);
       expect(cancelQueued.body.data).toMatchObject({ status: 'cancelled', finished_at: expect.stringMatching(ISO), started_at: null });

@@ -4,14 +4,12 @@
  */
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VisitCounter } from '../../../src/modules/stats/visit-counter.ts';
-import { startApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant } from '../../helpers/tenants.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 
-let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
-afterAll(async () => { await t.close(); });
+const { t } = fileApp();
 
 /** Collects what the counter logs. */
 function logger(lines: { level: string; fields: object; message: string }[]): FastifyBaseLogger {

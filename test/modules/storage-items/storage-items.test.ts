@@ -1,24 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
 import type { StorageItemRow } from '../../../src/db/schema.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { walkPages } from '../../helpers/pages.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-let a: Tenant;
-let b: Tenant;
+const { t, tenants: [a, b] } = fileApp({ env: { RATE_LIMIT_MAX: '100000' }, tenants: ['Alpha', 'Beta'] });
 let aCategory: string;
 let bCategory: string;
 beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
-  a = await createTenant(t.services, 'Alpha');
-  b = await createTenant(t.services, 'Beta');
   aCategory = (await api('POST', '/api/v1/categories', a.tokens.account, { category: { name: 'Analytics' } })).body.data.id;
   bCategory = (await api('POST', '/api/v1/categories', b.tokens.account, { category: { name: 'Analytics' } })).body.data.id;
 });
-afterAll(async () => { await t.close(); });
 
 const api = (method: string, url: string, token?: string, body?: unknown) => call(t.app, method, url, { token, body });
 const errors = (code: number, message: string) => ({ errors: [{ code, message }] });

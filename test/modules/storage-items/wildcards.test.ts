@@ -2,19 +2,11 @@
  * Wildcard storage items (`_ga_*`): which concrete items carry a wildcard's id in
  * `wildcard_cookie_id`, kept right when either side is created, renamed, retyped or deleted.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { expect, it } from 'vitest';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-let stranger: Tenant;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
-  tenant = await createTenant(t.services, 'Wild');
-  stranger = await createTenant(t.services, 'Stranger');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant, stranger] } = fileApp({ env: { RATE_LIMIT_MAX: '100000' }, tenants: ['Wild', 'Stranger'] });
 
 interface Item { id: string; name: string; is_wildcard_cookie: boolean; wildcard_cookie_id: string | null; updated_at: string }
 

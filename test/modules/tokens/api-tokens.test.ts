@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { describe, expect, it } from 'vitest';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-let other: Tenant;
-beforeAll(async () => {
-  t = await startApp();
-  tenant = await createTenant(t.services, 'Tokens');
-  other = await createTenant(t.services, 'Other');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant, other] } = fileApp({ tenants: ['Tokens', 'Other'] });
 
 const create = (token: string, body: unknown) => call(t.app, 'POST', '/api/v1/api-tokens', { token, body });
 

@@ -1,17 +1,10 @@
 /** /services: an account's third-party services, through HTTP, on the suite's engine. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-let a: Tenant;
-let b: Tenant;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000' } });
-  a = await createTenant(t.services, 'Alpha');
-  b = await createTenant(t.services, 'Beta');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [a, b] } = fileApp({ env: { RATE_LIMIT_MAX: '100000' }, tenants: ['Alpha', 'Beta'] });
 
 const api = (method: string, url: string, token?: string, body?: unknown) => call(t.app, method, url, { token, body });
 const invalid = (...messages: string[]) => ({ errors: messages.map((error) => ({ error })) });

@@ -1,32 +1,31 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { RETRIED_UNDER_CI, describeBrowser, launchBrowser, reportRetries } from '../../helpers/browser.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import { call } from '../../helpers/app.ts';
+import { bannerShop } from '../../helpers/banner-shop.ts';
+import { RETRIED_UNDER_CI, describeBrowser, reportRetries } from '../../helpers/browser.ts';
 import { pageviewsOf, settledPageviewsOf } from '../../helpers/records.ts';
 
 /**
  * The banner at its edges in a real browser: a shop that this test serves on its own port under
  * several names — `shop.localhost` (the account's domain), its `www.` twin and `localhost` (Chromium
  * sends every `*.localhost` to this machine) — loads the script from the real service
- * (http://127.0.0.1:PORT). See banner-browser.test.ts for the banner's ordinary work.
+ * (http://127.0.0.1:PORT). See banner-browser.test.ts for the banner's ordinary work. The embedded
+ * project only (vitest.config.ts): the API under the banner is tested on both engines.
  */
 describeBrowser('the banner at its edges', RETRIED_UNDER_CI, () => {
   reportRetries();
-  let t: TestApp;
-  let browser: Browser;
-  let site: Server;
-  let service: string;
-  let port: number;
-  let tenant: Tenant;
+  const { t, tenants: [tenant], browser, shop } = bannerShop(['Edges'], (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    response.setHeader('content-type', 'text/html; charset=utf-8');
+    const has = (name: string) => url.searchParams.has(name);
+    response.end(page({ lang: url.searchParams.get('lang') ?? 'en', twice: has('twice'), probe: has('probe') }));
+  });
   let served = 0;
 
   interface PageOptions { lang: string; twice: boolean; probe: boolean }
   /** `probe`: what window.Consentry answers right after the script, before the document is parsed. */
   const page = ({ lang, twice, probe }: PageOptions) => {
-    const tag = `<script src="${service}/widget/${tenant.account.id}.js?r=${++served}"></script>`;
+    const tag = `<script src="${t.url}/widget/${tenant.account.id}.js?r=${++served}"></script>`;
     const early = '<script>window.early = { readyState: document.readyState, consent: Consentry.getConsent(), ' +
       'analytics: Consentry.acceptedCategory("analytics"), necessary: Consentry.acceptedCategory("necessary") };</script>';
     return `<!doctype html>
@@ -36,10 +35,6 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
   };
 
   beforeAll(async () => {
-    t = await startApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_MAX: '100000' } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    service = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    tenant = await createTenant(t.services, 'Edges');
     await t.services.db.updateTable('accounts')
       .set({ domain: 'shop.localhost', allowed_domains: JSON.stringify(['localhost']), https_only: false })
       .where('id', '=', tenant.account.id).execute();
@@ -56,20 +51,6 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
       });
       expect(res.status).toBe(201);
     }
-    site = createServer((request, response) => {
-      const url = new URL(request.url ?? '/', 'http://localhost');
-      response.setHeader('content-type', 'text/html; charset=utf-8');
-      const has = (name: string) => url.searchParams.has(name);
-      response.end(page({ lang: url.searchParams.get('lang') ?? 'en', twice: has('twice'), probe: has('probe') }));
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    port = (site.address() as AddressInfo).port;
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    site?.close();
-    await t?.close();
   });
 
   /** A page of the shop, in a new visitor's browser unless `context` is an existing one. */
@@ -81,7 +62,7 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
     const warnings: string[] = [];
     page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
     const query = new URLSearchParams({ lang: options.lang ?? 'en', ...(options.twice ? { twice: '1' } : {}), ...(options.probe ? { probe: '1' } : {}) });
-    await page.goto(`http://${options.host ?? 'shop.localhost'}:${port}${options.path ?? '/'}?${query}`);
+    await page.goto(`http://${options.host ?? 'shop.localhost'}:${shop.port}${options.path ?? '/'}?${query}`);
     return { context, page, errors, warnings };
   }
 
@@ -331,7 +312,7 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
     await expect.poll(() => refused.length).toBe(2);
     await page.waitForTimeout(300);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(`this page's origin (http://other.localhost:${port})`);
+    expect(warnings[0]).toContain(`this page's origin (http://other.localhost:${shop.port})`);
     expect(warnings[0]).toContain('allowed_domains');
     expect(errors).toEqual([]);
     await context.close();

@@ -1,10 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { RETRIED_UNDER_CI, describeBrowser, launchBrowser, reportRetries } from '../../helpers/browser.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import { call } from '../../helpers/app.ts';
+import { bannerShop } from '../../helpers/banner-shop.ts';
+import { RETRIED_UNDER_CI, describeBrowser, newVisitor, reportRetries } from '../../helpers/browser.ts';
 import { pageviewsOf, settledPageviewsOf } from '../../helpers/records.ts';
 import { newId } from '../../../src/db/ids.ts';
 import { OWN_COOKIE_DESCRIPTIONS } from '../../../banner/src/own-cookie.ts';
@@ -12,23 +10,30 @@ import { TRANSLATIONS } from '../../../banner/src/translations.ts';
 
 /**
  * The banner in a real browser: a demo shop served by this test on its own loopback origin
- * (http://localhost:PORT) loads the script from the real service (http://127.0.0.1:PORT).
+ * (http://localhost:PORT) loads the script from the real service (http://127.0.0.1:PORT). The
+ * embedded project only (vitest.config.ts): the API under the banner is tested on both engines.
  */
 describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
   reportRetries();
-  let t: TestApp;
-  let browser: Browser;
-  let site: Server;
-  let service: string;
-  let shop: string;
-  let tenant: Tenant;
-  let refused: Tenant;
+  const { t, tenants: [tenant, refused], browser, shop } = bannerShop(['Browser', 'Refused'], (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname === '/external.js') {
+      response.setHeader('content-type', 'text/javascript');
+      return response.end('window.externalRuns = (window.externalRuns || 0) + 1;');
+    }
+    if (url.pathname === '/frame.html') {
+      response.setHeader('content-type', 'text/html');
+      return response.end('<!doctype html><p>video</p>');
+    }
+    response.setHeader('content-type', 'text/html; charset=utf-8');
+    response.end(page(url.searchParams.get('account') ?? tenant.account.id, url.searchParams.get('lang') ?? 'en'));
+  });
   const ids: Record<string, string> = {};
   let served = 0;
 
   const page = (accountId: string, lang = 'en') => `<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8"><title>Demo shop</title>
-<script src="${service}/widget/${accountId}.js?r=${++served}"></script>
+<script src="${t.url}/widget/${accountId}.js?r=${++served}"></script>
 <script type="text/plain" data-category="analytics">window.inlineRuns = (window.inlineRuns || 0) + 1;</script>
 <script type="text/plain" data-category="analytics" data-src="/external.js"></script>
 </head><body>
@@ -37,11 +42,6 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
 </body></html>`;
 
   beforeAll(async () => {
-    t = await startApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_MAX: '100000' } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    service = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    tenant = await createTenant(t.services, 'Browser');
-    refused = await createTenant(t.services, 'Refused');
     await t.services.db.updateTable('accounts').set({ allowed_domains: JSON.stringify(['localhost']) }).where('id', '=', tenant.account.id).execute();
     const token = tenant.tokens.account;
     const hostile = 'Ads <img src="/nowhere.png" onerror="window.injected = true">';
@@ -64,43 +64,14 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
       });
       expect(res.status).toBe(201);
     }
-    site = createServer((request, response) => {
-      const url = new URL(request.url ?? '/', 'http://localhost');
-      if (url.pathname === '/external.js') {
-        response.setHeader('content-type', 'text/javascript');
-        return response.end('window.externalRuns = (window.externalRuns || 0) + 1;');
-      }
-      if (url.pathname === '/frame.html') {
-        response.setHeader('content-type', 'text/html');
-        return response.end('<!doctype html><p>video</p>');
-      }
-      response.setHeader('content-type', 'text/html; charset=utf-8');
-      response.end(page(url.searchParams.get('account') ?? tenant.account.id, url.searchParams.get('lang') ?? 'en'));
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    shop = `http://localhost:${(site.address() as AddressInfo).port}`;
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    site?.close();
-    await t?.close();
   });
 
   /** A new visitor (fresh cookies and storage); `gpc` makes the browser send the GPC property. */
   async function visit(options: { gpc?: boolean; account?: string; lang?: string; locale?: string; prepare?: (page: Page) => Promise<void> } = {}): Promise<{ context: BrowserContext; page: Page; errors: Error[] }> {
-    const context = await browser.newContext(options.locale ? { locale: options.locale } : {});
-    // A wait that runs out names what it waited for, before the test's own time ends without a word.
-    context.setDefaultTimeout(10_000);
-    if (options.gpc) {
-      await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
-    }
-    const page = await context.newPage();
-    const errors: Error[] = [];
-    page.on('pageerror', (error) => errors.push(error));
+    const { context, page, errors } = await newVisitor(browser, options);
     await options.prepare?.(page);
     const query = new URLSearchParams({ account: options.account ?? tenant.account.id, lang: options.lang ?? 'en' });
-    await page.goto(`${shop}/?${query}`);
+    await page.goto(`${shop.url}/?${query}`);
     return { context, page, errors };
   }
 
@@ -152,7 +123,7 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
     expect(consent.user_preferences).toEqual({
       accept_type: 'all', accepted_categories: [ids.necessary, ids.analytics, ids.marketing], rejected_categories: [], accepted_services: {}, rejected_services: {},
     });
-    expect(consent.url).toContain(shop);
+    expect(consent.url).toContain(shop.url);
     expect(consent.gpc).toBe(false);
     await expect.poll(() => page.evaluate(() => window.Consentry!.getConsent()?.consent_id)).toBe(consent.id);
     await expect.poll(() => page.evaluate(() => [(window as any).inlineRuns, (window as any).externalRuns])).toEqual([1, 1]);
@@ -175,7 +146,7 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
     const link = page.locator('#consentry-consent-id a');
     await link.waitFor();
     expect(await page.locator('#consentry-consent-id').textContent()).toBe(`Your consent ID: ${consent.id}`);
-    expect(await link.getAttribute('href')).toBe(`${service}/widget/${tenant.account.id}/consents/${consent.id}?session_id=${consent.session_id}`);
+    expect(await link.getAttribute('href')).toBe(`${t.url}/widget/${tenant.account.id}/consents/${consent.id}?session_id=${consent.session_id}`);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,24 +1,25 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { RETRIED_UNDER_CI, describeBrowser, launchBrowser, reportRetries } from '../../helpers/browser.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import { call } from '../../helpers/app.ts';
+import { bannerShop } from '../../helpers/banner-shop.ts';
+import { RETRIED_UNDER_CI, describeBrowser, reportRetries } from '../../helpers/browser.ts';
 
 /**
  * The language a visitor gets: a shop whose template marks every page `lang="en"`, visited by a
  * German browser, on an account that speaks English and German and has German words for its
- * categories, storage items and services. Nothing of the account's English may show.
+ * categories, storage items and services. Nothing of the account's English may show. The embedded
+ * project only (vitest.config.ts): the API under the banner is tested on both engines.
  */
 describeBrowser('the banner in the visitor\'s language', RETRIED_UNDER_CI, () => {
   reportRetries();
-  let t: TestApp;
-  let browser: Browser;
-  let site: Server;
-  let service: string;
-  let shop: string;
-  let tenant: Tenant;
+  const { t, tenants: [tenant], browser, shop } = bannerShop(['Languages'], (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    response.setHeader('content-type', 'text/html; charset=utf-8');
+    response.end(`<!doctype html>
+<html lang="${url.searchParams.get('lang') ?? 'en'}"><head><meta charset="utf-8"><title>Shop</title>
+<script src="${t.url}/widget/${tenant.account.id}.js"></script>
+</head><body><main><h1>Shop</h1></main></body></html>`);
+  });
 
   /** The account's texts, each in English (the default) and in German. */
   const CATEGORIES = [
@@ -44,10 +45,6 @@ describeBrowser('the banner in the visitor\'s language', RETRIED_UNDER_CI, () =>
   const distinctive = [...words(english)].filter((word) => !germanWords.has(word));
 
   beforeAll(async () => {
-    t = await startApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_MAX: '100000' } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    service = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    tenant = await createTenant(t.services, 'Languages');
     await t.services.db.updateTable('accounts').set({ allowed_domains: JSON.stringify(['localhost']) }).where('id', '=', tenant.account.id).execute();
     const token = tenant.tokens.account;
     const post = async (path: string, body: object) => {
@@ -64,22 +61,6 @@ describeBrowser('the banner in the visitor\'s language', RETRIED_UNDER_CI, () =>
     for (const { de, category, ...rest } of SERVICES) {
       await post('/api/v1/services', { service: { ...rest, company_name: 'Innocraft', category_id: categoryIds[category], translations: { de } } });
     }
-    site = createServer((request, response) => {
-      const url = new URL(request.url ?? '/', 'http://localhost');
-      response.setHeader('content-type', 'text/html; charset=utf-8');
-      response.end(`<!doctype html>
-<html lang="${url.searchParams.get('lang') ?? 'en'}"><head><meta charset="utf-8"><title>Shop</title>
-<script src="${service}/widget/${tenant.account.id}.js"></script>
-</head><body><main><h1>Shop</h1></main></body></html>`);
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    shop = `http://localhost:${(site.address() as AddressInfo).port}`;
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    site?.close();
-    await t?.close();
   });
 
   /**
@@ -90,7 +71,7 @@ describeBrowser('the banner in the visitor\'s language', RETRIED_UNDER_CI, () =>
     const context = await browser.newContext({ locale });
     context.setDefaultTimeout(10_000);
     const page = await context.newPage();
-    await page.goto(`${shop}/?lang=${lang}`);
+    await page.goto(`${shop.url}/?lang=${lang}`);
     await page.locator('#cc-main .cm button[data-role="show"]').click();
     await page.locator('#cc-main .pm').waitFor();
     const text = (await page.locator('#cc-main').textContent()) ?? '';

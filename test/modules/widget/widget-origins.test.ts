@@ -3,17 +3,11 @@
  * List, a `www.` name and its bare domain are one site, and an `https_only` account (the default for
  * new ones) answers only https pages on the default port.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { describe, expect, it } from 'vitest';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000', WIDGET_RATE_LIMIT_PER_MIN: '100000' } });
-  tenant = await createTenant(t.services, 'Origins');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant] } = fileApp({ env: { RATE_LIMIT_MAX: '100000', WIDGET_RATE_LIMIT_PER_MIN: '100000' }, tenants: ['Origins'] });
 
 const create = (account: Record<string, unknown>) =>
   call(t.app, 'POST', '/api/v1/accounts', { token: tenant.tokens.partner, body: { account: { name: 'Site', group_id: tenant.group.id, ...account } } });

@@ -1,18 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { insertCategory } from '../../helpers/records.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { createTenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-let tenant: Tenant;
+const { t, tenants: [tenant] } = fileApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '1000' }, tenants: ['Widget'] });
 let necessary: { id: string };
 const origin = 'https://www.widget.example.com';
 
 beforeAll(async () => {
-  t = await startApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '1000' } });
-  tenant = await createTenant(t.services, 'Widget');
   await t.services.db.updateTable('accounts').set({ allowed_domains: JSON.stringify(['*.partner-shop.test', 'localhost']) }).where('id', '=', tenant.account.id).execute();
   necessary = await insertCategory(t.services, tenant.account.id, { name: 'Necessary', required: true });
   const analytics = await insertCategory(t.services, tenant.account.id, { name: 'Analytics' });
@@ -21,7 +19,6 @@ beforeAll(async () => {
   });
   await t.services.db.insertInto('storage_items').values([item('_ga', 'finalised'), item('_draft', 'draft')]).execute();
 });
-afterAll(async () => { await t.close(); });
 
 const consentBody = (sessionId: string) => ({
   consent: { session_id: sessionId, user_preferences: { accept_type: 'necessary', accepted_categories: [necessary.id], rejected_categories: [] } },
@@ -160,9 +157,11 @@ describe('POST /widget/{account_id}/consents', () => {
     expect(res.status).toBe(201);
   });
 
-  it('throttles per client IP', async () => {
-    const limited = await startApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '3' } });
-    try {
+  // One app with a budget of 3 a minute serves both: each test sends from an address of its own.
+  describe('with WIDGET_RATE_LIMIT_PER_MIN=3', () => {
+    const { t: limited } = fileApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '3' } });
+
+    it('throttles per client IP', async () => {
       const other = await createTenant(limited.services, 'Throttled');
       const own = `https://${other.account.domain}`;
       const hit = (origin = own) => limited.app.inject({ method: 'GET', url: `/widget/${other.account.id}/config.json`, remoteAddress: '198.51.100.4', headers: { origin } });
@@ -174,14 +173,9 @@ describe('POST /widget/{account_id}/consents', () => {
       expect([res.headers['access-control-allow-origin'], res.headers.vary]).toEqual([own, 'Origin']);
       const foreign = await hit('https://evil.example');
       expect([foreign.statusCode, foreign.headers['access-control-allow-origin']]).toEqual([429, undefined]);
-    } finally {
-      await limited.close();
-    }
-  });
+    });
 
-  it('counts page-view beacons against a budget of their own: page views never crowd out a consent', async () => {
-    const limited = await startApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '3' } });
-    try {
+    it('counts page-view beacons against a budget of their own: page views never crowd out a consent', async () => {
       const other = await createTenant(limited.services, 'Beacons');
       const from = { remoteAddress: '198.51.100.5' };
       const view = () => limited.app.inject({ method: 'POST', url: `/widget/${other.account.id}/views`, ...from });
@@ -192,9 +186,7 @@ describe('POST /widget/{account_id}/consents', () => {
         payload: { consent: { session_id: 'after-beacons', user_preferences: { accept_type: 'all' } } },
       });
       expect(consent.statusCode).toBe(201);
-    } finally {
-      await limited.close();
-    }
+    });
   });
 });
 

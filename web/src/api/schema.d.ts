@@ -610,7 +610,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Consents by accept type, acceptance per category, GPC share, pageviews, unique visitors and consent rate, per interval */
+        /** Consents by accept type, acceptance per category, GPC share, pageviews, unique visitors and consent rate, per interval; with `by`, per country or mode */
         get: operations["getStats"];
         put?: never;
         post?: never;
@@ -844,6 +844,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/gpp.{hash}.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The IAB GPP file (`__gpp`) the banner loads in opt-out regions; its name is its content hash */
+        get: operations["widgetGppFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{account_id}/config.json": {
         parameters: {
             query?: never;
@@ -853,6 +870,23 @@ export interface paths {
         };
         /** The banner configuration: categories and their finalised storage items */
         get: operations["widgetConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/{account_id}/region": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the visitor is and the banner mode there (their address is used for the lookup alone, never kept) */
+        get: operations["widgetRegion"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5874,6 +5908,8 @@ export interface operations {
                             required: boolean;
                             /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
                             published: boolean;
+                            /** @description Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, or a Global Privacy Control signal there) switches this category off */
+                            sale_or_sharing: boolean;
                             default_language: string;
                             /** @description Name and description in other languages than default_language, by language code */
                             translations: {
@@ -5982,6 +6018,8 @@ export interface operations {
                         description?: string;
                         required?: boolean;
                         published?: boolean;
+                        /** @description Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, or a Global Privacy Control signal there) switches this category off. Default: true for the slug marketing, else false */
+                        sale_or_sharing?: boolean;
                         default_language?: string;
                         /** @description Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
                         translations?: {
@@ -6011,6 +6049,8 @@ export interface operations {
                             required: boolean;
                             /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
                             published: boolean;
+                            /** @description Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, or a Global Privacy Control signal there) switches this category off */
+                            sale_or_sharing: boolean;
                             default_language: string;
                             /** @description Name and description in other languages than default_language, by language code */
                             translations: {
@@ -6184,6 +6224,8 @@ export interface operations {
                             required: boolean;
                             /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
                             published: boolean;
+                            /** @description Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, or a Global Privacy Control signal there) switches this category off */
+                            sale_or_sharing: boolean;
                             default_language: string;
                             /** @description Name and description in other languages than default_language, by language code */
                             translations: {
@@ -6308,6 +6350,8 @@ export interface operations {
                         description?: string;
                         required?: boolean;
                         published?: boolean;
+                        /** @description Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, or a Global Privacy Control signal there) switches this category off */
+                        sale_or_sharing?: boolean;
                         default_language?: string;
                         /** @description Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
                         translations?: {
@@ -6337,6 +6381,8 @@ export interface operations {
                             required: boolean;
                             /** @description Shown in the banner. A category the AI created is unpublished until an admin publishes it */
                             published: boolean;
+                            /** @description Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, or a Global Privacy Control signal there) switches this category off */
+                            sale_or_sharing: boolean;
                             default_language: string;
                             /** @description Name and description in other languages than default_language, by language code */
                             translations: {
@@ -8668,6 +8714,10 @@ export interface operations {
                             gpc: boolean;
                             /** Format: date-time */
                             created_at: string;
+                            country: string | null;
+                            region: string | null;
+                            mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
+                            gpp_string: string | null;
                         }[];
                     };
                 };
@@ -8773,6 +8823,10 @@ export interface operations {
                             };
                         };
                         url?: string | null;
+                        country?: string | null;
+                        region?: string | null;
+                        mode?: ("opt-in" | "opt-out" | "notice" | "none") | null;
+                        gpp_string?: string | null;
                     };
                 };
             };
@@ -8808,6 +8862,10 @@ export interface operations {
                             gpc: boolean;
                             /** Format: date-time */
                             created_at: string;
+                            country: string | null;
+                            region: string | null;
+                            mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
+                            gpp_string: string | null;
                         };
                     };
                 };
@@ -8983,6 +9041,10 @@ export interface operations {
                             gpc: boolean;
                             /** Format: date-time */
                             created_at: string;
+                            country: string | null;
+                            region: string | null;
+                            mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
+                            gpp_string: string | null;
                             /** @description Position in the account's consent chain (1, 2, 3, …) */
                             chain_seq: number;
                             hash: string | null;
@@ -9686,6 +9748,8 @@ export interface operations {
                 to?: string;
                 /** @description Bucket size; weeks start on Monday (ISO); default: day */
                 interval?: "day" | "week" | "month";
+                /** @description Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`) */
+                by?: "country" | "mode";
                 /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
@@ -9792,6 +9856,25 @@ export interface operations {
                                 consent_rate: number | null;
                             };
                         };
+                        /** @description With `by`: the totals of the range (not of the previous period) per country or per mode, most consents first; their consents add up to `totals.consents` */
+                        breakdown?: {
+                            value: string | null;
+                            consents: number;
+                            accept_types: {
+                                all: number;
+                                custom: number;
+                                necessary: number;
+                            };
+                            /** @description Consents given in opt-out mode that rejected a (necessarily optional) category */
+                            opt_outs: number;
+                            /** @description Consents with a Global Privacy Control signal */
+                            gpc: number;
+                            accept_all_rate: number | null;
+                            reject_all_rate: number | null;
+                            custom_rate: number | null;
+                            opt_out_rate: number | null;
+                            gpc_share: number | null;
+                        }[];
                     };
                 };
             };
@@ -9876,6 +9959,8 @@ export interface operations {
                 to?: string;
                 /** @description Bucket size; weeks start on Monday (ISO); default: day */
                 interval?: "day" | "week" | "month";
+                /** @description Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`) */
+                by?: "country" | "mode";
             };
             header?: never;
             path: {
@@ -9982,6 +10067,25 @@ export interface operations {
                                 consent_rate: number | null;
                             };
                         };
+                        /** @description With `by`: the totals of the range (not of the previous period) per country or per mode, most consents first; their consents add up to `totals.consents` */
+                        breakdown?: {
+                            value: string | null;
+                            consents: number;
+                            accept_types: {
+                                all: number;
+                                custom: number;
+                                necessary: number;
+                            };
+                            /** @description Consents given in opt-out mode that rejected a (necessarily optional) category */
+                            opt_outs: number;
+                            /** @description Consents with a Global Privacy Control signal */
+                            gpc: number;
+                            accept_all_rate: number | null;
+                            reject_all_rate: number | null;
+                            custom_rate: number | null;
+                            opt_out_rate: number | null;
+                            gpc_share: number | null;
+                        }[];
                         accounts: {
                             id: string;
                             name: string;
@@ -10903,6 +11007,12 @@ export interface operations {
                                     cookie_duration?: string;
                                     cookie_description?: string;
                                     services?: string;
+                                    do_not_sell?: string;
+                                    opt_out_description?: string;
+                                    opt_out_done?: string;
+                                    gpc_opt_out?: string;
+                                    notice_description?: string;
+                                    dismiss?: string;
                                 };
                             };
                             /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
@@ -10911,6 +11021,30 @@ export interface operations {
                             languages: string[];
                             /** @description Visitors whose stored choice has an older revision are asked again */
                             revision: number;
+                            /** @description Which mode applies where, in order: the first rule covering the visitor wins (at most 50 rules). The shipped defaults while regional_rules_customised is false */
+                            regional_rules: {
+                                /** @description Countries (ISO 3166-1 alpha-2: DE), subdivisions (ISO 3166-2: US-CA, CA-QC) or named groups: EEA (the EU and IS, LI, NO), EU, US-PRIVACY-STATES (the US states whose comprehensive privacy law is in force). US is the country: every state */
+                                regions: string[];
+                                /**
+                                 * @description opt-in: optional categories off until the visitor chooses; opt-out: on, with a "Do Not Sell or Share" link that switches off the categories marked sale_or_sharing; notice: a dismissable notice, everything on; none: no banner, everything on
+                                 * @enum {string}
+                                 */
+                                mode: "opt-in" | "opt-out" | "notice" | "none";
+                            }[];
+                            /**
+                             * @description The mode for visitors no rule covers, or whose location is not known
+                             * @enum {string}
+                             */
+                            default_mode: "opt-in" | "opt-out" | "notice" | "none";
+                            /** @description The account set its own rules; false: the shipped defaults apply, and follow their updates (a US state law coming into force) */
+                            regional_rules_customised: boolean;
+                            /** @description Google Consent Mode options */
+                            consent_mode: {
+                                /** @description gtag('set', 'ads_data_redaction', true): ad click identifiers are redacted while ad_storage is denied */
+                                ads_data_redaction: boolean;
+                                /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
+                                url_passthrough: boolean;
+                            };
                         };
                     };
                 };
@@ -11035,11 +11169,30 @@ export interface operations {
                                 cookie_duration?: string | null;
                                 cookie_description?: string | null;
                                 services?: string | null;
+                                do_not_sell?: string | null;
+                                opt_out_description?: string | null;
+                                opt_out_done?: string | null;
+                                gpc_opt_out?: string | null;
+                                notice_description?: string | null;
+                                dismiss?: string | null;
                             } | null;
                         };
                         /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
                         language_sources?: ("browser" | "page" | "default")[];
                         languages?: string[] | null;
+                        regional_rules?: {
+                            /** @description Countries (ISO 3166-1 alpha-2: DE), subdivisions (ISO 3166-2: US-CA, CA-QC) or named groups: EEA (the EU and IS, LI, NO), EU, US-PRIVACY-STATES (the US states whose comprehensive privacy law is in force). US is the country: every state */
+                            regions: string[];
+                            /** @description One of opt-in, opt-out, notice, none. opt-in: optional categories off until the visitor chooses; opt-out: on, with a "Do Not Sell or Share" link that switches off the categories marked sale_or_sharing; notice: a dismissable notice, everything on; none: no banner, everything on */
+                            mode: string;
+                        }[] | null;
+                        default_mode?: string | null;
+                        consent_mode?: {
+                            /** @description gtag('set', 'ads_data_redaction', true): ad click identifiers are redacted while ad_storage is denied */
+                            ads_data_redaction?: boolean;
+                            /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
+                            url_passthrough?: boolean;
+                        } | null;
                     };
                 };
             };
@@ -11088,6 +11241,12 @@ export interface operations {
                                     cookie_duration?: string;
                                     cookie_description?: string;
                                     services?: string;
+                                    do_not_sell?: string;
+                                    opt_out_description?: string;
+                                    opt_out_done?: string;
+                                    gpc_opt_out?: string;
+                                    notice_description?: string;
+                                    dismiss?: string;
                                 };
                             };
                             /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
@@ -11096,6 +11255,30 @@ export interface operations {
                             languages: string[];
                             /** @description Visitors whose stored choice has an older revision are asked again */
                             revision: number;
+                            /** @description Which mode applies where, in order: the first rule covering the visitor wins (at most 50 rules). The shipped defaults while regional_rules_customised is false */
+                            regional_rules: {
+                                /** @description Countries (ISO 3166-1 alpha-2: DE), subdivisions (ISO 3166-2: US-CA, CA-QC) or named groups: EEA (the EU and IS, LI, NO), EU, US-PRIVACY-STATES (the US states whose comprehensive privacy law is in force). US is the country: every state */
+                                regions: string[];
+                                /**
+                                 * @description opt-in: optional categories off until the visitor chooses; opt-out: on, with a "Do Not Sell or Share" link that switches off the categories marked sale_or_sharing; notice: a dismissable notice, everything on; none: no banner, everything on
+                                 * @enum {string}
+                                 */
+                                mode: "opt-in" | "opt-out" | "notice" | "none";
+                            }[];
+                            /**
+                             * @description The mode for visitors no rule covers, or whose location is not known
+                             * @enum {string}
+                             */
+                            default_mode: "opt-in" | "opt-out" | "notice" | "none";
+                            /** @description The account set its own rules; false: the shipped defaults apply, and follow their updates (a US state law coming into force) */
+                            regional_rules_customised: boolean;
+                            /** @description Google Consent Mode options */
+                            consent_mode: {
+                                /** @description gtag('set', 'ads_data_redaction', true): ad click identifiers are redacted while ad_storage is denied */
+                                ads_data_redaction: boolean;
+                                /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
+                                url_passthrough: boolean;
+                            };
                         };
                     };
                 };
@@ -11275,11 +11458,30 @@ export interface operations {
                                 cookie_duration?: string | null;
                                 cookie_description?: string | null;
                                 services?: string | null;
+                                do_not_sell?: string | null;
+                                opt_out_description?: string | null;
+                                opt_out_done?: string | null;
+                                gpc_opt_out?: string | null;
+                                notice_description?: string | null;
+                                dismiss?: string | null;
                             } | null;
                         };
                         /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
                         language_sources?: ("browser" | "page" | "default")[];
                         languages?: string[] | null;
+                        regional_rules?: {
+                            /** @description Countries (ISO 3166-1 alpha-2: DE), subdivisions (ISO 3166-2: US-CA, CA-QC) or named groups: EEA (the EU and IS, LI, NO), EU, US-PRIVACY-STATES (the US states whose comprehensive privacy law is in force). US is the country: every state */
+                            regions: string[];
+                            /** @description One of opt-in, opt-out, notice, none. opt-in: optional categories off until the visitor chooses; opt-out: on, with a "Do Not Sell or Share" link that switches off the categories marked sale_or_sharing; notice: a dismissable notice, everything on; none: no banner, everything on */
+                            mode: string;
+                        }[] | null;
+                        default_mode?: string | null;
+                        consent_mode?: {
+                            /** @description gtag('set', 'ads_data_redaction', true): ad click identifiers are redacted while ad_storage is denied */
+                            ads_data_redaction?: boolean;
+                            /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
+                            url_passthrough?: boolean;
+                        } | null;
                     };
                 };
             };
@@ -11462,6 +11664,12 @@ export interface operations {
                                     cookie_duration?: string;
                                     cookie_description?: string;
                                     services?: string;
+                                    do_not_sell?: string;
+                                    opt_out_description?: string;
+                                    opt_out_done?: string;
+                                    gpc_opt_out?: string;
+                                    notice_description?: string;
+                                    dismiss?: string;
                                 };
                             };
                             /** @description Where the banner looks for the visitor's language, in order: browser (the languages the browser asks for), page (the page's <html lang>), default (the account's default language). A language counts only when the banner speaks it; the default language is the last resort. Default: browser, page, default */
@@ -11470,6 +11678,30 @@ export interface operations {
                             languages: string[];
                             /** @description Visitors whose stored choice has an older revision are asked again */
                             revision: number;
+                            /** @description Which mode applies where, in order: the first rule covering the visitor wins (at most 50 rules). The shipped defaults while regional_rules_customised is false */
+                            regional_rules: {
+                                /** @description Countries (ISO 3166-1 alpha-2: DE), subdivisions (ISO 3166-2: US-CA, CA-QC) or named groups: EEA (the EU and IS, LI, NO), EU, US-PRIVACY-STATES (the US states whose comprehensive privacy law is in force). US is the country: every state */
+                                regions: string[];
+                                /**
+                                 * @description opt-in: optional categories off until the visitor chooses; opt-out: on, with a "Do Not Sell or Share" link that switches off the categories marked sale_or_sharing; notice: a dismissable notice, everything on; none: no banner, everything on
+                                 * @enum {string}
+                                 */
+                                mode: "opt-in" | "opt-out" | "notice" | "none";
+                            }[];
+                            /**
+                             * @description The mode for visitors no rule covers, or whose location is not known
+                             * @enum {string}
+                             */
+                            default_mode: "opt-in" | "opt-out" | "notice" | "none";
+                            /** @description The account set its own rules; false: the shipped defaults apply, and follow their updates (a US state law coming into force) */
+                            regional_rules_customised: boolean;
+                            /** @description Google Consent Mode options */
+                            consent_mode: {
+                                /** @description gtag('set', 'ads_data_redaction', true): ad click identifiers are redacted while ad_storage is denied */
+                                ads_data_redaction: boolean;
+                                /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
+                                url_passthrough: boolean;
+                            };
                         };
                     };
                 };
@@ -12734,6 +12966,86 @@ export interface operations {
             };
         };
     };
+    widgetGppFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script (text/javascript), compressed when the client accepts it; cached for good */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such file: a JavaScript comment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     widgetConfig: {
         parameters: {
             query?: {
@@ -12778,6 +13090,25 @@ export interface operations {
                                 /** @description Where the banner looks for the visitor's language, in order */
                                 language_sources: ("browser" | "page" | "default")[];
                             };
+                            /** @description Which mode applies where: GET /widget/{account_id}/region answers the visitor's */
+                            regions: {
+                                /** @description In order: the first rule covering the visitor wins */
+                                rules: {
+                                    /** @description Countries (DE) and subdivisions (US-CA): named groups expanded as of now */
+                                    regions: string[];
+                                    /** @enum {string} */
+                                    mode: "opt-in" | "opt-out" | "notice" | "none";
+                                }[];
+                                /**
+                                 * @description For visitors no rule covers, or whose location is not known
+                                 * @enum {string}
+                                 */
+                                default_mode: "opt-in" | "opt-out" | "notice" | "none";
+                                consent_mode: {
+                                    ads_data_redaction: boolean;
+                                    url_passthrough: boolean;
+                                };
+                            };
                             /** @description Every text of the banner, complete, by language code: one for each language it speaks */
                             texts: {
                                 [key: string]: {
@@ -12790,6 +13121,8 @@ export interface operations {
                                 name: string;
                                 description: string;
                                 required: boolean;
+                                /** @description Switched off when the visitor opts out of the sale or sharing of their data */
+                                sale_or_sharing: boolean;
                                 /** @description The account's own words in the languages the banner speaks, by language code (a region's completed from its language's) */
                                 translations: {
                                     [key: string]: {
@@ -12833,6 +13166,148 @@ export interface operations {
                                 }[];
                             }[];
                         };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    widgetRegion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        country: string | null;
+                        region: string | null;
+                        /**
+                         * @description The banner mode the account's rules give there
+                         * @enum {string}
+                         */
+                        mode: "opt-in" | "opt-out" | "notice" | "none";
                     };
                 };
             };
@@ -13110,6 +13585,10 @@ export interface operations {
                             };
                         };
                         url?: string | null;
+                        country?: string | null;
+                        region?: string | null;
+                        mode?: ("opt-in" | "opt-out" | "notice" | "none") | null;
+                        gpp_string?: string | null;
                         /** @description navigator.globalPrivacyControl was true (also stored when Sec-GPC is absent) */
                         gpc?: boolean;
                     };
@@ -13299,6 +13778,10 @@ export interface operations {
                             };
                             gpc: boolean;
                             url: string | null;
+                            country: string | null;
+                            region: string | null;
+                            mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
+                            gpp_string: string | null;
                             chain_seq: number;
                             hash: string | null;
                             personal_hash: string | null;
