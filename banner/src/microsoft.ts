@@ -4,7 +4,6 @@
  * consent API, `clarity('consentv2', …)`. Both are told before their own snippets run, through the
  * queues those snippets keep (each snippet reuses a queue it finds), and again on each change.
  */
-import type { SignalState } from './consent-mode.ts';
 
 type ClarityQueue = ((...args: unknown[]) => void) & { q?: unknown[] };
 
@@ -15,9 +14,12 @@ declare global {
   }
 }
 
+/** The two of Consent Mode's signals Microsoft's tags read. */
+type MicrosoftSignals = Readonly<Record<'ad_storage' | 'analytics_storage', 'granted' | 'denied'>>;
+
 let told = '';
 
-export function tellMicrosoft(kind: 'default' | 'update', state: SignalState): void {
+export function tellMicrosoft(kind: 'default' | 'update', state: MicrosoftSignals): void {
   const { ad_storage, analytics_storage } = state;
   const key = ad_storage + analytics_storage;
   if (key === told) return;

@@ -1,32 +1,25 @@
 import { Type } from 'typebox';
 import { found } from '../../http/app-errors.ts';
+import { ACCOUNT_ACCESS, resourceRoutes } from '../../http/resource-routes.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { scopeOf } from '../../http/auth.ts';
 import { BannerResponse, UpdateBannerBody } from './banner.schema.ts';
 import { changeBanner, getBanner, previewBanner, requestReconsent } from './banner.service.ts';
 
-const tags = ['Banner'];
-
 /** The account's banner: its look, its texts, and the revision that asks visitors again. */
 export const bannerRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
+  const banner = resourceRoutes(app, { path: '/banner', tags: ['Banner'], access: ACCOUNT_ACCESS });
 
-  app.get('/banner', {
-    config: { auth: 'account' },
-    schema: {
-      operationId: 'getBanner', tags, summary: "The account's banner settings, defaults filled in",
-      response: { 200: BannerResponse },
-    },
+  banner.route('GET', '', {
+    rule: 'read', operationId: 'getBanner', summary: "The account's banner settings, defaults filled in",
+    response: { 200: BannerResponse },
   }, async (request) => ({ data: await getBanner(db, scopeOf(request).accountId) }));
 
-  app.patch('/banner', {
-    config: { auth: 'account', admin: true },
-    schema: {
-      operationId: 'updateBanner', tags,
-      summary: 'Change the banner; only the settings sent change (theme colours and texts one by one)',
-      body: UpdateBannerBody,
-      response: { 200: BannerResponse },
-    },
+  banner.route('PATCH', '', {
+    rule: 'write', operationId: 'updateBanner',
+    summary: 'Change the banner; only the settings sent change (theme colours and texts one by one)',
+    body: UpdateBannerBody, response: { 200: BannerResponse },
   }, async (request) => {
     const { accountId } = scopeOf(request);
     const data = await changeBanner(db, accountId, request.body.banner);
@@ -34,15 +27,12 @@ export const bannerRoutes: RoutesPlugin = async (app, { services }) => {
     return { data };
   });
 
-  app.post('/banner/preview', {
-    config: { auth: 'account' },
-    schema: {
-      operationId: 'previewBanner', tags,
-      summary: 'The banner script as it would be with these changes, saved nowhere: for a live preview',
-      body: UpdateBannerBody,
-      response: {
-        200: { description: 'The account\'s banner script with the changes applied', content: { 'text/javascript': { schema: Type.String() } } },
-      },
+  banner.route('POST', '/preview', {
+    rule: 'read', operationId: 'previewBanner',
+    summary: 'The banner script as it would be with these changes, saved nowhere: for a live preview',
+    body: UpdateBannerBody,
+    response: {
+      200: { description: 'The account\'s banner script with the changes applied', content: { 'text/javascript': { schema: Type.String() } } },
     },
   }, async (request, reply) => {
     const { accountId } = scopeOf(request);
@@ -51,13 +41,10 @@ export const bannerRoutes: RoutesPlugin = async (app, { services }) => {
     return reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'no-store').send(script);
   });
 
-  app.post('/banner/reconsent', {
-    config: { auth: 'account', admin: true },
-    schema: {
-      operationId: 'requestReconsent', tags,
-      summary: 'Raise the revision: every visitor is asked again on their next page view',
-      response: { 200: BannerResponse },
-    },
+  banner.route('POST', '/reconsent', {
+    rule: 'write', operationId: 'requestReconsent',
+    summary: 'Raise the revision: every visitor is asked again on their next page view',
+    response: { 200: BannerResponse },
   }, async (request) => {
     const { accountId } = scopeOf(request);
     const data = await requestReconsent(db, accountId);

@@ -2,7 +2,8 @@ import { Type, type TSchema } from 'typebox';
 import { BadRequestError, ValidationError } from '../../http/app-errors.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { principalOf, scopeOf } from '../../http/auth.ts';
-import { listAnswer, listOf } from '../../http/pagination.ts';
+import { listAnswer } from '../../http/pagination.ts';
+import { ACCOUNT_ACCESS, resourceRoutes } from '../../http/resource-routes.ts';
 import { listErasures } from './consent-proof.repository.ts';
 import {
   CheckpointList, CheckpointQuery, EraseBody, ErasureListQuery, ErasureSchema, toCheckpoint, toErasure, VerificationSchema,
@@ -22,34 +23,25 @@ const ExportAnswer: Record<number, TSchema> = {
 /** Proof of consent: chain verification, daily checkpoints, the streamed export, erasure. */
 export const consentProofRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
+  const proof = resourceRoutes(app, { path: '/consents', tags, access: ACCOUNT_ACCESS });
+  const erasures = resourceRoutes(app, { path: '/consents/erasures', tags, access: ACCOUNT_ACCESS });
 
-  app.get('/consents/verify', {
-    config: { auth: 'account' },
-    schema: {
-      operationId: 'verifyConsents', tags,
-      summary: 'Recompute the account\'s consent hash chain and report the first consent that breaks it',
-      response: { 200: VerificationSchema },
-    },
+  proof.route('GET', '/verify', {
+    rule: 'read', operationId: 'verifyConsents',
+    summary: 'Recompute the account\'s consent hash chain and report the first consent that breaks it',
+    response: { 200: VerificationSchema },
   }, async (request) => verifyChain(db, scopeOf(request).accountId));
 
-  app.get('/consents/checkpoints', {
-    config: { auth: 'account' },
-    schema: {
-      operationId: 'listConsentCheckpoints', tags,
-      summary: 'The chain head at the end of each day with consents: a copy an auditor can keep',
-      querystring: CheckpointQuery,
-      response: { 200: CheckpointList },
-    },
+  proof.route('GET', '/checkpoints', {
+    rule: 'read', operationId: 'listConsentCheckpoints',
+    summary: 'The chain head at the end of each day with consents: a copy an auditor can keep',
+    querystring: CheckpointQuery, response: { 200: CheckpointList },
   }, async (request) => ({ data: (await checkpointsOf(db, scopeOf(request).accountId, request.query)).map(toCheckpoint) }));
 
-  app.get('/consents/export', {
-    config: { auth: 'account' },
-    schema: {
-      operationId: 'exportConsents', tags,
-      summary: 'Every matching consent with its hash, oldest first, streamed as CSV or NDJSON',
-      querystring: ConsentExportQuery,
-      response: ExportAnswer,
-    },
+  proof.route('GET', '/export', {
+    rule: 'read', operationId: 'exportConsents',
+    summary: 'Every matching consent with its hash, oldest first, streamed as CSV or NDJSON',
+    querystring: ConsentExportQuery, response: ExportAnswer,
   }, async (request, reply) => {
     const format = request.query.format ?? 'ndjson';
     const { accountId } = scopeOf(request);
@@ -60,14 +52,10 @@ export const consentProofRoutes: RoutesPlugin = async (app, { services }) => {
     return reply.send(exportConsents(db, accountId, request.query, format));
   });
 
-  app.post('/consents/erase', {
-    config: { auth: 'account', admin: true },
-    schema: {
-      operationId: 'eraseConsents', tags,
-      summary: 'Clear the personal fields of a user\'s or a session\'s consents (GDPR Art. 17); the records and the chain stay',
-      body: EraseBody,
-      response: { 200: Type.Object({ data: ErasureSchema }) },
-    },
+  proof.route('POST', '/erase', {
+    rule: 'write', operationId: 'eraseConsents',
+    summary: 'Clear the personal fields of a user\'s or a session\'s consents (GDPR Art. 17); the records and the chain stay',
+    body: EraseBody, response: { 200: Type.Object({ data: ErasureSchema }) },
   }, async (request) => {
     const { user_id: userId, session_id: sessionId } = request.body;
     if (userId === undefined && sessionId === undefined) throw new ValidationError('User id or session id can\'t be blank');
@@ -81,14 +69,10 @@ export const consentProofRoutes: RoutesPlugin = async (app, { services }) => {
     return { data: toErasure(erasure) };
   });
 
-  app.get('/consents/erasures', {
-    config: { auth: 'account' },
-    schema: {
-      operationId: 'listConsentErasures', tags,
-      summary: 'The erasure log: who erased whose consents and when, newest first; filter by the subject to show it was done',
-      querystring: ErasureListQuery,
-      response: { 200: listOf(ErasureSchema) },
-    },
+  erasures.list({
+    operationId: 'listConsentErasures',
+    summary: 'The erasure log: who erased whose consents and when, newest first; filter by the subject to show it was done',
+    querystring: ErasureListQuery, item: ErasureSchema,
   }, async (request) => {
     const { user_id: userId, session_id: sessionId } = request.query;
     if (userId !== undefined && sessionId !== undefined) throw new BadRequestError('user_id and session_id cannot both be given');

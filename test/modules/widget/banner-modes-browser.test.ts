@@ -1,3 +1,4 @@
+import { GppModel } from '@iabgpp/cmpapi';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { TRANSLATIONS } from '../../../banner/src/translations.ts';
@@ -14,6 +15,18 @@ const en = TRANSLATIONS.en;
  * which locates the visitor by the trusted headers it is configured to read. The test sets those
  * headers on the banner's region request (as a CDN would), or the page names its region itself.
  */
+
+/** The opt-out fields of a GPP string, decoded by the IAB's library: usnat's sale, sharing, targeted ads; usca's sale, sharing. */
+function optOuts(gppString: string | null) {
+  const model = new GppModel(gppString ?? '');
+  const field = (section: string, name: string) => model.getFieldValue(section, name);
+  return {
+    sections: model.getSectionIds(),
+    usnat: ['SaleOptOut', 'SharingOptOut', 'TargetedAdvertisingOptOut'].map((name) => field('usnat', name)),
+    usca: ['SaleOptOut', 'SharingOptOut'].map((name) => field('usca', name)),
+  };
+}
+
 describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
   reportRetries();
   const { t, tenants: [tenant] } = fileApp({
@@ -182,6 +195,8 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
     expect(consent.user_preferences).toMatchObject({
       accept_type: 'custom', accepted_categories: [ids.necessary, ids.analytics], rejected_categories: [ids.marketing],
     });
+    // The GPP string recorded with it says so, read by the IAB's own library.
+    expect(optOuts(consent.gpp_string)).toEqual({ sections: [7, 8], usnat: [1, 1, 1], usca: [1, 1] });
     expect(await lastUpdate(page)).toMatchObject({ ad_storage: 'denied', analytics_storage: 'granted' });
     // Closing the notice that says so records nothing more.
     await notice(page).getByRole('button', { name: en.dismiss, exact: true }).click();
@@ -207,6 +222,8 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
     await expect.poll(() => runs(page)).toEqual([1, 0]);
     const consent = await recorded(page);
     expect(consent).toMatchObject({ mode: 'opt-out', country: 'US', region: 'US-CA', gpc: true });
+    expect(optOuts(consent.gpp_string)).toEqual({ sections: [7, 8], usnat: [1, 1, 1], usca: [1, 1] });
+    expect(new GppModel(consent.gpp_string).getFieldValue('usnat', 'Gpc')).toBe(true);
     expect(consent.user_preferences).toMatchObject({ accepted_categories: [ids.necessary, ids.analytics], rejected_categories: [ids.marketing] });
     expect(await lastUpdate(page)).toMatchObject({ ad_storage: 'denied', analytics_storage: 'granted' });
     // Held on the next page, with nothing recorded again.
