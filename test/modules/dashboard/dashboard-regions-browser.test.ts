@@ -207,8 +207,9 @@ describeHere('regions in the dashboard', () => {
     const preview = page.frameLocator('iframe[title="Banner preview"]');
     await preview.getByRole('button', { name: 'Accept all' }).first().waitFor();
     // Nothing the preview's banner does reaches the service: no request, no consent, no page view.
+    // (The banner may ask for a file, GPP's in opt-out regions: the frame's policy stops it before the network.)
     const reached: string[] = [];
-    page.on('request', (request) => { if (request.frame() !== page.mainFrame()) reached.push(request.url()); });
+    page.on('response', (response) => { if (response.frame() !== page.mainFrame()) reached.push(response.url()); });
     const consents = async () => (await api('GET', '/api/v1/consents')).body.pagination.count;
     const before = { consents: await consents(), pageviews: await settledPageviewsOf(t.services, tenant.account.id) };
 
@@ -221,6 +222,11 @@ describeHere('regions in the dashboard', () => {
     await says.getByText('United States (US-CA): Opt-out', { exact: false }).waitFor();
     expect(await says.textContent()).toMatch(/\(rule 2\)$/);
     await preview.locator('script[data-region="US-CA"]').waitFor({ state: 'attached' });
+    // As a Californian sees it: no dialog to answer, the opt-out link instead.
+    await preview.getByText('Do Not Sell or Share My Personal Information').first().waitFor();
+    expect(await preview.getByRole('button', { name: 'Accept all' }).count()).toBe(0);
+    // Opting out there is recorded nowhere either (checked below with the choice made as a German visitor).
+    await preview.getByRole('button', { name: 'Do Not Sell or Share My Personal Information' }).first().click();
     await place.fill('JP');
     await says.getByText('(the default mode)', { exact: false }).waitFor();
     await preview.locator('script[data-region="JP"]').waitFor({ state: 'attached' });
