@@ -1,14 +1,14 @@
 import * as CookieConsent from 'vanilla-cookieconsent';
-import { bySlug, config, serviceBase } from './account.ts';
+import { bySlug, config, saleSlugs, serviceBase } from './account.ts';
 import { notify } from './api.ts';
 import { clearRejected } from './clearing.ts';
 import { pushUpdate } from './consent-mode.ts';
 import { releaseGated } from './gating.ts';
 import { gpc } from './gpc.ts';
-import { gppString } from './gpp.ts';
+import { gppString, updateGpp } from './gpp.ts';
 import { showConsentId } from './preferences-modal.ts';
 import { recordConsent } from './recording.ts';
-import { accepted, consentId, ownDomain, rejected, sessionId, setConsentId } from './state.ts';
+import { accepted, consentId, ownDomain, place, rejected, sessionId, setConsentId } from './state.ts';
 import { eraseOtherCopies } from './stored.ts';
 
 /** What a valid choice means for the page: Consent Mode, gated elements, storage of rejected categories. */
@@ -18,8 +18,9 @@ export function apply(): void {
   clearRejected(config.categories, rejected);
 }
 
+/** What the stored choice keeps besides the categories: see StoredData. */
 function keepData(): void {
-  CookieConsent.setCookieData({ value: { session_id: sessionId, consent_id: consentId }, mode: 'overwrite' });
+  CookieConsent.setCookieData({ value: { session_id: sessionId, consent_id: consentId, mode: place?.mode, gpc }, mode: 'overwrite' });
 }
 
 /** How many choices were made on this page: the last one's recording alone sets the consent id. */
@@ -37,6 +38,9 @@ function record(): void {
     session_id: sessionId,
     url: location.href.slice(0, 2048),
     gpc,
+    // The mode applied, and where the visitor is when the banner knows it (else the service finds it).
+    mode: place?.mode,
+    ...(place?.country ? { country: place.country, region: place.region } : {}),
     user_preferences: {
       accept_type: preferences.acceptType,
       accepted_categories: idsOf(preferences.acceptedCategories),
@@ -61,6 +65,8 @@ export function onChoice(): void {
   showConsentId();
   eraseOtherCopies(ownDomain);
   keepData();
+  // In an opt-out region the GPP sections say whether the visitor opted out: before the recording reads them.
+  if (place?.mode === 'opt-out') void updateGpp({ optedOut: !saleSlugs.every(accepted) });
   record();
   notify();
 }

@@ -1,5 +1,5 @@
 import * as CookieConsent from 'vanilla-cookieconsent';
-import { bySlug } from './account.ts';
+import { saleSlugs } from './account.ts';
 
 declare global {
   interface Navigator {
@@ -7,25 +7,25 @@ declare global {
   }
 }
 
-const MARKETING = 'marketing';
-
 /** The visitor's browser sends Global Privacy Control: said in the banner and recorded with the choice. */
 export const gpc = navigator.globalPrivacyControl === true;
 
 /**
- * Under Global Privacy Control, "Accept all" leaves marketing off unless the visitor switched it on
- * in the preferences: the signal is the visitor's standing refusal of sale and targeted ads.
+ * Under Global Privacy Control, "Accept all" leaves the categories of sale or sharing (marketing
+ * unless the account says otherwise) off unless the visitor switched them on in the preferences: the
+ * signal is the visitor's standing refusal of sale and targeted ads.
  */
 export function honourGpc(): void {
-  if (!gpc || !bySlug.has(MARKETING)) return;
+  if (!gpc || saleSlugs.length === 0) return;
   document.addEventListener('click', (event) => {
     const button = (event.target as Element | null)?.closest?.('#cc-main button[data-role="all"]');
     if (!button) return;
     event.preventDefault();
     event.stopImmediatePropagation();
-    const toggle = document.querySelector<HTMLInputElement>(`#cc-main input.section__toggle[value="${MARKETING}"]`);
-    const chosen = !!toggle?.checked && !!button.closest('.pm');
-    CookieConsent.acceptCategory('all', chosen ? [] : [MARKETING]);
+    const inPreferences = !!button.closest('.pm');
+    const switchedOn = (slug: string) =>
+      inPreferences && !!document.querySelector<HTMLInputElement>(`#cc-main input.section__toggle[value="${CSS.escape(slug)}"]`)?.checked;
+    CookieConsent.acceptCategory('all', saleSlugs.filter((slug) => !switchedOn(slug)));
     CookieConsent.hidePreferences();
     CookieConsent.hide();
   }, true);

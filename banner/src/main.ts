@@ -1,35 +1,46 @@
 /**
- * The banner's start: the `__gpp` stub, Consent Mode's default and the stored choice at once,
- * `window.Consentry`, the library with the account's categories and words once the page is parsed,
- * and the page-view count.
+ * The banner's start: the `__gpp` stub, the visitor's mode when the page or the session knows it,
+ * Consent Mode's defaults and the stored choice at once, `window.Consentry`, then (the mode known,
+ * asked of the service if need be) GPP for that mode and the library with the account's categories
+ * and words for it once the page is parsed, and the page-view count.
  */
 
 import * as CookieConsent from 'vanilla-cookieconsent';
-import { config, serviceBase } from './account.ts';
-import { installApi } from './api.ts';
+import { config, saleSlugs, serviceBase } from './account.ts';
+import { installApi, notify } from './api.ts';
 import { apply, onChoice } from './choice.ts';
-import { pushDefault, pushUpdate } from './consent-mode.ts';
+import type { BannerMode } from './config.ts';
+import { pushDefaults, pushUpdate } from './consent-mode.ts';
 import { releaseGated, watchGated } from './gating.ts';
 import { gpc, honourGpc } from './gpc.ts';
 import { installGpp, startGpp } from './gpp.ts';
 import { language, texts } from './language.ts';
 import { guiOptions, translation } from './modal-content.ts';
+import { prepareOptOut, startOptOut } from './notices.ts';
 import { plainLabels, showConsentId } from './preferences-modal.ts';
 import { countPageViews } from './recording.ts';
-import { accepted, markStarted, ownDomain, previous, returning, secureCookie, settleCookie } from './state.ts';
-import { COOKIE } from './stored.ts';
+import { askPlace, knownPlace } from './region.ts';
+import {
+  accepted, currentPreferences, markStarted, optInChoice, ownDomain, place, returning, secureCookie, setConsentId, setPlace, settleCookie,
+  startingCategories, startingDefaults, storedChoiceVoid,
+} from './state.ts';
+import { COOKIE, eraseChoice } from './stored.ts';
 import { injectStyle } from './style.ts';
 
-function start(): void {
+function start(mode: BannerMode): void {
   injectStyle();
+  if (mode === 'opt-out') prepareOptOut();
   honourGpc();
+  const starting = startingCategories(mode);
   const categories: Record<string, CookieConsent.Category> = {};
   for (const category of config.categories) {
-    categories[category.slug] = { enabled: category.required, readOnly: category.required };
+    // The switches start as the mode has the categories before a choice.
+    categories[category.slug] = { enabled: starting.includes(category.slug), readOnly: category.required };
   }
   markStarted();
   void CookieConsent.run({
     revision: config.revision,
+    autoShow: mode !== 'none',
     hideFromBots: false,
     manageScriptTags: false,
     autoClearCookies: false,
@@ -43,7 +54,7 @@ function start(): void {
     },
     guiOptions: guiOptions(),
     categories,
-    language: { default: language, translations: { [language]: translation(texts) } },
+    language: { default: language, translations: { [language]: translation(texts, mode) } },
     onFirstConsent: onChoice,
     onConsent: apply,
     onChange: () => {
@@ -51,28 +62,58 @@ function start(): void {
       onChoice();
     },
     onModalReady: ({ modalName, modal }) => {
+      // The notices of the other modes block nothing: no modal dialog for assistive technology either.
+      if (modalName === 'consentModal' && mode !== 'opt-in') modal.setAttribute('aria-modal', 'false');
       if (modalName !== 'preferencesModal') return;
       plainLabels(modal);
       showConsentId(modal);
     },
   }).then(() => {
-    if (CookieConsent.validConsent()) releaseGated(accepted);
+    releaseGated(accepted);
     watchGated(accepted);
+    if (mode === 'opt-out') startOptOut();
   });
 }
 
+const inForce = () => currentPreferences()?.acceptedCategories ?? [];
+
+/**
+ * The mode is known: a choice made under another mode is dropped where opt-in applies, Consent Mode
+ * hears the state in force, the page hears of categories the mode turns on, and the library starts
+ * once the page is parsed.
+ */
+function decided(): void {
+  const mode = place!.mode;
+  if (storedChoiceVoid()) {
+    eraseChoice();
+    setConsentId(null);
+  }
+  pushUpdate(inForce());
+  // GPP for this mode: its US sections (and the GPP file) in opt-out regions only.
+  const optedOut = !!currentPreferences() && !saleSlugs.every((slug) => inForce().includes(slug));
+  void startGpp({ mode, country: place!.country, region: place!.region, gpc, optedOut });
+  if (!returning() && mode !== 'opt-in') notify();
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => start(mode), { once: true });
+  else start(mode);
+}
+
 function boot(): void {
-  // The `__gpp` stub and Consent Mode first: before any tag on the page can call or read them.
+  // The `__gpp` stub first: before any tag on the page can call it.
   installGpp(serviceBase);
-  pushDefault();
-  if (returning) pushUpdate(previous!.categories!);
+  // A returning visitor's opt-in choice holds wherever they are: their place is asked of no one.
+  const known = knownPlace() ?? (optInChoice ? { country: null, region: null, mode: 'opt-in' as const } : undefined);
+  // The request first, so that the answer is on its way while the rest runs.
+  const asked = known ? undefined : askPlace();
+  if (known) setPlace(known);
+  // Consent Mode before any tag on the page can read it.
+  pushDefaults(startingDefaults, inForce());
   settleCookie();
   installApi();
-  // Every visitor is under opt-in for now: no US section applies, and the GPP file is not loaded.
-  void startGpp({ mode: 'opt-in', country: null, region: null, gpc, optedOut: false });
-
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
-  else start();
+  if (!asked) decided();
+  else void asked.then((found) => {
+    setPlace(found);
+    decided();
+  });
 
   countPageViews(`${serviceBase}/widget/${config.account.id}/views`);
 }

@@ -5,7 +5,7 @@
 
 import type * as CookieConsent from 'vanilla-cookieconsent';
 import { config } from './account.ts';
-import type { BannerCategory } from './config.ts';
+import type { BannerCategory, BannerMode } from './config.ts';
 import { gpc } from './gpc.ts';
 import { language, own } from './language.ts';
 import { itemDescription } from './own-cookie.ts';
@@ -48,24 +48,43 @@ function sectionDescription(category: BannerCategory, t: Texts): string | undefi
   return [description, listed].filter(Boolean).join('<br><br>') || undefined;
 }
 
-export function translation(t: Texts): CookieConsent.Translation {
+/** What the small notice of the other modes says, and its buttons: its first one takes the library's "accept all" place. */
+function notice(t: Texts, mode: BannerMode): { description: string; showPreferencesBtn: string } {
+  if (mode === 'opt-out') return { description: gpc ? t.gpc_opt_out : t.opt_out_description, showPreferencesBtn: t.do_not_sell };
+  return { description: t.notice_description, showPreferencesBtn: t.manage };
+}
+
+export function translation(t: Texts, mode: BannerMode): CookieConsent.Translation {
   const policy = config.banner.privacy_policy_url;
   const policyLink = policy ? `<a href="${escapeHtml(policy)}" target="_blank" rel="noopener">${escapeHtml(t.privacy_policy)}</a>` : '';
-  const gpcNote = gpc ? `<br><br>${escapeHtml(t.gpc_notice)}` : '';
+  const gpcNote = gpc ? `<br><br>${escapeHtml(mode === 'opt-out' ? t.gpc_opt_out : t.gpc_notice)}` : '';
+  const revisionMessage = `<br><br>${escapeHtml(t.revision_notice)}`;
+  const small = mode === 'opt-out' || mode === 'notice' ? notice(t, mode) : undefined;
   return {
-    consentModal: {
-      title: escapeHtml(t.title),
-      description: `${escapeHtml(t.description)}${gpcNote}{{revisionMessage}}`,
-      revisionMessage: `<br><br>${escapeHtml(t.revision_notice)}`,
-      acceptAllBtn: escapeHtml(t.accept_all),
-      acceptNecessaryBtn: config.banner.show_reject_all ? escapeHtml(t.reject_all) : undefined,
-      showPreferencesBtn: escapeHtml(t.manage),
-      footer: policyLink || undefined,
-    },
+    consentModal: small
+      ? {
+        // No title: a small notice, named for assistive technology by the banner's title.
+        label: t.title,
+        description: `${escapeHtml(small.description)}{{revisionMessage}}`,
+        revisionMessage,
+        acceptAllBtn: escapeHtml(t.dismiss),
+        showPreferencesBtn: escapeHtml(small.showPreferencesBtn),
+        footer: policyLink || undefined,
+      }
+      : {
+        title: escapeHtml(t.title),
+        description: `${escapeHtml(t.description)}${gpcNote}{{revisionMessage}}`,
+        revisionMessage,
+        acceptAllBtn: escapeHtml(t.accept_all),
+        acceptNecessaryBtn: config.banner.show_reject_all ? escapeHtml(t.reject_all) : undefined,
+        showPreferencesBtn: escapeHtml(t.manage),
+        footer: policyLink || undefined,
+      },
     preferencesModal: {
       title: escapeHtml(t.preferences_title),
       acceptAllBtn: escapeHtml(t.accept_all),
-      acceptNecessaryBtn: escapeHtml(t.reject_all),
+      // Under opt-out this button opts out (opt-out.ts): the sale and sharing categories off, the others kept.
+      acceptNecessaryBtn: escapeHtml(mode === 'opt-out' ? t.do_not_sell : t.reject_all),
       savePreferencesBtn: escapeHtml(t.save),
       // An attribute the library sets as text (aria-label), not markup.
       closeIconLabel: t.close,

@@ -1,6 +1,8 @@
 import * as CookieConsent from 'vanilla-cookieconsent';
-import { config } from './account.ts';
+import { config, saleSlugs } from './account.ts';
+import type { BannerMode } from './config.ts';
 import { gpc } from './gpc.ts';
+import type { Place } from './region.ts';
 import { cookieDomain, keepNewestCopy, storedChoice } from './stored.ts';
 
 /** The visitor's choice as the page reads it (`window.Consentry.getConsent()`, `consentry:change`). */
@@ -12,6 +14,8 @@ export interface ConsentState {
   session_id: string;
   consent_id: string | null;
   gpc: boolean;
+  /** The mode applied: opt-in, opt-out, notice or none. */
+  mode: BannerMode;
 }
 
 /**
@@ -41,10 +45,43 @@ export function settleCookie(): void {
   keepNewestCopy(ownDomain, secureCookie);
 }
 
-export const returning =
+/** The stored choice is of this revision and not expired. */
+const storedValid =
   previous?.revision === config.revision && Array.isArray(previous.categories) && (previous.expirationTime ?? Infinity) > Date.now();
+/** A stored choice made under opt-in: consent wherever the visitor now is. */
+export const optInChoice = storedValid && (previous!.data?.mode ?? 'opt-in') === 'opt-in';
 
-export const accepted = (slug: string) => CookieConsent.acceptedCategory(slug);
+/** Where the visitor is and the mode there, once decided (see region.ts). */
+export let place: Place | undefined;
+export function setPlace(decided: Place): void {
+  place = decided;
+}
+
+/**
+ * The stored choice is in force: one made under opt-in, or one made under another mode (a dismissed
+ * notice, an opt-out) where opt-in does not apply — it is no consent where the visitor must opt in.
+ */
+export const returning = () => optInChoice || (storedValid && !!place && place.mode !== 'opt-in');
+/** A choice made under another mode, found where opt-in applies: the banner asks as for a new visitor. */
+export const storedChoiceVoid = () => storedValid && !returning() && !!place;
+
+/**
+ * What is on before any choice under `mode`: under opt-in the required categories; under the others
+ * every category, but those of sale or sharing for a browser that sends Global Privacy Control.
+ */
+export function startingCategories(mode: BannerMode): string[] {
+  return config.categories
+    .filter((category) => category.required || (mode !== 'opt-in' && !(gpc && saleSlugs.includes(category.slug))))
+    .map((category) => category.slug);
+}
+
+/** Consent Mode's default for the regions of `mode`: as the mode starts, less what the stored choice turned off. */
+export function startingDefaults(mode: BannerMode): string[] {
+  // The library stores the required categories among the accepted ones.
+  return startingCategories(mode).filter((slug) => !storedValid || previous!.categories!.includes(slug));
+}
+
+export const accepted = (slug: string) => !!currentPreferences()?.acceptedCategories.includes(slug);
 export const rejected = (slug: string) => CookieConsent.validConsent() && !CookieConsent.acceptedCategory(slug);
 
 /** The library answers once it has started (at DOMContentLoaded); until then the stored choice does. */
@@ -53,19 +90,24 @@ export function markStarted(): void {
   started = true;
 }
 
-/** A returning visitor's choice as the library will read it: the required categories, then the stored ones. */
-function storedPreferences(): Pick<CookieConsent.UserPreferences, 'acceptType' | 'acceptedCategories' | 'rejectedCategories'> | null {
-  if (!returning) return null;
+type Preferences = Pick<CookieConsent.UserPreferences, 'acceptType' | 'acceptedCategories' | 'rejectedCategories'>;
+
+/** A set of categories as the library would report it: the required ones always in. */
+function preferencesOf(slugs: readonly string[]): Preferences {
   const required = config.categories.filter((category) => category.required).map((category) => category.slug);
-  const acceptedCategories = Array.from(new Set([...required, ...previous!.categories!]));
+  const acceptedCategories = Array.from(new Set([...required, ...slugs]));
   const acceptType = acceptedCategories.length === config.categories.length ? 'all' : acceptedCategories.length === required.length ? 'necessary' : 'custom';
   const rejectedCategories = config.categories.map((category) => category.slug).filter((slug) => !acceptedCategories.includes(slug));
   return { acceptType, acceptedCategories, rejectedCategories };
 }
 
-export function currentPreferences() {
-  if (!started) return storedPreferences();
-  return CookieConsent.validConsent() ? CookieConsent.getUserPreferences() : null;
+/**
+ * The choice in force (the library's once it has started, else the stored one), else what the mode
+ * turns on before any choice; null under opt-in before a choice, and while the mode is not known.
+ */
+export function currentPreferences(): Preferences | null {
+  if (started ? CookieConsent.validConsent() : returning()) return started ? CookieConsent.getUserPreferences() : preferencesOf(previous!.categories!);
+  return place && place.mode !== 'opt-in' ? preferencesOf(startingCategories(place.mode)) : null;
 }
 
 export function state(): ConsentState | null {
@@ -79,5 +121,6 @@ export function state(): ConsentState | null {
     session_id: sessionId,
     consent_id: consentId,
     gpc,
+    mode: place!.mode,
   };
 }

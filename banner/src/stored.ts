@@ -1,5 +1,5 @@
 import { domainsOf } from './clearing.ts';
-import type { BannerConfig } from './config.ts';
+import type { BannerConfig, BannerMode } from './config.ts';
 
 declare const __CONSENTRY_CONFIG__: BannerConfig;
 
@@ -23,6 +23,10 @@ const LEGACY_COOKIE = 'consentry';
 export interface StoredData {
   session_id?: string;
   consent_id?: string;
+  /** The mode the choice was made under; older scripts knew only opt-in and left it out. */
+  mode?: BannerMode;
+  /** The browser sent Global Privacy Control when the choice was made. */
+  gpc?: boolean;
 }
 
 export interface StoredCookie {
@@ -120,6 +124,11 @@ export function keepNewestCopy(domain: string | undefined, secure: boolean): voi
   if (own.length > 1) eraseCopies(null);
   const expires = typeof newest.value.expirationTime === 'number' ? `; expires=${new Date(newest.value.expirationTime).toUTCString()}` : '';
   write(`${COOKIE}=${newest.raw}`, domain, `${expires}; SameSite=Lax${secure ? '; Secure' : ''}`);
+}
+
+/** Deletes every copy of the account's own cookie: the library then finds no choice. */
+export function eraseChoice(): void {
+  eraseCopies(null);
 }
 
 /** After a choice is written on `domain`: deletes the copies elsewhere, which would be read first. */

@@ -15,6 +15,9 @@ export function injectStyle(): void {
   ].filter(Boolean);
   // A category without a description or items has nothing to expand: the library leaves its arrow unsized.
   const fixes = '#cc-main .pm__section--toggle:not(.pm__section--expandable) .pm__section-arrow{display:none}';
-  style.textContent = __CONSENTRY_CSS__ + fixes + (vars.length ? `#cc-main{${vars.join(';')}}` : '');
+  // The opt-out regions' "Do Not Sell or Share" button (notices.ts), in the banner's colours.
+  const doNotSell = '#consentry-dns{position:fixed;left:1em;bottom:1em;z-index:2147483646;padding:.5em .9em;font:600 13px/1.2 var(--cc-font-family);' +
+    'color:var(--cc-primary-color);background:var(--cc-bg);border:1px solid var(--cc-btn-secondary-border-color);border-radius:var(--cc-btn-border-radius);cursor:pointer}';
+  style.textContent = __CONSENTRY_CSS__ + fixes + doNotSell + (vars.length ? `#cc-main,#consentry-dns{${vars.join(';')}}` : '');
   (document.head || document.documentElement).appendChild(style);
 }

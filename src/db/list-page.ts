@@ -1,4 +1,5 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
+import { countRows } from './row-count.ts';
 
 /** Which rows of a list a request asks for. */
 export interface Window {
@@ -15,9 +16,6 @@ export async function listPage<DB, TB extends keyof DB, O>(
   page: (query: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, O>,
   window: Window,
 ): Promise<{ rows: O[]; count: number }> {
-  const [rows, total] = await Promise.all([
-    page(scoped).limit(window.limit).offset(window.offset).execute(),
-    scoped.select(sql<string>`count(*)`.as('count')).executeTakeFirstOrThrow() as Promise<{ count: string }>,
-  ]);
-  return { rows, count: Number(total.count) };
+  const [rows, count] = await Promise.all([page(scoped).limit(window.limit).offset(window.offset).execute(), countRows(scoped)]);
+  return { rows, count };
 }

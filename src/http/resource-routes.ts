@@ -1,6 +1,6 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Static, TSchema } from 'typebox';
-import type { MaybePromise } from '../lib/maybe-promise.ts';
+import { after, type MaybePromise } from '../lib/maybe-promise.ts';
 import { listOf, type Pagination } from './pagination.ts';
 import { IdParams, MessageSchema } from './schemas.ts';
 
@@ -87,8 +87,8 @@ export function resourceRoutes(app: FastifyInstance, resource: { path?: string; 
 
     /** `POST /things`: creates one, answered 201. */
     create<B extends TSchema, A extends TSchema>(parts: Answered<undefined, B, A> & { body: B }, handler: Handler<undefined, undefined, B, Static<A>>): void {
-      declare('POST', path, access.write, parts, undefined, { 201: parts.answer }, async (request, reply) =>
-        reply.code(201).send(await handler(request as RouteRequest<undefined, undefined, B>, reply)));
+      declare('POST', path, access.write, parts, undefined, { 201: parts.answer }, (request, reply) =>
+        after(handler(request as RouteRequest<undefined, undefined, B>, reply), (created) => reply.code(201).send(created)));
     },
 
     /** `GET /things/{id}`: one record. */
@@ -106,10 +106,9 @@ export function resourceRoutes(app: FastifyInstance, resource: { path?: string; 
 
     /** `DELETE /things/{id}`: the handler removes it; the answer is `{ message }`. */
     remove(parts: RouteParts<undefined, undefined> & { message: string }, handler: Handler<ById, undefined, undefined, unknown>): void {
-      declare('DELETE', `${path}/:id`, access.write, parts, IdParams, { 200: MessageSchema }, async (request, reply) => {
-        await handler(request as RouteRequest<ById>, reply);
-        return { message: parts.message };
-      });
+      const answer = { message: parts.message };
+      declare('DELETE', `${path}/:id`, access.write, parts, IdParams, { 200: MessageSchema }, (request, reply) =>
+        after(handler(request as RouteRequest<ById>, reply), () => answer));
     },
 
     /**

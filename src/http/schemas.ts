@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type TObject, type TOptional, type TProperties, type TSchema } from 'typebox';
 
 export const ErrorList = Type.Object(
   { errors: Type.Array(Type.Object({ code: Type.Integer(), message: Type.String() })) },
@@ -30,3 +30,11 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 /** A string limited to the given values: `{"type": "string", "enum": [...]}` in the OpenAPI document. */
 export const StringEnum = <const T extends readonly string[]>(values: T, extra: Record<string, unknown> = {}) =>
   Type.Unsafe<T[number]>(Type.String({ enum: [...values], ...extra }));
+
+/** A create body's object: `name` required, every other field optional (an update body makes all of them optional). */
+export function nameRequired<F extends TProperties & { name: TSchema }>(
+  fields: F,
+): TObject<{ name: F['name'] } & { [K in Exclude<keyof F, 'name'>]: TOptional<F[K]> }> {
+  const { name, ...others } = fields;
+  return Type.Object({ name, ...Type.Partial(Type.Object(others)).properties }) as never;
+}

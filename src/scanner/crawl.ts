@@ -66,6 +66,8 @@ const MAX_NAME = 255;
 const MAX_ITEMS = 1_000;
 /** Where a Consentry banner counts a page view and records a visitor's choice (`POST /widget/{account_id}/views`, `…/consents`). */
 const BANNER_POSTS = /\/widget\/[^/?#]+\/(?:views|consents)(?:[?#]|$)/;
+/** Where a Consentry banner asks where its visitor is (`GET /widget/{account_id}/region`). */
+const BANNER_REGION = /\/widget\/[^/?#]+\/region(?:[?#]|$)/;
 /** Run in every page of the scanner's browser: the banner's page-view beacon is answered, never sent. */
 const NO_VIEW_BEACON = `(() => {
   const send = navigator.sendBeacon && navigator.sendBeacon.bind(navigator);
@@ -173,6 +175,10 @@ class Crawl {
     // The scanner is not a visitor: its page loads are not counted as page views, nor its choice in
     // the site's banner recorded as a consent. The banner goes on without its receipt when a POST fails.
     await context.route(BANNER_POSTS, (route) => (route.request().method() === 'POST' ? route.abort() : route.fallback()));
+    // Nor is it anywhere: the banner's mode must not depend on where the service runs. Refused its
+    // region, the banner takes the strictest mode the account uses (opt-in unless the account uses
+    // none), whose "Accept all" the second pass clicks.
+    await context.route(BANNER_REGION, (route) => route.abort());
     // The page-view beacon leaves as the page does, where no route sees it: it is not sent at all.
     await context.addInitScript({ content: NO_VIEW_BEACON });
     const page = context.pages()[0] ?? (await context.newPage());

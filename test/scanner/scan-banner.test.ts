@@ -75,6 +75,20 @@ describeBrowser(`a scan of a site that runs the banner (${ENGINE})`, () => {
     expect(stats.body.totals).toMatchObject({ consents: 0, pageviews: 0, unique_visitors: 0 });
   });
 
+  it('shows the scanner the strictest mode: opt-in, where the service would place the scanner in an opt-out region', async () => {
+    // The service's own address is nowhere, which these rules make opt-out; the scanner asks no region.
+    const rules = { regional_rules: [{ regions: ['EEA'], mode: 'opt-in' }], default_mode: 'opt-out' };
+    expect((await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: rules } })).status).toBe(200);
+    try {
+      const scan = await scanned(siteUrl);
+      expect(scan.status).toBe('completed');
+      const found = Object.fromEntries(scan.report.storage_items.map((item: { name: string; set_before_consent: boolean }) => [item.name, item.set_before_consent]));
+      expect(found).toMatchObject({ measured: false });
+    } finally {
+      await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { regional_rules: null, default_mode: null } } });
+    }
+  });
+
   it('keeps no name longer than a storage item takes, and at most 1,000 items of a page that writes more', async () => {
     const count = async () => Number((await t.services.db.selectFrom('storage_items').select((eb) => eb.fn.countAll<number>().as('n'))
       .where('account_id', '=', tenant.account.id).executeTakeFirstOrThrow()).n);

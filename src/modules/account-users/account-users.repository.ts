@@ -1,5 +1,6 @@
 import { newId } from '../../db/ids.ts';
 import type { Executor } from '../../db/kysely.ts';
+import { countRows } from '../../db/row-count.ts';
 import type { AccountUserRow } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 
@@ -25,7 +26,7 @@ function withPeople(db: Executor) {
 export type AccountUserView = NonNullable<Awaited<ReturnType<ReturnType<typeof withPeople>['executeTakeFirst']>>>;
 
 export async function listAccountUsers(db: Executor, accountId: string, window: Window, sort: Sort<'created_at'>) {
-  const [rows, total] = await Promise.all([
+  const [rows, count] = await Promise.all([
     withPeople(db)
       .where('account_users.account_id', '=', accountId)
       .orderBy(`account_users.${sort.sort}`, sort.order)
@@ -33,13 +34,9 @@ export async function listAccountUsers(db: Executor, accountId: string, window: 
       .limit(window.limit)
       .offset(window.offset)
       .execute(),
-    db
-      .selectFrom('account_users')
-      .where('account_id', '=', accountId)
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow(),
+    countRows(db.selectFrom('account_users').where('account_id', '=', accountId)),
   ]);
-  return { rows, count: Number(total.count) };
+  return { rows, count };
 }
 
 export async function findAccountUser(db: Executor, accountId: string, id: string): Promise<AccountUserView | undefined> {
@@ -55,13 +52,7 @@ export async function lockAccount(db: Executor, accountId: string): Promise<{ ow
 }
 
 export async function countAdmins(db: Executor, accountId: string): Promise<number> {
-  const row = await db
-    .selectFrom('account_users')
-    .where('account_id', '=', accountId)
-    .where('admin', '=', true)
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return countRows(db.selectFrom('account_users').where('account_id', '=', accountId).where('admin', '=', true));
 }
 
 export async function setAdmin(db: Executor, accountId: string, id: string, admin: boolean): Promise<void> {

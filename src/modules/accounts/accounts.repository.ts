@@ -3,6 +3,7 @@ import { newId } from '../../db/ids.ts';
 import { toJson, type Executor } from '../../db/kysely.ts';
 import type { AccountRow, Database, ScanSchedule } from '../../db/schema.ts';
 import { listPage } from '../../db/list-page.ts';
+import { countRows } from '../../db/row-count.ts';
 import type { Window } from '../../http/pagination.ts';
 import type { Principal } from '../../http/auth.ts';
 import { aiFeaturesOf, LIVE_VISITORS, type AccountWithStatus, type AiFeatures, type AiFeaturesChange, type OnboardingStatus } from './accounts.schema.ts';
@@ -82,12 +83,7 @@ export async function lockOwnedAccounts(db: Executor, userId: string): Promise<v
 }
 
 export async function countOwnedAccounts(db: Executor, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('accounts')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('owner_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return countRows(db.selectFrom('accounts').where('owner_id', '=', userId));
 }
 
 /** The account's language, the default of what is created in it. */

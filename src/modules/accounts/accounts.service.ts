@@ -90,21 +90,27 @@ async function cleanFields(
   return out;
 }
 
-/** A write on an account the caller reaches: partners and account tokens may, users must be admins. */
-async function assertCanWrite(db: Executor, principal: Principal, account: AccountWithStatus, action: 'update' | 'delete') {
-  if (principal.type === 'partner') return;
+/**
+ * The account the caller reaches (404 otherwise), when the caller may change it (403 otherwise):
+ * partners may; account tokens may update it; users must be admins to update it and its owner to
+ * delete it.
+ */
+async function writableAccount(db: Executor, principal: Principal, id: string, action: 'update' | 'delete'): Promise<AccountWithStatus> {
+  const account = await reachableAccount(db, principal, id);
+  if (principal.type === 'partner') return account;
   if (principal.type === 'account') {
     if (action === 'delete') throw new ForbiddenError('Only the account owner or its partner can delete an account');
-    return;
+    return account;
   }
   if (action === 'delete') {
     if (account.owner_id !== principal.userId) {
       throw new ForbiddenError('Only the account owner or its partner can delete an account');
     }
-    return;
+    return account;
   }
   const membership = await findMembership(db, account.id, principal.userId!);
   if (!membership?.admin) throw new ForbiddenError(NEEDS_ADMIN);
+  return account;
 }
 
 /** An account the caller reaches, or 404. */
@@ -166,8 +172,7 @@ export async function changeAccount(
   fields: AccountFields,
 ): Promise<AccountWithStatus> {
   const { db } = writes;
-  const account = await reachableAccount(db, principal, id);
-  await assertCanWrite(db, principal, account, 'update');
+  const account = await writableAccount(db, principal, id, 'update');
   await updateAccount(db, account.id, await cleanFields(db, principal, fields, account.group_id));
   await writes.forgetBanner([account.id]);
   return (await findAccountById(db, account.id))!;
@@ -180,8 +185,7 @@ export async function removeAccount(
   id: string,
 ): Promise<void> {
   const { db } = writes;
-  const account = await reachableAccount(db, principal, id);
-  await assertCanWrite(db, principal, account, 'delete');
+  const account = await writableAccount(db, principal, id, 'delete');
   const { tokenHashes, memberIds } = await db.transaction().execute(async (trx) => {
     const gone = { tokenHashes: await accountTokenHashes(trx, account.id), memberIds: await memberIdsOf(trx, account.id) };
     await deleteAccount(trx, account.id);

@@ -2,6 +2,7 @@ import { newId } from '../../db/ids.ts';
 import { toJson, type Executor } from '../../db/kysely.ts';
 import type { AiActionRow, AiActionsTable, CategoryRow } from '../../db/schema.ts';
 import { listPage } from '../../db/list-page.ts';
+import { hasRow } from '../../db/row-count.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import type { AiActionFilters } from './ai-actions.schema.ts';
 
@@ -74,16 +75,13 @@ export async function markApplied(
 
 /** Whether the item has a category suggestion waiting for a person: the AI does not suggest it twice. */
 export async function hasOpenSuggestion(db: Executor, accountId: string, itemId: string): Promise<boolean> {
-  const row = await db
+  return hasRow(db
     .selectFrom('ai_actions')
     .select('id')
     .where('account_id', '=', accountId)
     .where('actionable_id', '=', itemId)
     .where('action_type', '=', 'auto_categorise')
-    .where('status', '=', 'suggested')
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+    .where('status', '=', 'suggested'));
 }
 
 /** Fields of the item whose AI change a person has reverted or rejected: the AI never puts them back. */

@@ -1,6 +1,8 @@
 import { newId } from '../../db/ids.ts';
 import type { Executor } from '../../db/kysely.ts';
 import { listPage } from '../../db/list-page.ts';
+import { deleteOwnedRow, findOwnedRow, insertOwnedRow, ownedValueTaken, updateOwnedRow } from '../../db/owned-rows.ts';
+import { hasRow } from '../../db/row-count.ts';
 import type { CategoryRow } from '../../db/schema.ts';
 import type { Sort, Window } from '../../http/pagination.ts';
 import type { CATEGORY_SORTS, CategoryFields } from './categories.schema.ts';
@@ -13,13 +15,11 @@ export async function listCategories(db: Executor, accountId: string, sort: Cate
 }
 
 export async function findCategory(db: Executor, accountId: string, id: string): Promise<CategoryRow | undefined> {
-  return db.selectFrom('categories').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return findOwnedRow(db, 'categories', ['account_id', accountId], id);
 }
 
 export async function slugTaken(db: Executor, accountId: string, slug: string, exceptId?: string): Promise<boolean> {
-  let query = db.selectFrom('categories').select('id').where('account_id', '=', accountId).where('slug', '=', slug);
-  if (exceptId) query = query.where('id', '!=', exceptId);
-  return (await query.executeTakeFirst()) !== undefined;
+  return ownedValueTaken(db, 'categories', ['account_id', accountId], 'slug', slug, exceptId);
 }
 
 /** A category's columns as the service writes them: its texts in other languages as JSON. */
@@ -30,37 +30,19 @@ export type NewCategory = Required<Pick<CategoryValues, 'name' | 'slug' | 'defau
 const withDefaults = (fields: NewCategory) => ({ ...fields, sale_or_sharing: fields.sale_or_sharing ?? fields.slug === 'marketing' });
 
 export async function insertCategory(db: Executor, accountId: string, fields: NewCategory): Promise<CategoryRow> {
-  return db
-    .insertInto('categories')
-    .values({ id: newId(), account_id: accountId, ...withDefaults(fields) })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return insertOwnedRow(db, 'categories', ['account_id', accountId], withDefaults(fields));
 }
 
 export async function updateCategory(db: Executor, accountId: string, id: string, fields: CategoryValues) {
-  return db
-    .updateTable('categories')
-    .set({ ...fields, updated_at: new Date() })
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
+  return updateOwnedRow(db, 'categories', ['account_id', accountId], id, fields);
 }
 
 export async function categoryHoldsStorageItems(db: Executor, accountId: string, id: string): Promise<boolean> {
-  const item = await db
-    .selectFrom('storage_items')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('category_id', '=', id)
-    .limit(1)
-    .executeTakeFirst();
-  return item !== undefined;
+  return hasRow(db.selectFrom('storage_items').select('id').where('account_id', '=', accountId).where('category_id', '=', id));
 }
 
 export async function deleteCategory(db: Executor, accountId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('categories').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return deleteOwnedRow(db, 'categories', ['account_id', accountId], id);
 }
 
 /** Every category of the account, oldest first. */

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { CategoryRow } from '../../db/schema.ts';
 import { offsetQuery } from '../../http/pagination.ts';
-import { Name, Text, Timestamp } from '../../http/schemas.ts';
+import { Name, nameRequired, Text, Timestamp } from '../../http/schemas.ts';
 import { Language } from '../accounts/accounts.schema.ts';
 import { ItemTranslationChanges, TranslationsSchema } from '../banner/banner.schema.ts';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './slug.ts';
@@ -32,29 +32,21 @@ export const Slug = Type.String({
   description: `Unique in the account; ${SLUG_PATTERN}. Defaults to the name, lower-cased, other characters turned into -`,
 });
 
+/** The fields a category and a service are written with alike: a name, its slug, a description. */
+export const NamedFields = { name: Name(), slug: Slug, description: Text(2000) };
+/** Their name and description in other languages. */
+export const NamedTranslationChanges = ItemTranslationChanges({ name: 255, description: 2000 }, 'Name and description');
+
 const fields = {
-  name: Name(),
-  slug: Slug,
-  description: Text(2000),
+  ...NamedFields,
   required: Type.Boolean(),
   published: Type.Boolean(),
-  sale_or_sharing: Type.Boolean({ description: SALE_OR_SHARING }),
+  sale_or_sharing: Type.Boolean({ description: `${SALE_OR_SHARING}. When a category is created without it: true for the slug marketing, else false` }),
   default_language: Language,
-  translations: ItemTranslationChanges({ name: 255, description: 2000 }, 'Name and description'),
+  translations: NamedTranslationChanges,
 };
 
-export const CreateCategoryBody = Type.Object({
-  category: Type.Object({
-    name: fields.name,
-    slug: Type.Optional(fields.slug),
-    description: Type.Optional(fields.description),
-    required: Type.Optional(fields.required),
-    published: Type.Optional(fields.published),
-    sale_or_sharing: Type.Optional(Type.Boolean({ description: `${SALE_OR_SHARING}. Default: true for the slug marketing, else false` })),
-    default_language: Type.Optional(fields.default_language),
-    translations: Type.Optional(fields.translations),
-  }),
-});
+export const CreateCategoryBody = Type.Object({ category: nameRequired(fields) });
 
 export const UpdateCategoryBody = Type.Object({ category: Type.Partial(Type.Object(fields)) });
 export type CategoryFields = Static<typeof UpdateCategoryBody>['category'];

@@ -7,7 +7,7 @@ import type { CategoryRow, Database } from '../../db/schema.ts';
 import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import { Problems } from '../../http/validation.ts';
 import { accountLanguage, markVendorsSetup } from '../accounts/accounts.service.ts';
-import { accountLanguages, bumpRevision, checkLanguageCodes, mergeTranslations } from '../banner/banner.service.ts';
+import { accountLanguages, bumpRevision } from '../banner/banner.service.ts';
 import {
   allCategories,
   categoryHoldsStorageItems,
@@ -21,12 +21,14 @@ import {
   type CategoryValues,
 } from './categories.repository.ts';
 import type { CategoryFields } from './categories.schema.ts';
+import { checkTranslations, storedTranslations, trimTexts } from './item-fields.ts';
 import { settleSlug } from './slug.ts';
 
 /** What other modules use of the categories. */
 export { findCategory } from './categories.repository.ts';
 export { CategoryCache } from './category-cache.ts';
 export { settleSlug } from './slug.ts';
+export { checkCategory, checkTranslations, storedTranslations, trimTexts } from './item-fields.ts';
 
 /** The account's first required category (by creation), if it has one: where what every site needs goes. */
 export async function firstRequiredCategory(db: Executor, accountId: string): Promise<CategoryRow | undefined> {
@@ -51,14 +53,12 @@ export const CATEGORY_IN_USE = 'Category still holds storage items; move or dele
 async function cleanFields(db: Executor, accountId: string, fields: CategoryFields, current?: CategoryRow): Promise<CategoryValues> {
   const problems = new Problems();
   const { translations, ...rest } = fields;
-  const out: CategoryValues = { ...rest };
-  if (fields.name !== undefined) out.name = problems.required('name', fields.name);
-  if (fields.description !== undefined) out.description = fields.description.trim();
-  if (translations !== undefined) checkLanguageCodes(problems, 'translations', Object.keys(translations));
+  const out: CategoryValues = { ...rest, ...trimTexts(problems, fields, ['name', 'description']) };
+  checkTranslations(problems, translations);
   const slug = await settleSlug(problems, { name: out.name, slug: fields.slug }, current, (wanted, exceptId) => slugTaken(db, accountId, wanted, exceptId));
   if (slug !== undefined) out.slug = slug;
   problems.throwIfAny();
-  if (translations !== undefined) out.translations = toJson(mergeTranslations(current?.translations ?? {}, translations));
+  if (translations !== undefined) out.translations = storedTranslations(current?.translations, translations);
   return out;
 }
 

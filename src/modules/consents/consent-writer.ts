@@ -277,50 +277,60 @@ export class ConsentWriter {
 /** The accounts these consents belong to, each once. */
 const accountsOf = (consents: NewConsent[]) => [...new Set(consents.map((c) => c.account_id))];
 
-/** Per account and UTC day: consents by accept type, GPC, and the day's last link (in account order). */
+/**
+ * Rollup entries by key (`account day`, `account hour`, `account day category`), each made on its
+ * first row, answered in key order: the order the rows' locks are taken in.
+ */
+class Rollup<E> {
+  private readonly entries = new Map<string, E>();
+
+  at(key: string, make: () => E): E {
+    let entry = this.entries.get(key);
+    if (!entry) this.entries.set(key, (entry = make()));
+    return entry;
+  }
+
+  inKeyOrder(): E[] {
+    return [...this.entries.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, entry]) => entry);
+  }
+}
+
+/** Per account and UTC day: consents by accept type, GPC, and the day's last link. */
 function dailyRollup(rows: ChainedConsent[]): DailyRollup[] {
-  const days = new Map<string, DailyRollup>();
+  const days = new Rollup<DailyRollup>();
   for (const c of rows) {
     const day = utcDay(c.created_at);
-    const key = `${c.account_id} ${day}`;
-    let d = days.get(key);
-    if (!d) days.set(key, (d = { account_id: c.account_id, day, consents: 0, all: 0, custom: 0, necessary: 0, gpc: 0, head_seq: 0, head_id: c.id, head_hash: c.hash }));
+    const d = days.at(`${c.account_id} ${day}`, () =>
+      ({ account_id: c.account_id, day, consents: 0, all: 0, custom: 0, necessary: 0, gpc: 0, head_seq: 0, head_id: c.id, head_hash: c.hash }));
     d.consents++;
     d[c.user_preferences.accept_type]++;
     if (c.gpc) d.gpc++;
     if (c.seq > d.head_seq) Object.assign(d, { head_seq: c.seq, head_id: c.id, head_hash: c.hash });
   }
-  return [...days.values()].sort((a, b) => (a.account_id + a.day < b.account_id + b.day ? -1 : 1));
+  return days.inKeyOrder();
 }
 
-/** Per account and UTC hour: how many consents (in key order, as the rows' locks are taken in it). */
+/** Per account and UTC hour: how many consents. */
 function hourlyRollup(rows: ChainedConsent[]): HourlyCount[] {
-  const hours = new Map<string, HourlyCount>();
+  const hours = new Rollup<HourlyCount>();
   for (const c of rows) {
     const hour = utcHour(c.created_at);
-    const key = `${c.account_id} ${hour}`;
-    const entry = hours.get(key);
-    if (entry) entry.consents++;
-    else hours.set(key, { account_id: c.account_id, hour, consents: 1 });
+    hours.at(`${c.account_id} ${hour}`, () => ({ account_id: c.account_id, hour, consents: 0 })).consents++;
   }
-  return [...hours.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, entry]) => entry);
+  return hours.inKeyOrder();
 }
 
-/** Per account, UTC day and category: how often it was accepted and rejected (in key order). */
+/** Per account, UTC day and category: how often it was accepted and rejected. */
 function categoryRollup(rows: ChainedConsent[]): CategoryRollup[] {
-  const counts = new Map<string, CategoryRollup>();
-  const add = (c: ChainedConsent, day: string, categoryId: string, field: 'accepted' | 'rejected') => {
-    const key = `${c.account_id} ${day} ${categoryId}`;
-    let entry = counts.get(key);
-    if (!entry) counts.set(key, (entry = { account_id: c.account_id, day, category_id: categoryId, accepted: 0, rejected: 0 }));
-    entry[field]++;
-  };
+  const counts = new Rollup<CategoryRollup>();
+  const add = (c: ChainedConsent, day: string, categoryId: string, field: 'accepted' | 'rejected') =>
+    counts.at(`${c.account_id} ${day} ${categoryId}`, () => ({ account_id: c.account_id, day, category_id: categoryId, accepted: 0, rejected: 0 }))[field]++;
   for (const c of rows) {
     const day = utcDay(c.created_at);
     for (const id of c.user_preferences.accepted_categories) add(c, day, id, 'accepted');
     for (const id of c.user_preferences.rejected_categories) add(c, day, id, 'rejected');
   }
-  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, entry]) => entry);
+  return counts.inKeyOrder();
 }
 
 /**

@@ -6,9 +6,12 @@ import type { FastifyInstance } from 'fastify';
  * the token is, nor its cookies), may be framed only by the dashboard, and runs only what the
  * dashboard posts to it: the script `POST /api/v1/banner/preview` answered, in the language the
  * editor shows (the page's `lang` and the browser's languages both ask for it, whatever order the
- * account looks for them in). The banner keeps its
+ * account looks for them in), as a visitor of the region the editor chose (`data-region` on the script,
+ * as a site whose server knows its visitor's region sets it). The banner keeps its
  * choice in a cookie and local storage, which an opaque origin may not use, so the page gives it
- * in-memory stand-ins first.
+ * in-memory stand-ins first. Its policy allows no connection (`connect-src 'none'`, images only as
+ * data: addresses): a choice made in the preview is recorded nowhere, no page view is counted, and the
+ * region is never asked of the service.
  */
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -56,6 +59,8 @@ const PAGE = `<!doctype html>
       Object.defineProperty(Navigator.prototype, 'language', { configurable: true, get: function () { return language; } });
     }
     var script = document.createElement('script');
+    var region = event.data.region;
+    if (typeof region === 'string' && /^[A-Z]{2}(-[A-Z0-9]{1,3})?$/.test(region)) script.setAttribute('data-region', region);
     script.textContent = event.data.script;
     document.body.appendChild(script);
   });

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/kysely.ts';
 import type { GroupRow } from '../../db/schema.ts';
 import { listPage } from '../../db/list-page.ts';
+import { hasRow } from '../../db/row-count.ts';
 import { deleteOwnedRow, findOwnedRow, insertOwnedRow, ownedValueTaken, updateOwnedRow } from '../../db/owned-rows.ts';
 import type { Window } from '../../http/pagination.ts';
 import type { GroupFields } from './groups.schema.ts';
@@ -28,7 +29,7 @@ export async function updateGroup(db: Executor, partnerId: string, id: string, f
 }
 
 export async function groupHasAccounts(db: Executor, id: string): Promise<boolean> {
-  return (await db.selectFrom('accounts').select('id').where('group_id', '=', id).limit(1).executeTakeFirst()) !== undefined;
+  return hasRow(db.selectFrom('accounts').select('id').where('group_id', '=', id));
 }
 
 export async function deleteGroup(db: Executor, partnerId: string, id: string): Promise<boolean> {

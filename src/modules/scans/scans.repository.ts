@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/kysely.ts';
 import type { ScanRow, ScanStatus, ScansTable } from '../../db/schema.ts';
 import { listPage } from '../../db/list-page.ts';
+import { findOwnedRow } from '../../db/owned-rows.ts';
+import { countRows } from '../../db/row-count.ts';
 import type { Insertable } from 'kysely';
 import type { Sort, Window } from '../../http/pagination.ts';
 
@@ -18,7 +20,7 @@ export async function listScans(db: Executor, accountId: string, filters: { stat
 }
 
 export async function findScan(db: Executor, accountId: string, id: string): Promise<ScanRow | undefined> {
-  return db.selectFrom('scans').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return findOwnedRow(db, 'scans', ['account_id', accountId], id);
 }
 
 export async function findActiveScan(db: Executor, accountId: string): Promise<ScanRow | undefined> {
@@ -26,13 +28,7 @@ export async function findActiveScan(db: Executor, accountId: string): Promise<S
 }
 
 export async function countScansSince(db: Executor, accountId: string, since: Date): Promise<number> {
-  const row = await db
-    .selectFrom('scans')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('account_id', '=', accountId)
-    .where('created_at', '>=', since)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return countRows(db.selectFrom('scans').where('account_id', '=', accountId).where('created_at', '>=', since));
 }
 
 /** Holds, until the transaction ends, the right to queue a scan for this owner (one at a time). */
@@ -42,13 +38,7 @@ export async function lockOwnerScans(db: Executor, ownerId: string): Promise<voi
 
 /** The owner's scans queued or running, over all its accounts. */
 export async function countActiveScansOf(db: Executor, ownerId: string): Promise<number> {
-  const row = await db
-    .selectFrom('scans')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('owner_id', '=', ownerId)
-    .where('status', 'in', ['queued', 'in_progress'])
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return countRows(db.selectFrom('scans').where('owner_id', '=', ownerId).where('status', 'in', ['queued', 'in_progress']));
 }
 
 /** Cancels a queued or running scan; undefined when it is neither (any more). */

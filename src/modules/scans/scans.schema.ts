@@ -6,6 +6,8 @@ import { Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
 export const SCAN_STATUSES = ['queued', 'in_progress', 'completed', 'failed', 'cancelled'] as const;
 export const SCAN_SCHEDULES = ['off', 'weekly', 'monthly'] as const;
 const StorageType = StringEnum(['cookie', 'local_storage', 'session_storage'] as const);
+/** What names an item a scan meets: its name, the domain it belongs to, where it is stored. */
+const ItemNamed = { name: Type.String(), domain: Type.String(), storage_type: StorageType };
 
 const PageVisitSchema = Type.Object({
   url: Type.String(),
@@ -16,9 +18,7 @@ const PageVisitSchema = Type.Object({
 });
 
 const FoundItemSchema = Type.Object({
-  name: Type.String(),
-  domain: Type.String(),
-  storage_type: StorageType,
+  ...ItemNamed,
   storage_item_id: Nullable(Type.String({ description: 'The storage item of the account it is (a wildcard when one covers it)' })),
   first_seen_url: Type.String(),
   expires_at: Nullable(Type.String({ description: 'Cookies: when it expires; null for session cookies and storage keys' })),
@@ -33,9 +33,7 @@ const FoundItemSchema = Type.Object({
 });
 
 const ViolationSchema = Type.Object({
-  name: Type.String(),
-  domain: Type.String(),
-  storage_type: StorageType,
+  ...ItemNamed,
   storage_item_id: Type.String(),
   category_id: Type.String(),
   category: Type.String({ description: 'Name of the category, which visitors may refuse' }),
@@ -43,18 +41,14 @@ const ViolationSchema = Type.Object({
 }, { description: 'An item of a category that is not required, set before consent' });
 
 const UncategorisedSchema = Type.Object({
-  name: Type.String(),
-  domain: Type.String(),
-  storage_type: StorageType,
+  ...ItemNamed,
   storage_item_id: Nullable(Type.String({ description: 'The storage item it was recorded as, even when that item is no longer in the account' })),
   first_seen_url: Type.String(),
 }, { description: 'An item set before consent that has no category, or is no longer in the account: nothing holds it back until the visitor chooses' });
 
 const UnseenItemSchema = Type.Object({
   storage_item_id: Type.String(),
-  name: Type.String(),
-  domain: Type.String(),
-  storage_type: StorageType,
+  ...ItemNamed,
   created_by: StringEnum(['user', 'api', 'scan'] as const),
 }, { description: 'An item of the account made before the scan started that neither it nor a later scan saw' });
 

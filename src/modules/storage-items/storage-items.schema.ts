@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { StorageItemRow } from '../../db/schema.ts';
 import { offsetQuery } from '../../http/pagination.ts';
-import { Name, Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
+import { Name, nameRequired, Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
 import { ItemTranslationChanges, TranslationsSchema } from '../banner/banner.schema.ts';
 
 export const SAME_SITES = ['Lax', 'Strict', 'None'] as const;
@@ -55,10 +55,7 @@ const fields = {
 export const UpdateStorageItemBody = Type.Object({ storage_item: Type.Partial(Type.Object(fields)) });
 export type StorageItemFields = Static<typeof UpdateStorageItemBody>['storage_item'];
 
-const { name, ...optional } = fields;
-export const CreateStorageItemBody = Type.Object({
-  storage_item: Type.Object({ name, ...Type.Partial(Type.Object(optional)).properties }),
-});
+export const CreateStorageItemBody = Type.Object({ storage_item: nameRequired(fields) });
 
 /** The items a bulk action names: at most a page of the list (100), each once or more. */
 const ItemIds = (description: string) => Type.Array(Type.String({ format: 'uuid', maxLength: 36 }), { minItems: 1, maxItems: 100, description });

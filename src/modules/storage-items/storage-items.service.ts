@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { isId, newId } from '../../db/ids.ts';
-import { isForeignKeyViolation, toJson } from '../../db/kysely.ts';
+import { newId } from '../../db/ids.ts';
+import { isForeignKeyViolation } from '../../db/kysely.ts';
 import type { ApprovedByType, Database, StorageItemRow, StorageItemStatus } from '../../db/schema.ts';
 import type { Executor } from '../../db/kysely.ts';
 import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
@@ -8,8 +8,7 @@ import type { Principal } from '../../http/auth.ts';
 import { Problems } from '../../http/validation.ts';
 import { aiWorksOnItems } from '../accounts/accounts.schema.ts';
 import { findAiFeatures, markVendorsSetup } from '../accounts/accounts.service.ts';
-import { checkLanguageCodes, mergeTranslations } from '../banner/banner.service.ts';
-import { findCategory } from '../categories/categories.service.ts';
+import { checkCategory, checkTranslations, storedTranslations, trimTexts } from '../categories/categories.service.ts';
 import {
   deleteStorageItem,
   deleteStorageItems,
@@ -58,21 +57,12 @@ export function approvalAfter(
 async function clean(db: Executor, accountId: string, fields: StorageItemFields, current?: StorageItemRow): Promise<StorageItemChanges> {
   const problems = new Problems();
   const { last_seen_at, translations, ...rest } = fields;
-  const out: StorageItemChanges = { ...rest };
-  if (fields.name !== undefined) out.name = problems.required('name', fields.name);
-  for (const key of ['description', 'company_name', 'domain', 'duration', 'path'] as const) {
-    if (fields[key] !== undefined) out[key] = fields[key].trim();
-  }
+  const out: StorageItemChanges = { ...rest, ...trimTexts(problems, fields, ['name', 'description', 'company_name', 'domain', 'duration', 'path']) };
   if (last_seen_at !== undefined) out.last_seen_at = last_seen_at === null ? null : new Date(last_seen_at);
-  const categoryId = fields.category_id;
-  // An empty string names no category either (it would reach the uuid column and fail there).
-  if (typeof categoryId === 'string' && !(isId(categoryId) && (await findCategory(db, accountId, categoryId)))) {
-    // The same answer for a category of another account as for none at all: existence never leaks.
-    problems.add('category', 'must exist');
-  }
-  if (translations !== undefined) checkLanguageCodes(problems, 'translations', Object.keys(translations));
+  await checkCategory(db, problems, accountId, fields.category_id);
+  checkTranslations(problems, translations);
   problems.throwIfAny();
-  if (translations !== undefined) out.translations = toJson(mergeTranslations(current?.translations ?? {}, translations));
+  if (translations !== undefined) out.translations = storedTranslations(current?.translations, translations);
   return out;
 }
 

@@ -3,6 +3,7 @@ import type { ApiTokenRow, Database, NewApiToken } from '../../db/schema.ts';
 import type { Executor } from '../../db/kysely.ts';
 import { newId } from '../../db/ids.ts';
 import { listPage } from '../../db/list-page.ts';
+import { countRows } from '../../db/row-count.ts';
 
 export async function insertToken(db: Executor, token: Omit<NewApiToken, 'id'>): Promise<ApiTokenRow> {
   return db.insertInto('api_tokens').values({ id: newId(), ...token }).returningAll().executeTakeFirstOrThrow();
@@ -87,13 +88,10 @@ export async function accountTokenHashes(db: Executor, accountId: string): Promi
 
 /** Named tokens (not sessions) of a user or partner that still work: what the cap counts. */
 export async function countLiveNamedTokens(db: Executor, owner: { partnerId: string | null; userId: string | null }): Promise<number> {
-  const row = await db
+  return countRows(db
     .selectFrom('api_tokens')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
     .where(owner.userId ? 'user_id' : 'partner_id', '=', (owner.userId ?? owner.partnerId)!)
     .where('kind', '=', 'api')
     .where('revoked_at', 'is', null)
-    .where(unexpired)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+    .where(unexpired));
 }

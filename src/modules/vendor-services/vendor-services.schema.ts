@@ -1,9 +1,9 @@
 import { Type, type Static } from 'typebox';
 import type { ServiceRow } from '../../db/schema.ts';
 import { offsetQuery } from '../../http/pagination.ts';
-import { Name, Nullable, Text, Timestamp } from '../../http/schemas.ts';
-import { ItemTranslationChanges, TranslationsSchema } from '../banner/banner.schema.ts';
-import { Slug } from '../categories/categories.schema.ts';
+import { nameRequired, Nullable, Text, Timestamp } from '../../http/schemas.ts';
+import { TranslationsSchema } from '../banner/banner.schema.ts';
+import { NamedFields, NamedTranslationChanges } from '../categories/categories.schema.ts';
 
 export const ServiceSchema = Type.Object({
   id: Type.String(),
@@ -20,26 +20,14 @@ export const ServiceSchema = Type.Object({
 export type Service = Static<typeof ServiceSchema>;
 
 const fields = {
-  name: Name(),
-  slug: Slug,
-  description: Text(2000),
+  ...NamedFields,
   category_id: Nullable(Type.String({ maxLength: 64 })),
   company_name: Text(255),
   privacy_policy_url: Nullable(Text(2048)),
-  translations: ItemTranslationChanges({ name: 255, description: 2000 }, 'Name and description'),
+  translations: NamedTranslationChanges,
 };
 
-export const CreateServiceBody = Type.Object({
-  service: Type.Object({
-    name: fields.name,
-    slug: Type.Optional(fields.slug),
-    description: Type.Optional(fields.description),
-    category_id: Type.Optional(fields.category_id),
-    company_name: Type.Optional(fields.company_name),
-    privacy_policy_url: Type.Optional(fields.privacy_policy_url),
-    translations: Type.Optional(fields.translations),
-  }),
-});
+export const CreateServiceBody = Type.Object({ service: nameRequired(fields) });
 
 export const UpdateServiceBody = Type.Object({ service: Type.Partial(Type.Object(fields)) });
 export type ServiceFields = Static<typeof UpdateServiceBody>['service'];

@@ -1,13 +1,11 @@
 import type { Kysely } from 'kysely';
-import { isId } from '../../db/ids.ts';
-import { isForeignKeyViolation, isUniqueViolation, toJson, type Executor } from '../../db/kysely.ts';
+import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../db/kysely.ts';
 import type { Database, ServiceRow } from '../../db/schema.ts';
 import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import { Problems } from '../../http/validation.ts';
 import { isWebUrl } from '../../lib/web-url.ts';
 import { markVendorsSetup } from '../accounts/accounts.service.ts';
-import { checkLanguageCodes, mergeTranslations } from '../banner/banner.service.ts';
-import { findCategory, settleSlug } from '../categories/categories.service.ts';
+import { checkCategory, checkTranslations, settleSlug, storedTranslations, trimTexts } from '../categories/categories.service.ts';
 import { deleteService, findService, insertService, serviceSlugTaken, updateService, type ServiceValues } from './vendor-services.repository.ts';
 import type { ServiceFields } from './vendor-services.schema.ts';
 
@@ -21,23 +19,18 @@ export { findService } from './vendor-services.repository.ts';
 async function cleanFields(db: Executor, accountId: string, fields: ServiceFields, current?: ServiceRow): Promise<ServiceValues> {
   const problems = new Problems();
   const { translations, ...rest } = fields;
-  const out: ServiceValues = { ...rest };
-  if (fields.name !== undefined) out.name = problems.required('name', fields.name);
-  if (fields.description !== undefined) out.description = fields.description.trim();
-  if (fields.company_name !== undefined) out.company_name = fields.company_name.trim();
+  const out: ServiceValues = { ...rest, ...trimTexts(problems, fields, ['name', 'description', 'company_name']) };
   const slug = await settleSlug(problems, { name: out.name, slug: fields.slug }, current, (wanted, exceptId) => serviceSlugTaken(db, accountId, wanted, exceptId));
   if (slug !== undefined) out.slug = slug;
-  const categoryId = fields.category_id;
-  // Another account's category is answered as none at all: existence never leaks.
-  if (typeof categoryId === 'string' && !(isId(categoryId) && (await findCategory(db, accountId, categoryId)))) problems.add('category', 'must exist');
+  await checkCategory(db, problems, accountId, fields.category_id);
   if (typeof fields.privacy_policy_url === 'string') {
     const url = fields.privacy_policy_url.trim();
     if (url !== '' && !isWebUrl(url)) problems.add('privacy_policy_url', 'is invalid');
     out.privacy_policy_url = url === '' ? null : url;
   }
-  if (translations !== undefined) checkLanguageCodes(problems, 'translations', Object.keys(translations));
+  checkTranslations(problems, translations);
   problems.throwIfAny();
-  if (translations !== undefined) out.translations = toJson(mergeTranslations(current?.translations ?? {}, translations));
+  if (translations !== undefined) out.translations = storedTranslations(current?.translations, translations);
   return out;
 }
 

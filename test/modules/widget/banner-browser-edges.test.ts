@@ -153,14 +153,15 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
     const defaults = () => page.evaluate(() => (window.dataLayer ?? []).map((entry) => (entry as ArrayLike<unknown>)[1]));
     await acceptLabel(page);
     expect(await page.locator('#cc-main').count()).toBe(1);
-    expect(await defaults()).toEqual(['default']);
+    // One copy's Consent Mode: a default per shipped regional rule, one for everyone else, the update of the mode.
+    expect(await defaults()).toEqual(['default', 'default', 'default', 'update']);
     await page.getByRole('button', { name: 'Accept all', exact: true }).click();
     await expect.poll(() => page.evaluate(() => window.Consentry!.getConsent()?.accept_type)).toBe('all');
     await page.evaluate(() => window.Consentry!.showPreferences());
     await page.locator('#cc-main .pm').waitFor();
     await page.reload();
     await expect.poll(() => page.evaluate(() => window.Consentry?.acceptedCategory('analytics'))).toBe(true);
-    expect(await defaults()).toEqual(['default', 'update']);
+    expect(await defaults()).toEqual(['default', 'default', 'default', 'update']);
     expect(warnings).toEqual(Array(2).fill('Consentry: the banner script is on this page more than once; only its first copy runs.'));
     expect(errors).toEqual([]);
     await context.close();

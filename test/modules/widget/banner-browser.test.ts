@@ -105,11 +105,17 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
     await banner(page).waitFor();
     expect(await page.evaluate(() => [(window as any).inlineRuns, (window as any).externalRuns])).toEqual([undefined, undefined]);
     expect(await page.locator('iframe[title="Video"]').getAttribute('src')).toBeNull();
-    const layer = await dataLayer(page);
-    expect(layer).toEqual([['consent', 'default', {
+    // Consent Mode: denied for everyone no rule covers (this visitor's loopback address is nowhere),
+    // then the update of the opt-in mode, still denied.
+    const denied = {
       ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied', analytics_storage: 'denied',
-      functionality_storage: 'denied', personalization_storage: 'denied', security_storage: 'granted', wait_for_update: 500,
+      functionality_storage: 'denied', personalization_storage: 'denied',
+    };
+    const layer = await dataLayer(page);
+    expect(layer.filter((entry) => entry[1] === 'default' && !('region' in (entry[2] as object)))).toEqual([['consent', 'default', {
+      ...denied, security_storage: 'granted', wait_for_update: 500,
     }]]);
+    expect(layer.at(-1)).toEqual(['consent', 'update', denied]);
 
     const changes = page.evaluate(() => new Promise((resolve) => window.addEventListener('consentry:change', (e) => resolve((e as CustomEvent).detail), { once: true })));
     await page.getByRole('button', { name: 'Accept all', exact: true }).click();
@@ -128,18 +134,18 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
     await expect.poll(() => page.evaluate(() => window.Consentry!.getConsent()?.consent_id)).toBe(consent.id);
     await expect.poll(() => page.evaluate(() => [(window as any).inlineRuns, (window as any).externalRuns])).toEqual([1, 1]);
     expect(await page.locator('iframe[title="Video"]').getAttribute('src')).toBe('/frame.html');
-    expect((await dataLayer(page))[1]).toEqual(['consent', 'update', {
+    expect((await dataLayer(page)).at(-1)).toEqual(['consent', 'update', {
       ad_storage: 'granted', ad_user_data: 'granted', ad_personalization: 'granted', analytics_storage: 'granted',
       functionality_storage: 'denied', personalization_storage: 'denied',
     }]);
 
-    // A returning visitor: no banner, the update right after the default, the gated scripts at load.
+    // A returning visitor: no banner, the update right after the defaults, the gated scripts at load.
     await page.reload();
     await expect.poll(() => page.evaluate(() => [(window as any).inlineRuns, (window as any).externalRuns])).toEqual([1, 1]);
     expect(await banner(page).isVisible()).toBe(false);
     const again = await dataLayer(page);
-    expect(again.map((entry) => entry[1])).toEqual(['default', 'update']);
-    expect((again[1][2] as Record<string, string>).analytics_storage).toBe('granted');
+    expect(again.map((entry) => entry[1])).toEqual(['default', 'default', 'default', 'update']);
+    expect((again[3][2] as Record<string, string>).analytics_storage).toBe('granted');
     expect(await page.evaluate(() => window.Consentry!.acceptedCategory('marketing'))).toBe(true);
     // The visitor's consent id is shown in the preferences, linking to their receipt.
     await page.evaluate(() => window.Consentry!.showPreferences());

@@ -6018,7 +6018,7 @@ export interface operations {
                         description?: string;
                         required?: boolean;
                         published?: boolean;
-                        /** @description Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, or a Global Privacy Control signal there) switches this category off. Default: true for the slug marketing, else false */
+                        /** @description Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, or a Global Privacy Control signal there) switches this category off. When a category is created without it: true for the slug marketing, else false */
                         sale_or_sharing?: boolean;
                         default_language?: string;
                         /** @description Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */
@@ -6350,7 +6350,7 @@ export interface operations {
                         description?: string;
                         required?: boolean;
                         published?: boolean;
-                        /** @description Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, or a Global Privacy Control signal there) switches this category off */
+                        /** @description Opting out of the sale or sharing of personal data and of targeted advertising (the "Do Not Sell or Share" link of opt-out regions, or a Global Privacy Control signal there) switches this category off. When a category is created without it: true for the slug marketing, else false */
                         sale_or_sharing?: boolean;
                         default_language?: string;
                         /** @description Name and description in other languages, by language code: merged with those stored (a text null or empty drops it), or null to drop a language. The banner shows them to visitors of that language */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { must } from '../api/client';
+import { ApiError, must } from '../api/client';
 import type { paths } from '../api/schema';
 import { api } from '../session';
 import type { LanguageSource } from '../../../banner/src/config';
@@ -7,7 +7,8 @@ import { chooseLanguage } from '../../../banner/src/text';
 import { BUILT_IN_LANGUAGES, TRANSLATIONS, type BuiltInLanguage, type TextKey } from '../../../banner/src/translations';
 import { SCRIPT_REACHES_VISITORS } from '../../../src/modules/widget/script-max-age';
 import { languageName } from '../translations';
-import { Checkbox, ErrorNote, Field, Form, Loading, Notice, Page, Select, text, useLoad } from '../ui';
+import { Checkbox, ErrorNote, Field, Form, Loading, Notice, Page, Select, messagesOf, text, useLoad } from '../ui';
+import { PreviewPlace, RegionsFieldset, draftOf, placeOfCode, problemsOf, regionalChangesOf, type RegionalDraft, type RegionalProblems } from './regions';
 
 type Changes = paths['/api/v1/banner']['patch']['requestBody']['content']['application/json']['banner'];
 type Layout = NonNullable<Changes['layout']>;
@@ -42,6 +43,8 @@ const SOURCE_ORDERS: [string, string][] = [
 /** Languages a visitor may ask for in the example: those with built-in words, and two more that an account rarely speaks. */
 const EXAMPLE_LANGUAGES = [...BUILT_IN_LANGUAGES, 'pl', 'ja'];
 const codesOf = (value: string) => value.split(/[\s,]+/).filter(Boolean);
+/** Where the preview's visitor is, until another place is chosen. */
+const FIRST_PLACE = 'DE';
 /** Typing pauses this long before the preview is built again. */
 const PREVIEW_DELAY_MS = 400;
 
@@ -90,8 +93,8 @@ function LanguageExample({ spoken, sources, defaultLanguage }: { spoken: string[
   const pick = (set: (value: string) => void) => (event: Event) => set((event.currentTarget as HTMLSelectElement).value);
   return (
     <div class="example" role="group" aria-label="Which language a visitor sees">
-      <Select label="A visitor whose browser asks for" value={browser} onChange={pick(setBrowser)} options={choices} />
-      <Select label="on a page marked" value={page} onChange={pick(setPage)} options={choices} />
+      <Select label="A visitor whose browser asks for" value={browser} onInput={pick(setBrowser)} options={choices} />
+      <Select label="on a page marked" value={page} onInput={pick(setPage)} options={choices} />
       <p aria-live="polite">A visitor whose browser asks for {languageName(browser)} on a page marked {languageName(page)} sees: <strong>{languageName(seen)}</strong></p>
     </div>
   );
@@ -117,13 +120,20 @@ export function BannerPage({ accountId }: { accountId: string }) {
   const stored = (code: string) => banner.data?.translations[code] !== undefined;
   // What was typed in a language before switching to another: kept, shown again and saved.
   const drafts = useRef<Record<string, Texts>>({});
+  // The regional rules as edited, from the settings saved each time they are (re)loaded.
+  const [regional, setRegional] = useState<RegionalDraft>();
+  useEffect(() => { if (banner.data) setRegional(draftOf(banner.data)); }, [banner.data]);
+  const [saveError, setSaveError] = useState<unknown>();
+  const [place, setPlace] = useState(FIRST_PLACE);
+  // The code the preview's banner is given on its script tag; none while what is typed is no place.
+  const region = placeOfCode(place) ? place.trim().toUpperCase() : undefined;
 
   // The language shown when the timer fires, not when it was set: changing the language first
   // fires the old render's handler. Only the newest request's answer is shown, whatever order the
   // answers come back in.
   const spoken = banner.data?.languages.join(', ') ?? '';
-  const shown = useRef({ language, stored, spoken });
-  shown.current = { language, stored, spoken };
+  const shown = useRef({ language, stored, spoken, regional, settings: banner.data });
+  shown.current = { language, stored, spoken, regional, settings: banner.data };
   const asked = useRef(0);
   const preview = () => {
     if (form.current) {
@@ -134,7 +144,11 @@ export function BannerPage({ accountId }: { accountId: string }) {
     timer.current = setTimeout(async () => {
       if (!form.current) return;
       const ticket = ++asked.current;
-      const changes = changesOf(form.current, shown.current.language, drafts.current, shown.current.stored, shown.current.spoken);
+      const { regional: draft, settings: saved } = shown.current;
+      const changes = {
+        ...changesOf(form.current, shown.current.language, drafts.current, shown.current.stored, shown.current.spoken),
+        ...(draft && saved && regionalChangesOf(draft, saved)),
+      };
       try {
         const built = await must(api.POST('/api/v1/banner/preview', { body: { banner: changes }, parseAs: 'text' }));
         if (ticket !== asked.current) return;
@@ -150,16 +164,16 @@ export function BannerPage({ accountId }: { accountId: string }) {
     if (!script || !frame.current) return;
     const target = frame.current;
     const onMessage = (event: MessageEvent) => {
-      if (event.source === target.contentWindow && event.data?.previewReady) target.contentWindow!.postMessage({ script, language }, '*');
+      if (event.source === target.contentWindow && event.data?.previewReady) target.contentWindow!.postMessage({ script, language, region }, '*');
     };
     window.addEventListener('message', onMessage);
     target.src = `/banner-preview.html?${Date.now()}`;
     return () => window.removeEventListener('message', onMessage);
-  }, [script, language]);
+  }, [script, language, region]);
   useEffect(() => { if (banner.data && account.data) preview(); }, [banner.data, account.data, language]);
 
   if (banner.error || account.error) return <Page title="Banner"><ErrorNote error={banner.error ?? account.error} /></Page>;
-  if (!banner.data || !account.data) return <Loading what="the banner" />;
+  if (!banner.data || !account.data || !regional) return <Loading what="the banner" />;
   const settings = banner.data;
   const own = settings.translations[language] ?? {};
   const languages = settings.languages;
@@ -171,15 +185,34 @@ export function BannerPage({ accountId }: { accountId: string }) {
   const textField = ([key, label]: [TextKey, string]) => (
     <Field key={`${language} ${key}`} label={label} name={`text_${key}`} defaultValue={shownTexts[key] ?? ''} placeholder={builtIn[key]} hint="Empty: the built-in words." />
   );
+  // The API's problems with the regional settings, said beside their fields: those of a refused save,
+  // else those the preview's check found as they were typed.
+  const saveProblems = problemsOf(saveError);
+  const previewProblems = problemsOf(previewError);
+  const regionProblems: RegionalProblems = saveError ? saveProblems : previewProblems;
+  const previewRegional = previewProblems.rules.length + previewProblems.defaultMode.length + previewProblems.consentMode.length > 0;
+  const editRegional = (draft: RegionalDraft) => {
+    setRegional(draft);
+    setSaveError(undefined);
+    preview();
+  };
   return (
     <Page title="Banner">
-      <p>How the consent banner looks, and what it says in each language. The preview shows the banner
-        your visitors will get once you save, in the language chosen below.</p>
+      <p>How the consent banner looks, what it says in each language, and which banner visitors get where they are.
+        The preview shows the banner your visitors will get once you save, in the language and the place chosen beside it.</p>
       <div class="banner-editor">
         <div onInput={preview} onChange={preview}>
           <Form submit="Save banner" label="Banner settings" onSubmit={async (_data, element) => {
             setSaved(undefined);
-            await must(api.PATCH('/api/v1/banner', { body: { banner: changesOf(element, language, drafts.current, stored, spoken) } }));
+            setSaveError(undefined);
+            try {
+              await must(api.PATCH('/api/v1/banner', { body: { banner: { ...changesOf(element, language, drafts.current, stored, spoken), ...regionalChangesOf(regional, settings) } } }));
+            } catch (caught) {
+              const problems = problemsOf(caught);
+              if (problems.other.length === messagesOf(caught).length) throw caught;
+              setSaveError(caught);
+              throw new ApiError(422, [...problems.other, 'The banner was not saved: see the problems under Regions.']);
+            }
             drafts.current = {};
             setTyped(undefined);
             setSaved(`The banner was saved. Websites get it ${SCRIPT_REACHES_VISITORS}.`);
@@ -196,7 +229,8 @@ export function BannerPage({ accountId }: { accountId: string }) {
               <LanguageExample spoken={[account.data.default_language, ...codesOf(typed?.spoken ?? spoken)]} defaultLanguage={account.data.default_language}
                 sources={codesOf(typed?.sources ?? sourceOrder) as LanguageSource[]} />
             </fieldset>
-            <Select label="Language of the texts" name="language" value={language} onChange={(event) => {
+            {/* `input`, not `change`: the preview's re-render between the two would set the select back. */}
+            <Select label="Language of the texts" name="language" value={language} onInput={(event) => {
               if (form.current) drafts.current[language] = textsOf(form.current);
               setChosen((event.currentTarget as HTMLSelectElement).value);
             }}
@@ -211,12 +245,17 @@ export function BannerPage({ accountId }: { accountId: string }) {
             ))}
             <Field label="Privacy policy address" name="privacy_policy_url" type="url" defaultValue={settings.privacy_policy_url ?? ''} />
             <Checkbox label='Show a "Reject all" button' name="show_reject_all" defaultChecked={settings.show_reject_all} />
+            <RegionsFieldset settings={settings} draft={regional} onDraft={editRegional} problems={regionProblems}
+              onRestored={() => { setSaveError(undefined); setSaved('The shipped regional rules and default mode were restored.'); banner.reload(); }} />
           </Form>
           {saved && <Notice>{saved}</Notice>}
         </div>
         <section class="card preview" aria-label="Preview">
           <h2>Preview</h2>
-          <ErrorNote error={previewError} />
+          <PreviewPlace code={place} onCode={setPlace} draft={regional} />
+          {previewRegional
+            ? <p class="note">The preview shows the banner again once the problems under Regions are put right.</p>
+            : <ErrorNote error={previewError} />}
           <iframe ref={frame} title="Banner preview" sandbox="allow-scripts" />
         </section>
       </div>

@@ -21,6 +21,12 @@ export function PublishedTag({ category }: { category: Pick<Category, 'published
 }
 
 function CategoryForm({ category, languages, onDone, onCancel }: { category?: Category; languages: string[]; onDone: () => void; onCancel?: () => void }) {
+  // A new category's switch is sent only once touched: left alone, the server sets it, on for the slug
+  // marketing, which the switch shows as the name or slug is typed.
+  const [sale, setSale] = useState<boolean | undefined>(category?.sale_or_sharing);
+  const [named, setNamed] = useState({ name: '', slug: '' });
+  const marketing = (named.slug || named.name).trim().toLowerCase() === 'marketing';
+  const typed = (key: 'name' | 'slug') => (event: Event) => setNamed({ ...named, [key]: (event.currentTarget as HTMLInputElement).value });
   return (
     <Form submit={category ? 'Save category' : 'Add category'} label={category ? `Edit ${category.name}` : 'New category'}
       secondary={onCancel && <button type="button" onClick={onCancel}>Cancel</button>} focusFirst={category !== undefined}
@@ -28,6 +34,7 @@ function CategoryForm({ category, languages, onDone, onCancel }: { category?: Ca
         const fields = {
           name: text(data, 'name'), description: text(data, 'description'), required: data.get('required') === 'on',
           ...(text(data, 'slug') ? { slug: text(data, 'slug') } : {}),
+          ...(sale !== undefined && { sale_or_sharing: sale }),
           translations: translationsOf(data, languages, TRANSLATED),
         };
         if (category) {
@@ -35,13 +42,20 @@ function CategoryForm({ category, languages, onDone, onCancel }: { category?: Ca
         } else {
           await must(api.POST('/api/v1/categories', { body: { category: fields } }));
           form.reset();
+          setSale(undefined);
+          setNamed({ name: '', slug: '' });
         }
         onDone();
       }}>
-      <Field label="Name" name="name" defaultValue={category?.name} required />
-      <Field label="Slug" name="slug" defaultValue={category?.slug} hint="Left empty, it is made from the name." pattern="[a-z0-9]+([\-_][a-z0-9]+)*" />
+      <Field label="Name" name="name" defaultValue={category?.name} required onInput={typed('name')} />
+      <Field label="Slug" name="slug" defaultValue={category?.slug} hint="Left empty, it is made from the name." pattern="[a-z0-9]+([\-_][a-z0-9]+)*" onInput={typed('slug')} />
       <TextArea label="Description" name="description" defaultValue={category?.description} />
       <Checkbox label="Required (visitors cannot reject it)" name="required" defaultChecked={category?.required} />
+      <Checkbox label="Sale or sharing: opting out of sale/sharing switches this off" role="switch"
+        checked={sale ?? marketing} onChange={(event) => setSale((event.currentTarget as HTMLInputElement).checked)} aria-describedby="sale-or-sharing-hint" />
+      <p class="hint" id="sale-or-sharing-hint">Where the banner runs opt-out (the US states with a privacy law), a visitor's
+        "Do Not Sell or Share My Personal Information", or a Global Privacy Control signal, switches off the categories marked so:
+        those that sell or share personal data or serve targeted advertising.{!category && ' Unless you set it, it is on for a category whose slug is marketing.'}</p>
       <TranslationFields languages={languages} texts={TRANSLATED} current={category?.translations} />
     </Form>
   );
@@ -78,14 +92,14 @@ export function CategoriesPage() {
         <>
           <Table label="Categories">
             <thead><tr>
-              <th scope="col">Name</th><th scope="col">Banner</th><th scope="col">Slug</th><th scope="col">Required</th><th scope="col">Description</th>
+              <th scope="col">Name</th><th scope="col">Banner</th><th scope="col">Slug</th><th scope="col">Required</th><th scope="col">Sale or sharing</th><th scope="col">Description</th>
               <th scope="col"><span class="visually-hidden">Actions</span></th>
             </tr></thead>
             <tbody>
               {list.data.data.map((c) => (
                 <tr key={c.id}>
                   <th scope="row">{c.name}</th><td><PublishedTag category={c} /></td><td><code>{c.slug}</code></td>
-                  <td>{c.required ? 'Yes' : 'No'}</td><td class="text">{c.description}</td>
+                  <td>{c.required ? 'Yes' : 'No'}</td><td>{c.sale_or_sharing ? 'Yes' : 'No'}</td><td class="text">{c.description}</td>
                   <EditDeleteCell name={c.name} onEdit={() => setEditing(c)} onDelete={() => remove(c)}>
                     <button type="button" class={c.published ? undefined : 'primary'} onClick={() => toggle(c)}
                       aria-label={`${c.published ? 'Unpublish' : 'Publish'} ${c.name}`}>{c.published ? 'Unpublish' : 'Publish'}</button>

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { ApiError, must, wordsOf } from '../api/client';
 import { navigate, useLocation } from '../router';
 import { api, currentSession } from '../session';
+import { GeoAttribution, modeName, placeOf } from '../places';
 import { ErrorNote, Field, Link, Loading, Notice, Page, Pager, Table, formatDate, useLoad } from '../ui';
 import { useCategories } from './storage-items';
 
@@ -172,7 +173,7 @@ export function ConsentsPage({ accountId }: { accountId: string }) {
       {list.data && (list.data.data.length === 0 ? <p>No consents match.</p> : (
         <>
           <Table label="Consents">
-            <thead><tr><th scope="col">When</th><th scope="col">Choice</th><th scope="col">Session</th><th scope="col">Page</th><th scope="col">GPC</th></tr></thead>
+            <thead><tr><th scope="col">When</th><th scope="col">Choice</th><th scope="col">Session</th><th scope="col">Page</th><th scope="col">Where</th><th scope="col">Mode</th><th scope="col">GPC</th></tr></thead>
             <tbody>
               {list.data.data.map((c) => (
                 <tr key={c.id}>
@@ -180,12 +181,15 @@ export function ConsentsPage({ accountId }: { accountId: string }) {
                   <td>{ACCEPT_LABELS[c.user_preferences.accept_type]}</td>
                   <td><code>{c.session_id}</code></td>
                   <td class="source">{c.url ?? '—'}</td>
+                  <td>{placeOf(c.country, c.region)}</td>
+                  <td>{modeName(c.mode)}</td>
                   <td>{c.gpc ? 'Yes' : 'No'}</td>
                 </tr>
               ))}
             </tbody>
           </Table>
           <Pager pagination={list.data.pagination} limit={LIMIT} onPage={goTo} />
+          <GeoAttribution />
         </>
       ))}
       <section class="card">
@@ -224,9 +228,14 @@ export function ConsentDetail({ accountId, id }: { accountId: string; id: string
           <dt>Browser</dt><dd class="source">{c.user_agent ?? '—'}</dd>
           <dt>IP address (masked)</dt><dd>{c.ip_address ?? '—'}</dd>
           <dt>Global Privacy Control</dt><dd>{c.gpc ? 'Sent' : 'Not sent'}</dd>
+          <dt>Country</dt><dd>{c.country ? placeOf(c.country) : 'Unknown'}</dd>
+          <dt>Region</dt><dd>{c.region ?? (c.country ? 'Not known' : 'Unknown')}</dd>
+          <dt>Banner mode</dt><dd>{modeName(c.mode)}</dd>
+          <dt>GPP string</dt><dd>{c.gpp_string ? <code>{c.gpp_string}</code> : 'None'}</dd>
           {c.erased_at && <><dt>Erased</dt><dd>{formatDate(c.erased_at)}: the personal fields were cleared on request; the proof below stays.</dd></>}
         </dl>
       )}
+      {c?.country && <GeoAttribution />}
       {c && (
         <section class="card">
           <h2>Proof</h2>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { must, type Body } from '../api/client';
 import { api } from '../session';
+import { GeoAttribution, countryName, modeName } from '../places';
 import { ErrorNote, Loading, Select, Table, useLoad } from '../ui';
 
 /**
@@ -11,9 +12,14 @@ import { ErrorNote, Loading, Select, Table, useLoad } from '../ui';
 type Stats = Body<'/api/v1/stats', 'get'>;
 type Bucket = Stats['data'][number];
 type Interval = Stats['interval'];
+type By = 'country' | 'mode';
+type Entry = NonNullable<Stats['breakdown']>[number];
 
 const RANGES: [string, string][] = [['7', 'Last 7 days'], ['30', 'Last 30 days'], ['90', 'Last 90 days'], ['365', 'Last 12 months']];
 const INTERVALS: [Interval, string][] = [['day', 'By day'], ['week', 'By week'], ['month', 'By month']];
+const BYS: [By, string][] = [['country', 'Country'], ['mode', 'Banner mode']];
+/** The rows a breakdown shows before "Show all". */
+const FIRST_ROWS = 10;
 const ACCEPT: [keyof Bucket['accept_types'], string, string][] = [
   ['all', 'Accepted all', '#1f4e8c'],
   ['custom', 'Chose', '#c77c02'],
@@ -188,6 +194,52 @@ function CategoriesChart({ categories }: { categories: Stats['totals']['categori
   );
 }
 
+/** What a breakdown's row is: a country by name (its code beside it), or a mode. */
+function labelOf(by: By, value: string | null): string {
+  if (by === 'mode') return value === null ? 'Not recorded (consents before modes were kept)' : modeName(value);
+  return value === null ? 'Unknown location' : `${countryName(value)} (${value})`;
+}
+
+/**
+ * The range's consents per country or per banner mode, most first: how visitors chose there. The
+ * first rows are shown, the rest on request (a site seen in 150 countries would otherwise bury the page).
+ */
+function Breakdown({ by, entries, total }: { by: By; entries: Entry[]; total: number }) {
+  const [all, setAll] = useState(false);
+  const title = by === 'country' ? 'Consents by country' : 'Consents by banner mode';
+  const shown = all ? entries : entries.slice(0, FIRST_ROWS);
+  return (
+    <div class="card breakdown">
+      <h3>{title}</h3>
+      {entries.length === 0 ? <p>No consents were recorded in this period.</p> : (
+        <>
+          <Table label={title}>
+            <thead><tr>
+              <th scope="col">{by === 'country' ? 'Country' : 'Mode'}</th><th scope="col">Consents</th><th scope="col">Share</th>
+              <th scope="col">Accepted all</th><th scope="col">Rejected all</th><th scope="col">Chose</th>
+              <th scope="col">Opted out</th><th scope="col">GPC share</th>
+            </tr></thead>
+            <tbody>{shown.map((e) => (
+              <tr key={e.value ?? ''}>
+                <th scope="row">{labelOf(by, e.value)}</th><td>{number(e.consents)}</td><td>{percent(total === 0 ? null : e.consents / total)}</td>
+                <td>{percent(e.accept_all_rate)}</td><td>{percent(e.reject_all_rate)}</td><td>{percent(e.custom_rate)}</td>
+                <td>{percent(e.opt_out_rate)}</td><td>{percent(e.gpc_share)}</td>
+              </tr>
+            ))}</tbody>
+          </Table>
+          {entries.length > FIRST_ROWS && (
+            <button type="button" class="link" onClick={() => setAll(!all)}>{all ? `Show the first ${FIRST_ROWS}` : `Show all ${entries.length}`}</button>
+          )}
+        </>
+      )}
+      <p class="hint">Rates are shares of the consents of each row. Rejected all: only the required categories accepted.
+        Opted out: consents given where the banner runs opt-out that switched an optional category off. GPC share: consents
+        sent with a Global Privacy Control signal.{by === 'country' && ' The country is where the visitor was when choosing; unknown when it could not be told.'}</p>
+      {by === 'country' && <GeoAttribution />}
+    </div>
+  );
+}
+
 function Change({ value }: { value: number | null }) {
   if (value === null) return null;
   const words = value === 0 ? 'no change' : `${value > 0 ? 'up' : 'down'} ${percent(Math.abs(value))}`;
@@ -198,12 +250,15 @@ function Change({ value }: { value: number | null }) {
 export function StatsPanel({ groupId }: { groupId?: string }) {
   const [days, setDays] = useState('30');
   const [interval, setInterval] = useState<Interval>('day');
+  const [by, setBy] = useState<By>('country');
   const stats = useLoad(async () => {
-    const query = { ...rangeOf(Number(days)), interval };
-    return groupId
-      ? must(api.GET('/api/v1/groups/{id}/stats', { params: { path: { id: groupId }, query } }))
-      : must(api.GET('/api/v1/stats', { params: { query } }));
-  }, [groupId, days, interval]);
+    const query = { ...rangeOf(Number(days)), interval, by };
+    const answer = groupId
+      ? await must(api.GET('/api/v1/groups/{id}/stats', { params: { path: { id: groupId }, query } }))
+      : await must(api.GET('/api/v1/stats', { params: { query } }));
+    // The breakdown asked for rides with its answer: while another loads, the rows shown keep their labels.
+    return { ...answer, by };
+  }, [groupId, days, interval, by]);
   const s = stats.data;
   return (
     <section class="stats" aria-labelledby="stats-title">
@@ -211,6 +266,7 @@ export function StatsPanel({ groupId }: { groupId?: string }) {
       <div class="filters" role="group" aria-label="Statistics period">
         <Select label="Period" value={days} onChange={(e: Event) => setDays((e.currentTarget as HTMLSelectElement).value)} options={RANGES} />
         <Select label="Grouped" value={interval} onChange={(e: Event) => setInterval((e.currentTarget as HTMLSelectElement).value as Interval)} options={INTERVALS} />
+        <Select label="Broken down by" value={by} onChange={(e: Event) => setBy((e.currentTarget as HTMLSelectElement).value as By)} options={BYS} />
       </div>
       <ErrorNote error={stats.error} />
       {stats.loading && !s && <Loading what="statistics" />}
@@ -228,6 +284,7 @@ export function StatsPanel({ groupId }: { groupId?: string }) {
             <CategoriesChart categories={s.totals.categories} />
             <RatesChart buckets={s.data} />
           </div>
+          <Breakdown key={s.by} by={s.by} entries={s.breakdown ?? []} total={s.totals.consents} />
           {'accounts' in s && (
             <Table label="Accounts of the group in this period">
               <thead><tr><th scope="col">Account</th><th scope="col">Consents</th><th scope="col">Unique visitors</th><th scope="col">Consent rate</th></tr></thead>
