@@ -7,6 +7,12 @@ interface Page<T> {
   data: T[];
 }
 
+/** The answer to a page past the last of `count` rows: no rows, the true count, a link to the page before. */
+export const pageAfterTheLast = (url: string, page: number, limit: number, count: number) => ({
+  pagination: { prev_url: `${url}?page=${page - 1}&limit=${limit}`, next_url: `${url}?page=`, count, page, prev: page - 1, next: null },
+  data: [],
+});
+
 /**
  * Follows `next_url` from the first page until there is no next page; every page must answer 200.
  * Returns the pages in order. Stops with a failure after `maxPages`, so a loop cannot hang the suite.

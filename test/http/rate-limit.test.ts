@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, startApp, WITH_REDIS } from '../helpers/app.ts';
+import { call, WITH_REDIS } from '../helpers/app.ts';
 import { fileApp } from '../helpers/file-app.ts';
 import { createTenant } from '../helpers/tenants.ts';
 
@@ -57,85 +57,64 @@ async function soon<T>(read: () => Promise<T>, expected: T): Promise<T> {
 }
 
 describe.runIf(WITH_REDIS)('state shared through Redis', () => {
+  // A second instance of the same deployment (its schema and Redis prefix), for every test: each
+  // test works with a tenant of its own.
+  const { t: second } = fileApp({ shareWith: t });
+
   it('holds exactly 300 across two instances', async () => {
-    const second = await startApp({ shareWith: t });
-    try {
-      const shared = await createTenant(t.services, 'Shared');
-      const statuses: number[] = [];
-      for (let i = 0; i < 320; i++) {
-        const app = i % 2 === 0 ? t.app : second.app;
-        statuses.push((await call(app, 'GET', '/api/v1/me', { token: shared.tokens.admin })).status);
-      }
-      expect(statuses.filter((s) => s === 200)).toHaveLength(300);
-      expect(statuses.slice(300).every((s) => s === 429)).toBe(true);
-    } finally {
-      await second.close();
+    const shared = await createTenant(t.services, 'Shared');
+    const statuses: number[] = [];
+    for (let i = 0; i < 320; i++) {
+      const app = i % 2 === 0 ? t.app : second.app;
+      statuses.push((await call(app, 'GET', '/api/v1/me', { token: shared.tokens.admin })).status);
     }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(300);
+    expect(statuses.slice(300).every((s) => s === 429)).toBe(true);
   });
 
   it('revoking on one instance is seen by the other at once', async () => {
-    const second = await startApp({ shareWith: t });
-    try {
-      const shared = await createTenant(t.services, 'Revoke');
-      expect((await call(second.app, 'GET', '/api/v1/me', { token: shared.tokens.member })).status).toBe(200);
-      expect((await call(t.app, 'DELETE', '/api/v1/auth', { token: shared.tokens.member })).status).toBe(200);
-      const status = await soon(async () => (await call(second.app, 'GET', '/api/v1/me', { token: shared.tokens.member })).status, 401);
-      expect(status).toBe(401);
-    } finally {
-      await second.close();
-    }
+    const shared = await createTenant(t.services, 'Revoke');
+    expect((await call(second.app, 'GET', '/api/v1/me', { token: shared.tokens.member })).status).toBe(200);
+    expect((await call(t.app, 'DELETE', '/api/v1/auth', { token: shared.tokens.member })).status).toBe(200);
+    const status = await soon(async () => (await call(second.app, 'GET', '/api/v1/me', { token: shared.tokens.member })).status, 401);
+    expect(status).toBe(401);
   });
 
   it('a category changed or deleted on one instance is seen by the other at once', async () => {
-    const second = await startApp({ shareWith: t });
-    try {
-      const shared = await createTenant(t.services, 'Categories');
-      const created = await call(t.app, 'POST', '/api/v1/categories', { token: shared.tokens.account, body: { category: { name: 'Shared' } } });
-      const url = `/api/v1/categories/${created.body.data.id}`;
-      const read = () => call(second.app, 'GET', url, { token: shared.tokens.account });
-      expect((await read()).body.data.name).toBe('Shared');
-      expect((await call(t.app, 'PUT', url, { token: shared.tokens.account, body: { category: { name: 'Renamed' } } })).status).toBe(200);
-      expect(await soon(async () => (await read()).body.data.name, 'Renamed')).toBe('Renamed');
-      expect((await call(t.app, 'DELETE', url, { token: shared.tokens.account })).status).toBe(200);
-      expect(await soon(async () => (await read()).status, 404)).toBe(404);
-    } finally {
-      await second.close();
-    }
+    const shared = await createTenant(t.services, 'Categories');
+    const created = await call(t.app, 'POST', '/api/v1/categories', { token: shared.tokens.account, body: { category: { name: 'Shared' } } });
+    const url = `/api/v1/categories/${created.body.data.id}`;
+    const read = () => call(second.app, 'GET', url, { token: shared.tokens.account });
+    expect((await read()).body.data.name).toBe('Shared');
+    expect((await call(t.app, 'PUT', url, { token: shared.tokens.account, body: { category: { name: 'Renamed' } } })).status).toBe(200);
+    expect(await soon(async () => (await read()).body.data.name, 'Renamed')).toBe('Renamed');
+    expect((await call(t.app, 'DELETE', url, { token: shared.tokens.account })).status).toBe(200);
+    expect(await soon(async () => (await read()).status, 404)).toBe(404);
   });
 
   it('stores every consent recorded through either instance', async () => {
-    const second = await startApp({ shareWith: t });
-    try {
-      const shared = await createTenant(t.services, 'TwoWriters');
-      const body = (i: number) => ({ consent: { session_id: `two-${i}`, user_preferences: { accept_type: 'all' } } });
-      const answers = await Promise.all(Array.from({ length: 200 }, (_, i) =>
-        call(i % 2 ? second.app : t.app, 'POST', '/api/v1/consents', { token: shared.tokens.account, body: body(i) })));
-      expect(answers.filter((a) => a.status !== 201)).toEqual([]);
-      const listed = await call(second.app, 'GET', '/api/v1/consents', { token: shared.tokens.account, query: { limit: '1' } });
-      expect(listed.body.pagination.count).toBe(200);
-      const rows = await t.services.db.selectFrom('consents').select('session_id').where('account_id', '=', shared.account.id).execute();
-      expect(new Set(rows.map((r) => r.session_id)).size).toBe(200);
-    } finally {
-      await second.close();
-    }
+    const shared = await createTenant(t.services, 'TwoWriters');
+    const body = (i: number) => ({ consent: { session_id: `two-${i}`, user_preferences: { accept_type: 'all' } } });
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) =>
+      call(i % 2 ? second.app : t.app, 'POST', '/api/v1/consents', { token: shared.tokens.account, body: body(i) })));
+    expect(answers.filter((a) => a.status !== 201)).toEqual([]);
+    const listed = await call(second.app, 'GET', '/api/v1/consents', { token: shared.tokens.account, query: { limit: '1' } });
+    expect(listed.body.pagination.count).toBe(200);
+    const rows = await t.services.db.selectFrom('consents').select('session_id').where('account_id', '=', shared.account.id).execute();
+    expect(new Set(rows.map((r) => r.session_id)).size).toBe(200);
   });
 
   it('a demotion on one instance is seen by the other at once', async () => {
-    const second = await startApp({ shareWith: t });
-    try {
-      const shared = await createTenant(t.services, 'Demoted');
-      const consent = { consent: { session_id: 's', user_preferences: { accept_type: 'all' } } };
-      expect((await call(second.app, 'POST', '/api/v1/consents', { token: shared.tokens.admin, body: consent })).status).toBe(201);
-      const promoted = await call(t.app, 'GET', '/api/v1/account-users', { token: shared.tokens.admin });
-      const member = promoted.body.data.find((m: { user: { id: string } }) => m.user.id === shared.member.id);
-      expect((await call(t.app, 'PUT', `/api/v1/account-users/${member.id}`, { token: shared.tokens.admin, body: { account_user: { roles: { admin: true } } } })).status).toBe(200);
-      expect((await call(second.app, 'POST', '/api/v1/consents', { token: shared.tokens.member, body: consent })).status).toBe(201);
-      const demote = await call(t.app, 'PUT', `/api/v1/account-users/${member.id}`, { token: shared.tokens.admin, body: { account_user: { roles: { admin: false } } } });
-      expect(demote.status).toBe(200);
-      const status = await soon(async () => (await call(second.app, 'POST', '/api/v1/consents', { token: shared.tokens.member, body: consent })).status, 403);
-      expect(status).toBe(403);
-    } finally {
-      await second.close();
-    }
+    const shared = await createTenant(t.services, 'Demoted');
+    const consent = { consent: { session_id: 's', user_preferences: { accept_type: 'all' } } };
+    expect((await call(second.app, 'POST', '/api/v1/consents', { token: shared.tokens.admin, body: consent })).status).toBe(201);
+    const promoted = await call(t.app, 'GET', '/api/v1/account-users', { token: shared.tokens.admin });
+    const member = promoted.body.data.find((m: { user: { id: string } }) => m.user.id === shared.member.id);
+    expect((await call(t.app, 'PUT', `/api/v1/account-users/${member.id}`, { token: shared.tokens.admin, body: { account_user: { roles: { admin: true } } } })).status).toBe(200);
+    expect((await call(second.app, 'POST', '/api/v1/consents', { token: shared.tokens.member, body: consent })).status).toBe(201);
+    const demote = await call(t.app, 'PUT', `/api/v1/account-users/${member.id}`, { token: shared.tokens.admin, body: { account_user: { roles: { admin: false } } } });
+    expect(demote.status).toBe(200);
+    const status = await soon(async () => (await call(second.app, 'POST', '/api/v1/consents', { token: shared.tokens.member, body: consent })).status, 403);
+    expect(status).toBe(403);
   });
 });

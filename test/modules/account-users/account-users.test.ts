@@ -4,6 +4,7 @@ import { insertMembership } from '../../../src/modules/account-users/account-use
 import { issueToken } from '../../../src/modules/tokens/tokens.service.ts';
 import { call } from '../../helpers/app.ts';
 import { fileApp } from '../../helpers/file-app.ts';
+import { pageAfterTheLast } from '../../helpers/pages.ts';
 import { createTenant, createUser, type Tenant } from '../../helpers/tenants.ts';
 
 const { t, tenants: [tenant, other] } = fileApp({ env: { RATE_LIMIT_MAX: '100000' }, tenants: ['Members', 'Elsewhere'] });
@@ -73,13 +74,7 @@ describe('GET /account-users', () => {
       data: all.slice(2, 4),
     });
     const past = await call(t.app, 'GET', '/api/v1/account-users', { token: paged.tokens.admin, query: { limit: '2', page: '9' } });
-    expect(past.body).toEqual({
-      pagination: {
-        prev_url: '/api/v1/account-users?page=8&limit=2', next_url: '/api/v1/account-users?page=',
-        count: 5, page: 9, prev: 8, next: null,
-      },
-      data: [],
-    });
+    expect(past.body).toEqual(pageAfterTheLast('/api/v1/account-users', 9, 2, 5));
     const desc = await call(t.app, 'GET', '/api/v1/account-users', {
       token: paged.tokens.admin, query: { sort: 'created_at', order: 'desc', offset: '1', limit: '2' },
     });

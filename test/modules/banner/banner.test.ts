@@ -121,28 +121,28 @@ describe('GET /widget/{account_id}.js', () => {
 });
 
 describe('the banner settings', () => {
+  /** The settings of an account that set nothing, as GET /banner answers them. */
+  const DEFAULTS = {
+    layout: 'box',
+    position: 'bottom right',
+    theme: { background: null, text: null, primary: null, primary_text: null },
+    privacy_policy_url: null,
+    show_reject_all: true,
+    consent_expiry_days: 365,
+    translations: {},
+    language_sources: ['browser', 'page', 'default'],
+    languages: ['en', 'de', 'fr', 'es', 'it', 'nl'],
+    revision: 1,
+    regional_rules: [{ regions: ['EEA', 'GB', 'CH'], mode: 'opt-in' }, { regions: ['US-PRIVACY-STATES'], mode: 'opt-out' }],
+    default_mode: 'opt-in',
+    regional_rules_customised: false,
+    consent_mode: { ads_data_redaction: false, url_passthrough: false },
+  };
+
   it('GET /banner answers the defaults for an account that set nothing', async () => {
     const res = await api('GET', '/api/v1/banner', undefined, other.tokens.account);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      data: {
-        account_id: other.account.id,
-        layout: 'box',
-        position: 'bottom right',
-        theme: { background: null, text: null, primary: null, primary_text: null },
-        privacy_policy_url: null,
-        show_reject_all: true,
-        consent_expiry_days: 365,
-        translations: {},
-        language_sources: ['browser', 'page', 'default'],
-        languages: ['en', 'de', 'fr', 'es', 'it', 'nl'],
-        revision: 1,
-        regional_rules: [{ regions: ['EEA', 'GB', 'CH'], mode: 'opt-in' }, { regions: ['US-PRIVACY-STATES'], mode: 'opt-out' }],
-        default_mode: 'opt-in',
-        regional_rules_customised: false,
-        consent_mode: { ads_data_redaction: false, url_passthrough: false },
-      },
-    });
+    expect(res.body).toEqual({ data: { account_id: other.account.id, ...DEFAULTS } });
   });
 
   it('PATCH /banner changes only what is sent, merging theme colours and texts', async () => {
@@ -161,21 +161,14 @@ describe('the banner settings', () => {
       banner: { show_reject_all: false, theme: { primary: null, background: '#ffffffcc' }, translations: { de: { description: 'Wir fragen.' }, pt: null } },
     }, token);
     expect(res.body.data).toEqual({
+      ...DEFAULTS,
       account_id: other.account.id,
-      layout: 'box',
       position: 'top left',
       theme: { background: '#ffffffcc', text: '#222', primary: null, primary_text: null },
       privacy_policy_url: 'https://elsewhere.example.com/privacy',
       show_reject_all: false,
       consent_expiry_days: 180,
       translations: { de: { title: 'Kekse?', description: 'Wir fragen.' } },
-      language_sources: ['browser', 'page', 'default'],
-      languages: ['en', 'de', 'fr', 'es', 'it', 'nl'],
-      revision: 1,
-      regional_rules: [{ regions: ['EEA', 'GB', 'CH'], mode: 'opt-in' }, { regions: ['US-PRIVACY-STATES'], mode: 'opt-out' }],
-      default_mode: 'opt-in',
-      regional_rules_customised: false,
-      consent_mode: { ads_data_redaction: false, url_passthrough: false },
     });
     expect((await api('GET', '/api/v1/banner', undefined, token)).body).toEqual(res.body);
 

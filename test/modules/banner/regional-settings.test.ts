@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EU_MEMBER_STATES } from '../../../src/geo/regions.ts';
 import { US_PRIVACY_LAWS, usPrivacyStates } from '../../../src/geo/us-privacy-laws.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
+import { createTenant } from '../../helpers/tenants.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-
-beforeAll(async () => {
-  t = await startApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '10000', RATE_LIMIT_MAX: '10000' } });
-  tenant = await createTenant(t.services, 'Regional');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant] } = fileApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '10000', RATE_LIMIT_MAX: '10000' }, tenants: ['Regional'] });
 
 const api = (method: string, url: string, body?: unknown, token = tenant.tokens.admin) => call(t.app, method, url, { token, body });
 const patch = (banner: unknown) => api('PATCH', '/api/v1/banner', { banner });

@@ -4,18 +4,12 @@
  * a cookie and decodes with the IAB's library; every problem is a 422 naming its field.
  */
 import { GppModel } from '@iabgpp/cmpapi';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GPP_MAX_LENGTH } from '../../../src/modules/consents/consents.schema.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { call } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 
-let t: TestApp;
-let tenant: Tenant;
-beforeAll(async () => {
-  t = await startApp({ env: { RATE_LIMIT_MAX: '100000', WIDGET_RATE_LIMIT_PER_MIN: '100000' } });
-  tenant = await createTenant(t.services, 'Places');
-});
-afterAll(async () => { await t.close(); });
+const { t, tenants: [tenant] } = fileApp({ env: { RATE_LIMIT_MAX: '100000', WIDGET_RATE_LIMIT_PER_MIN: '100000' }, tenants: ['Places'] });
 
 const viaApi = (consent: Record<string, unknown>) =>
   call(t.app, 'POST', '/api/v1/consents', { token: tenant.tokens.account, body: { consent: { session_id: 's', user_preferences: { accept_type: 'all' }, ...consent } } });

@@ -45,6 +45,12 @@ const item = (tenant: Tenant, id: string) => call(t.app, 'GET', `/api/v1/storage
 const categoryOf = (tenant: Tenant, id: string) => call(t.app, 'GET', `/api/v1/categories/${id}`, { token: tenant.tokens.account }).then((r) => r.body.data);
 const bannerText = async (tenant: Tenant) =>
   JSON.stringify((await call(t.app, 'GET', `/widget/${tenant.account.id}/config.json`, { headers: { origin: `https://${tenant.account.domain}` } })).body);
+/** A category not published yet, made through the API. */
+async function draftCategory(tenant: Tenant, name: string) {
+  const made = await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name, published: false } } });
+  expect(made.status).toBe(201);
+  return made.body.data;
+}
 const rowOf = (page: Page, name: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${name}`) }) });
 
 /** Items that stay uncategorised drafts: made while the AI was off. */
@@ -144,8 +150,7 @@ describeHere('the AI and publishing in the dashboard', () => {
 
   it('shows on the categories page which categories are published, and publishes and unpublishes one', async () => {
     const tenant = await tenantWith();
-    const made = await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name: 'Statistics', published: false } } });
-    const category = made.body.data;
+    const category = await draftCategory(tenant, 'Statistics');
     await createItem(t.app, tenant, { name: 'stats_cookie', category_id: category.id, status: 'finalised' });
     await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name: 'Essentials' } } });
     const page = await signedIn(tenant, '/categories');
@@ -175,8 +180,7 @@ describeHere('the AI and publishing in the dashboard', () => {
 
   it('warns on the storage items page that an item of an unpublished category will not reach the banner, and publishes it', async () => {
     const tenant = await tenantWith();
-    const made = await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name: 'Advertising', published: false } } });
-    const category = made.body.data;
+    const category = await draftCategory(tenant, 'Advertising');
     await createItem(t.app, tenant, { name: '_ad_one', category_id: category.id, status: 'finalised' });
     await createItem(t.app, tenant, { name: '_ad_two', category_id: category.id, status: 'in_review' });
     const page = await signedIn(tenant, '/storage-items');

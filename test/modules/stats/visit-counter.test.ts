@@ -11,14 +11,25 @@ import { fileApp } from '../../helpers/file-app.ts';
 
 const { t } = fileApp();
 
-/** Collects what the counter logs. */
-function logger(lines: { level: string; fields: object; message: string }[]): FastifyBaseLogger {
+type Line = { level: string; fields: object; message: string };
+
+/** A counter of its own, flushed only when a test says so, and the lines it logs. */
+function loggingCounter(maxSessions: number) {
+  const lines: Line[] = [];
   const at = (level: string) => (fields: object, message: string) => void lines.push({ level, fields, message });
-  return { warn: at('warn'), error: at('error') } as unknown as FastifyBaseLogger;
+  const log = { warn: at('warn'), error: at('error') } as unknown as FastifyBaseLogger;
+  return { lines, counter: new VisitCounter(t.services.db, { flushIntervalMs: 3_600_000, maxSessions }, log) };
 }
 
-const breakStats = () => sql`alter table account_daily_stats rename to account_daily_stats_away`.execute(t.services.db);
-const mendStats = () => sql`alter table account_daily_stats_away rename to account_daily_stats`.execute(t.services.db);
+/** Runs `work` while the daily stats table is away, so that every flush fails, and puts it back. */
+async function withStatsAway(work: () => Promise<void>) {
+  await sql`alter table account_daily_stats rename to account_daily_stats_away`.execute(t.services.db);
+  try {
+    await work();
+  } finally {
+    await sql`alter table account_daily_stats_away rename to account_daily_stats`.execute(t.services.db);
+  }
+}
 
 async function dayRow(accountId: string) {
   return t.services.db.selectFrom('account_daily_stats').select(['pageviews', 'visitors']).where('account_id', '=', accountId).executeTakeFirst();
@@ -27,16 +38,12 @@ async function dayRow(accountId: string) {
 describe('VisitCounter', () => {
   it('keeps the counts of a failed flush for the next one', async () => {
     const tenant = await createTenant(t.services, 'VisitsKept');
-    const lines: { level: string; fields: object; message: string }[] = [];
-    const counter = new VisitCounter(t.services.db, { flushIntervalMs: 3_600_000, maxSessions: 1000 }, logger(lines));
-    await breakStats();
-    try {
+    const { counter, lines } = loggingCounter(1000);
+    await withStatsAway(async () => {
       for (const session of ['a', 'b', 'a', 'c']) counter.count(tenant.account.id, session);
       await counter.flush();
       expect(lines.map((l) => l.level)).toEqual(['error']);
-    } finally {
-      await mendStats();
-    }
+    });
     await counter.close();
     expect(await dayRow(tenant.account.id)).toEqual({ pageviews: 4, visitors: 3 });
   });
@@ -59,19 +66,15 @@ describe('VisitCounter', () => {
 
   it('holds at most four times maxSessions sessions while flushes fail, and still counts every pageview', async () => {
     const tenant = await createTenant(t.services, 'VisitsBounded');
-    const lines: { level: string; fields: object; message: string }[] = [];
-    const counter = new VisitCounter(t.services.db, { flushIntervalMs: 3_600_000, maxSessions: 5 }, logger(lines));
-    await breakStats();
-    try {
+    const { counter, lines } = loggingCounter(5);
+    await withStatsAway(async () => {
       for (let n = 0; n < 100; n++) counter.count(tenant.account.id, `s-${n}`);
       await counter.flush();
       await counter.flush();
       const failures = lines.filter((l) => l.level === 'error').length;
       expect(failures).toBeGreaterThan(0);
       expect(failures).toBeLessThanOrEqual(3);
-    } finally {
-      await mendStats();
-    }
+    });
     await counter.close();
     expect(await dayRow(tenant.account.id)).toEqual({ pageviews: 100, visitors: 20 });
     expect(lines.filter((l) => l.level === 'warn')).toEqual([

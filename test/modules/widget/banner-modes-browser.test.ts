@@ -3,9 +3,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { TRANSLATIONS } from '../../../banner/src/translations.ts';
 import { call } from '../../helpers/app.ts';
-import { RETRIED_UNDER_CI, describeBrowser, fileBrowser, reportRetries } from '../../helpers/browser.ts';
-import { fileApp } from '../../helpers/file-app.ts';
-import { fileSite } from '../../helpers/loopback-site.ts';
+import { bannerShop } from '../../helpers/banner-shop.ts';
+import { RETRIED_UNDER_CI, describeBrowser, reportRetries } from '../../helpers/browser.ts';
 
 const en = TRANSLATIONS.en;
 
@@ -14,6 +13,8 @@ const en = TRANSLATIONS.en;
  * loopback origin (http://localhost:PORT) loads the script from the service (http://127.0.0.1:PORT),
  * which locates the visitor by the trusted headers it is configured to read. The test sets those
  * headers on the banner's region request (as a CDN would), or the page names its region itself.
+ * The embedded project only (vitest.config.ts): the region request and the settings under the
+ * banner are tested on both engines (widget-region, regional-settings).
  */
 
 /** The opt-out fields of a GPP string, decoded by the IAB's library: usnat's sale, sharing, targeted ads; usca's sale, sharing. */
@@ -29,17 +30,11 @@ function optOuts(gppString: string | null) {
 
 describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
   reportRetries();
-  const { t, tenants: [tenant] } = fileApp({
-    listen: true,
-    tenants: ['Regional'],
-    env: { WIDGET_RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_MAX: '100000', GEO_COUNTRY_HEADER: 'x-test-country', GEO_REGION_HEADER: 'x-test-region' },
-  });
-  const browser = fileBrowser();
-  const shop = fileSite((request, response) => {
+  const { t, tenants: [tenant], browser, shop } = bannerShop(['Regional'], (request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     response.setHeader('content-type', 'text/html; charset=utf-8');
     response.end(page(url.searchParams.get('region')));
-  });
+  }, { GEO_COUNTRY_HEADER: 'x-test-country', GEO_REGION_HEADER: 'x-test-region' });
   const ids: Record<string, string> = {};
   let served = 0;
 

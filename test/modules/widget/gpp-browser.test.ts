@@ -1,35 +1,34 @@
 import { GppModel } from '@iabgpp/cmpapi';
-import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
 import type { GppStart } from '../../../banner/src/gpp.ts';
-import { call, startApp, type TestApp } from '../../helpers/app.ts';
-import { RETRIED_UNDER_CI, describeBrowser, launchBrowser, newVisitor, reportRetries } from '../../helpers/browser.ts';
+import { call } from '../../helpers/app.ts';
+import { bannerShop } from '../../helpers/banner-shop.ts';
+import { RETRIED_UNDER_CI, describeBrowser, newVisitor, reportRetries } from '../../helpers/browser.ts';
 import { buildGppPage } from '../../helpers/gpp-page-build.ts';
-import { startSite, type TestSite } from '../../helpers/site.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 /**
  * `__gpp` in Chromium. A site on its own origin (http://localhost:PORT) loads from the real service
  * (http://127.0.0.1:PORT) either the banner script, whose visitors are all under opt-in today, or
  * a page that runs the banner's GPP code (test/helpers/gpp-page.ts) and starts it in the mode and
  * region a test asks for, as the banner's modes do. Every string is decoded here with the IAB's
- * own library.
+ * own library. The embedded project only (vitest.config.ts): the API under the banner is tested
+ * on both engines.
  */
 describeBrowser('GPP: __gpp, its sections and the GPP file', RETRIED_UNDER_CI, () => {
   reportRetries();
-  let t: TestApp;
-  let browser: Browser;
-  let site: TestSite;
-  let service: string;
-  let shop: string;
-  let tenant: Tenant;
+  const { t, tenants: [tenant], browser, shop } = bannerShop(['Gpp browser'], (request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const script = path === '/gpp-page.js';
+    response.setHeader('content-type', script ? 'text/javascript' : 'text/html; charset=utf-8');
+    response.end(script ? gppPage : path === '/ads' ? harnessPage() : bannerPage());
+  });
   let gppFile: string;
   let gppPage: string;
 
   const bannerPage = () => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Shop</title>
-<script src="${service}/widget/${tenant.account.id}.js"></script>
+<script src="${t.url}/widget/${tenant.account.id}.js"></script>
 </head><body><main><h1>Shop</h1></main></body></html>`;
 
   // The page's ad script asks `__gpp` before anything is known: a listener, a section, a field, a ping.
@@ -37,7 +36,7 @@ describeBrowser('GPP: __gpp, its sections and the GPP file', RETRIED_UNDER_CI, (
 <html lang="en"><head><meta charset="utf-8"><title>Ads</title>
 <script src="/gpp-page.js"></script>
 <script>
-  gppHarness.installGpp(${JSON.stringify(service)});
+  gppHarness.installGpp(${JSON.stringify(t.url)});
   window.events = [];
   __gpp('addEventListener', function (event) { events.push([event.eventName, event.data, event.pingData.signalStatus]); });
   window.early = {};
@@ -48,10 +47,6 @@ describeBrowser('GPP: __gpp, its sections and the GPP file', RETRIED_UNDER_CI, (
 </head><body><p>Ads</p></body></html>`;
 
   beforeAll(async () => {
-    t = await startApp({ env: { WIDGET_RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_MAX: '100000' } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    service = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    tenant = await createTenant(t.services, 'Gpp browser');
     await t.services.db.updateTable('accounts').set({ allowed_domains: JSON.stringify(['localhost']) }).where('id', '=', tenant.account.id).execute();
     for (const [name, required] of [['Necessary', true], ['Marketing', false]] as const) {
       const res = await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name, required } } });
@@ -59,17 +54,6 @@ describeBrowser('GPP: __gpp, its sections and the GPP file', RETRIED_UNDER_CI, (
     }
     gppFile = (await t.services.bannerScripts.gppFile()).name;
     gppPage = await buildGppPage(gppFile, tenant.account.id);
-    site = await startSite((url, response) => {
-      const script = url.pathname === '/gpp-page.js';
-      response.setHeader('content-type', script ? 'text/javascript' : 'text/html; charset=utf-8');
-      response.end(script ? gppPage : url.pathname === '/ads' ? harnessPage() : bannerPage());
-    });
-    shop = site.origin;
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await Promise.all([browser?.close(), t?.close()]);
-    site?.close();
   });
 
   /** A new visitor on `path`, with every request to the GPP file counted. */
@@ -80,7 +64,7 @@ describeBrowser('GPP: __gpp, its sections and the GPP file', RETRIED_UNDER_CI, (
       if (/\/widget\/gpp\.[^/]*\.js$/.test(new URL(request.url()).pathname)) gppRequests.push(request.url());
     });
     await options.prepare?.(page);
-    await page.goto(`${shop}${path}`);
+    await page.goto(`${shop.url}${path}`);
     return { context, page, errors, gppRequests };
   }
 
@@ -141,7 +125,7 @@ describeBrowser('GPP: __gpp, its sections and the GPP file', RETRIED_UNDER_CI, (
     expect((await ping(page)).cmpStatus).toBe('stub');
     release();
     const gppString = await page.evaluate(() => (window as any).started as Promise<string>);
-    expect(gppRequests).toEqual([`${service}/widget/${gppFile}`]);
+    expect(gppRequests).toEqual([`${t.url}/widget/${gppFile}`]);
 
     const model = new GppModel(gppString);
     expect(model.getSectionIds()).toEqual([7, 8]);
@@ -212,7 +196,7 @@ describeBrowser('GPP: __gpp, its sections and the GPP file', RETRIED_UNDER_CI, (
   it('loads no GPP file for notice, none and opt-in regions, nor for an opt-out rule outside the US', async () => {
     const { context, page, gppRequests } = await visit('/ads');
     // A string kept on an earlier visit from an opt-out region speaks no more.
-    await context.addCookies([{ name: '__gpp', value: 'DBABLA~BVQqAAAAAgA.QA', url: shop }, { name: '__gpp_sid', value: '7', url: shop }]);
+    await context.addCookies([{ name: '__gpp', value: 'DBABLA~BVQqAAAAAgA.QA', url: shop.url }, { name: '__gpp_sid', value: '7', url: shop.url }]);
     expect(await start(page, { mode: 'notice', country: 'US', region: 'US-CA', gpc: false, optedOut: false })).toBeNull();
     expect(await ping(page)).toMatchObject({ cmpStatus: 'loaded', signalStatus: 'ready', applicableSections: [-1] });
     expect(await page.evaluate(() => (window as any).early)).toMatchObject({ hasSection: [false, true], saleOptOut: [null, true] });

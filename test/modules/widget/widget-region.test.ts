@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.ts';
 import { shippedDatabaseFiles } from '../../../src/geo/geoip.ts';
 import { call, startApp, type TestApp } from '../../helpers/app.ts';
+import { fileApp } from '../../helpers/file-app.ts';
 import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 /**
@@ -23,15 +24,8 @@ async function region(t: TestApp, tenant: Tenant, { address = '127.0.0.1', heade
 }
 
 describe('without trusted headers, through the shipped database', () => {
-  let t: TestApp;
-  let tenant: Tenant;
   const lines: string[] = [];
-
-  beforeAll(async () => {
-    t = await startApp({ env: { ...LIMITS, LOG_LEVEL: 'debug' }, logLines: lines });
-    tenant = await createTenant(t.services, 'Located');
-  });
-  afterAll(async () => { await t.close(); });
+  const { t, tenants: [tenant] } = fileApp({ env: { ...LIMITS, LOG_LEVEL: 'debug' }, logLines: lines, tenants: ['Located'] });
 
   it('answers the country, the region and the mode of the shipped rules, uncacheable', async () => {
     const res = await region(t, tenant, { address: '8.8.8.8' });
@@ -134,14 +128,7 @@ describe('without trusted headers, through the shipped database', () => {
 });
 
 describe('through the trusted headers, when configured', () => {
-  let t: TestApp;
-  let tenant: Tenant;
-
-  beforeAll(async () => {
-    t = await startApp({ env: { ...LIMITS, GEO_COUNTRY_HEADER: 'CF-IPCountry', GEO_REGION_HEADER: 'cf-region-code', TRUST_PROXY: '1' } });
-    tenant = await createTenant(t.services, 'Behind a CDN');
-  });
-  afterAll(async () => { await t.close(); });
+  const { t, tenants: [tenant] } = fileApp({ env: { ...LIMITS, GEO_COUNTRY_HEADER: 'CF-IPCountry', GEO_REGION_HEADER: 'cf-region-code', TRUST_PROXY: '1' }, tenants: ['Behind a CDN'] });
 
   it('believes them first, the database completing a missing region of the same country', async () => {
     const visit = (headers: Record<string, string>) => region(t, tenant, { headers });
