@@ -34,8 +34,11 @@ function queriesFor(a: Side, b: Side): string[] {
 
 const ownText = (side: Side) => [side.marker, ...side.allIds];
 
-/** Routes whose answers name no record while all is well (a verification's counts): they cannot be blind. */
-const NO_RECORDS = new Set(['/api/v1/consents/verify']);
+/**
+ * Routes whose answers name no record while all is well (a verification's counts, the visitor's
+ * country and mode): they cannot be blind.
+ */
+const NO_RECORDS = new Set(['/api/v1/consents/verify', '/widget/:account_id/region']);
 
 /** Probes every GET route, or only the routes named in `only`. */
 export async function probeLeaks(world: World, only?: string[]): Promise<LeakReport> {
@@ -43,7 +46,9 @@ export async function probeLeaks(world: World, only?: string[]): Promise<LeakRep
   const { a, b } = world;
   const foreign = [b.marker, ...b.allIds];
   const report: LeakReport = { probes: 0, leaks: [], reached: [], blind: [] };
+  // The GPP file is the same static file for every account, named by its content's hash: no tenant's record.
   const routes = app.routeTable.filter((route) => route.method === 'GET' && /^\/(api\/v1|widget)\//.test(route.url) && route.auth !== 'none')
+    .filter((route) => route.url !== '/widget/gpp.:hash.js')
     .filter((route) => !only || only.includes(route.url));
   for (const route of routes) {
     const params = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1]!);
