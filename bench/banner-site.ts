@@ -69,7 +69,7 @@ const LIBRARY_PAGE = page(`<link rel="stylesheet" href="${CDN}/cookieconsent.css
 /** What the CDN passes through: the service's answer, with the headers the browser reads. */
 async function passThrough(path: string, origin: string | undefined, response: ServerResponse): Promise<void> {
   const answer = await fetch(SERVICE + path, { headers: origin ? { origin } : {} });
-  for (const name of ['content-type', 'cache-control', 'vary', 'access-control-allow-origin']) {
+  for (const name of ['content-type', 'cache-control', 'vary', 'access-control-allow-origin', 'access-control-allow-credentials']) {
     const value = answer.headers.get(name);
     if (value !== null) response.setHeader(name, value);
   }

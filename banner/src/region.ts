@@ -69,7 +69,8 @@ export function fallbackMode(): BannerMode {
 export function askPlace(): Promise<Place> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), REGION_TIMEOUT_MS);
-  return fetch(`${serviceBase}/widget/${config.account.id}/region`, { credentials: 'omit', cache: 'no-store', signal: controller.signal })
+  // With credentials: Chromium then reuses the script's connection (see the route).
+  return fetch(`${serviceBase}/widget/${config.account.id}/region`, { credentials: 'include', cache: 'no-store', signal: controller.signal })
     .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
     .then((answer: { country?: string | null; region?: string | null }) => {
       const location = { country: answer.country ?? null, region: answer.region ?? null };

@@ -163,6 +163,10 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
   }, async (request, reply) => {
     const region = await visitorRegion(services, usableAccount(request), request);
     reply.header('cache-control', 'no-store').header('vary', regionVary);
+    // The banner asks with credentials so that Chromium sends the request on the connection that
+    // brought the script (requests without credentials go on sockets of their own, a new TCP and TLS
+    // handshake on the visitor's first page). The service sets no cookie on this origin to send.
+    if (request.widgetOriginAllowed) reply.header('access-control-allow-credentials', 'true');
     return region;
   });
 

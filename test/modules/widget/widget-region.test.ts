@@ -63,9 +63,12 @@ describe('without trusted headers, through the shipped database', () => {
     const own = await region(t, tenant, { address: '8.8.8.8', headers: { origin: `https://${tenant.account.domain}` } });
     expect(own.status).toBe(200);
     expect(own.headers['access-control-allow-origin']).toBe(`https://${tenant.account.domain}`);
+    // Asked with credentials, so that the browser sends it on the script's connection.
+    expect(own.headers['access-control-allow-credentials']).toBe('true');
     const foreign = await region(t, tenant, { address: '8.8.8.8', headers: { origin: 'https://elsewhere.example.org' } });
     expect(foreign).toMatchObject({ status: 403, body: { errors: [{ code: 403, message: 'Origin is not allowed for this account' }] } });
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+    expect(foreign.headers['access-control-allow-credentials']).toBeUndefined();
     for (const accountId of [newId(), 'not-an-id']) {
       expect(await region(t, tenant, { address: '8.8.8.8', accountId })).toMatchObject({ status: 404, body: { errors: [{ code: 404, message: 'Record not found' }] } });
     }
