@@ -16,6 +16,7 @@ import { RetentionJob } from './modules/consent-proof/consent-retention.ts';
 import { VisitCounter } from './modules/stats/visit-counter.ts';
 import { connectRedis, type RedisClients } from './redis.ts';
 import { Metrics } from './http/metrics.ts';
+import { Draining } from './http/draining.ts';
 import { checkGeoDatabase, GeoDatabaseError, shippedDatabaseFiles } from './geo/geoip.ts';
 import { createLocator, type Locator } from './geo/locate.ts';
 
@@ -54,6 +55,8 @@ export interface Services {
   scans: ScanRunner;
   /** Where a visitor is: the trusted headers when configured, else the GeoIP database by address (never kept). */
   locator: Locator;
+  /** Set when the instance begins to stop: /readyz answers 503 and connections close (server.ts). */
+  draining: Draining;
   /** Forgets revoked tokens here and on every other instance. */
   forgetTokens(hashes: string[]): Promise<void>;
   /** Forgets users' cached memberships (a role changed, a member left) here and on every other instance. */
@@ -160,6 +163,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     metrics,
     scans,
     locator,
+    draining: new Draining(),
     async forgetTokens(hashes) {
       for (const hash of hashes) tokens.forget(hash);
       await broadcast('token', hashes);
