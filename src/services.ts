@@ -10,6 +10,7 @@ import { MembershipCache } from './modules/account-users/memberships.ts';
 import { CategoryCache } from './modules/categories/category-cache.ts';
 import { TokenLookup } from './modules/tokens/token-lookup.ts';
 import { ConsentWriter } from './modules/consents/consent-writer.ts';
+import { KeyPruner } from './modules/consents/idempotency-keys.ts';
 import { BannerScripts } from './modules/widget/banner-script.ts';
 import { createScanRunner, type ScanRunner } from './modules/scans/scan-jobs.ts';
 import { RetentionJob } from './modules/consent-proof/consent-retention.ts';
@@ -110,6 +111,8 @@ export async function createServices(config: Config, options: { migrate?: boolea
     onLostRace: () => metrics?.consentChainRaces.inc(),
   }, visits);
   const retention = new RetentionJob(database.kysely, config.retentionIntervalS);
+  // Consents' idempotency keys past their 24 hours.
+  const keyPruner = new KeyPruner(database.kysely);
   const memberships = new MembershipCache(database.kysely);
   const categories = new CategoryCache(database.kysely);
   const bannerScripts = new BannerScripts(database.kysely);
@@ -188,6 +191,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
       await ai.close();
       await consentWriter.close();
       await retention.close();
+      await keyPruner.close();
       await visits.close();
       mailer.close();
       await redis?.close();
