@@ -118,6 +118,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
     },
     connectionTimeout: 30_000,
+    // A request that arrives on a connection accepted before the stop began is served, not refused
+    // with 503: the client sent it to a listening instance (server.ts drains before it closes).
+    return503OnClosing: false,
     requestTimeout: 30_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors,
@@ -132,7 +135,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // Only JSON is a body here; text/plain must not slip through as a string.
   app.removeContentTypeParser('text/plain');
   registerJsonBody(app);
-  registerResponseHeaders(app);
+  registerResponseHeaders(app, services.draining);
   // One line per request, at debug: access logs on every request would cost the hot paths more
   // than the requests themselves. Failures are logged where they are handled.
   if (config.logLevel === 'debug' || config.logLevel === 'trace') {

@@ -47,6 +47,8 @@ export interface Config {
   visitFlushIntervalMs: number;
   /** How often the retention job removes consents older than their account's retention; 0: never. */
   retentionIntervalS: number;
+  /** After SIGTERM, how long requests are still served while /readyz answers 503, before the listener closes. */
+  shutdownGraceS: number;
   /** OpenAI-compatible endpoint of a language model for descriptions and translations; unset: offline. */
   llmUrl: string | undefined;
   llmModel: string;
@@ -243,6 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
     consentQueueMax: integer(env, 'CONSENT_QUEUE_MAX', 10_000, 1, 1_000_000),
     aiQueueMax: integer(env, 'AI_QUEUE_MAX', 10_000, 1, 1_000_000),
     visitFlushIntervalMs: integer(env, 'VISIT_FLUSH_INTERVAL_MS', 5_000, 100, 600_000),
+    shutdownGraceS: integer(env, 'SHUTDOWN_GRACE_S', 5, 0, 600),
     retentionIntervalS: integer(env, 'CONSENT_RETENTION_INTERVAL_S', 3_600, 0, 604_800),
     llmUrl: url(env, 'LLM_URL', ['http:', 'https:']),
     llmModel: optional(env, 'LLM_MODEL') ?? 'gpt-4o-mini',

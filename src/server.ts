@@ -29,9 +29,22 @@ async function main() {
   const app = await buildApp(services, { logStream: process.stdout });
   let metricsServer: Server | undefined;
   // A line at the start and one at the end of a stop: a log that ends with both was a clean stop.
-  closeWithGrace({ delay: 10_000, logger: app.log }, async ({ err, signal }) => {
+  // The grace comes on top of the 10 seconds the rest of a stop may take.
+  const graceMs = config.shutdownGraceS * 1000;
+  closeWithGrace({ delay: graceMs + 10_000, logger: app.log }, async ({ err, signal }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, `shutting down on ${signal ?? 'request'}: finishing the requests and writes in flight`);
+    // From now on /readyz is 503 and every response closes its connection (http/draining.ts).
+    services.draining.start();
+    // SIGTERM is how a process manager or an orchestrator stops an instance behind a load balancer:
+    // requests keep being served for the grace, until the balancer's health check has taken the
+    // instance out, so that none it sends meanwhile is refused. SIGINT (Ctrl-C) stops at once.
+    if (!err && signal === 'SIGTERM' && graceMs > 0) {
+      app.log.info({ grace_s: config.shutdownGraceS }, 'draining: /readyz answers 503; serving what the load balancer still sends until the grace ends');
+      await new Promise((resolve) => setTimeout(resolve, graceMs));
+    }
+    // Stops listening, answers the requests in flight; then commits the consents accepted and
+    // writes the visit counts held, and closes the database and Redis.
     metricsServer?.close();
     await app.close();
     await services.close();

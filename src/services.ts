@@ -10,12 +10,14 @@ import { MembershipCache } from './modules/account-users/memberships.ts';
 import { CategoryCache } from './modules/categories/category-cache.ts';
 import { TokenLookup } from './modules/tokens/token-lookup.ts';
 import { ConsentWriter } from './modules/consents/consent-writer.ts';
+import { KeyPruner } from './modules/consents/idempotency-keys.ts';
 import { BannerScripts } from './modules/widget/banner-script.ts';
 import { createScanRunner, type ScanRunner } from './modules/scans/scan-jobs.ts';
 import { RetentionJob } from './modules/consent-proof/consent-retention.ts';
 import { VisitCounter } from './modules/stats/visit-counter.ts';
 import { connectRedis, type RedisClients } from './redis.ts';
 import { Metrics } from './http/metrics.ts';
+import { Draining } from './http/draining.ts';
 import { checkGeoDatabase, GeoDatabaseError, shippedDatabaseFiles } from './geo/geoip.ts';
 import { createLocator, type Locator } from './geo/locate.ts';
 
@@ -54,6 +56,8 @@ export interface Services {
   scans: ScanRunner;
   /** Where a visitor is: the trusted headers when configured, else the GeoIP database by address (never kept). */
   locator: Locator;
+  /** Set when the instance begins to stop: /readyz answers 503 and connections close (server.ts). */
+  draining: Draining;
   /** Forgets revoked tokens here and on every other instance. */
   forgetTokens(hashes: string[]): Promise<void>;
   /** Forgets users' cached memberships (a role changed, a member left) here and on every other instance. */
@@ -107,6 +111,8 @@ export async function createServices(config: Config, options: { migrate?: boolea
     onLostRace: () => metrics?.consentChainRaces.inc(),
   }, visits);
   const retention = new RetentionJob(database.kysely, config.retentionIntervalS);
+  // Consents' idempotency keys past their 24 hours.
+  const keyPruner = new KeyPruner(database.kysely);
   const memberships = new MembershipCache(database.kysely);
   const categories = new CategoryCache(database.kysely);
   const bannerScripts = new BannerScripts(database.kysely);
@@ -160,6 +166,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     metrics,
     scans,
     locator,
+    draining: new Draining(),
     async forgetTokens(hashes) {
       for (const hash of hashes) tokens.forget(hash);
       await broadcast('token', hashes);
@@ -184,6 +191,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
       await ai.close();
       await consentWriter.close();
       await retention.close();
+      await keyPruner.close();
       await visits.close();
       mailer.close();
       await redis?.close();

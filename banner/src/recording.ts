@@ -29,25 +29,40 @@ function warnOfOrigin(): void {
   );
 }
 
-/** Sends a choice; the consent id, or undefined when the request was refused or failed. */
-export function recordConsent(endpoint: string, body: unknown): Promise<string | undefined> {
+/** A random key for one choice: 16 bytes in hex (getRandomValues works on http pages too, randomUUID does not). */
+function newKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let key = '';
+  for (const byte of bytes) key += byte.toString(16).padStart(2, '0');
+  return key;
+}
+
+/** Waits before the tries after the first: a second, then three. */
+const RETRY_DELAYS = [1_000, 3_000];
+
+/**
+ * Sends a choice; the consent id, or undefined when the request was refused or failed. The choice
+ * carries an idempotency key: when the request fails on the way (the network, an instance that
+ * stopped) or the service is busy (503), it is sent again with the same key, and the service stores
+ * it once whichever try it heard.
+ */
+export function recordConsent(endpoint: string, body: object): Promise<string | undefined> {
   viewCounted = true;
-  // text/plain spares the CORS preflight; keepalive lets the request outlive a page that navigates away.
-  return fetch(endpoint, {
-    method: 'POST',
-    headers: { 'Content-Type': 'text/plain' },
-    body: JSON.stringify(body),
-    keepalive: true,
-    credentials: 'omit',
-  })
-    .then(
-      (response) => {
-        if (response.status === 403) warnOfOrigin();
-        return response.ok ? response.json() : undefined;
-      },
+  const sent = JSON.stringify({ ...body, idempotency_key: newKey() });
+  const send = (tries: number): Promise<Response | undefined> =>
+    // text/plain spares the CORS preflight; keepalive lets the request outlive a page that navigates away.
+    fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: sent, keepalive: true, credentials: 'omit' }).then(
+      (response) => (response.status === 503 && tries < RETRY_DELAYS.length ? later(tries) : response),
       // The request itself failed: the network, or an origin the service refused (no CORS headers).
-      () => warnOfOrigin(),
-    )
+      () => (tries < RETRY_DELAYS.length ? later(tries) : undefined),
+    );
+  const later = (tries: number) => new Promise<void>((resolve) => setTimeout(resolve, RETRY_DELAYS[tries])).then(() => send(tries + 1));
+  return send(0)
+    .then((response) => {
+      if (!response) warnOfOrigin();
+      else if (response.status === 403) warnOfOrigin();
+      return response?.ok ? response.json() : undefined;
+    })
     .then((answer: { data?: { id?: string } } | undefined) => {
       const id = answer?.data?.id;
       if (id) viewRecorded = true;

@@ -317,7 +317,9 @@ export interface ConsentRow {
 
 /** A consent as recorded, before the writer chains it; also what a list shows of one. */
 export type NewConsent = Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at' | RegionalField>
-  & Partial<Pick<ConsentRow, RegionalField>>;
+  & Partial<Pick<ConsentRow, RegionalField>>
+  // The client's key for this consent (stored beside it, not in it: consent_idempotency_keys).
+  & { idempotency_key?: string | null };
 
 export type InvitationRole = 'admin' | 'member';
 
@@ -394,6 +396,14 @@ export interface ConsentChainHeadsTable {
   account_id: string;
   seq: number;
   hash: string;
+}
+
+/** A recent consent's idempotency key (the widget's `idempotency_key`, the API's `Idempotency-Key`). */
+export interface ConsentIdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  consent_id: string;
+  created_at: Date;
 }
 
 export interface ConsentChainAnchorsTable {
@@ -498,6 +508,7 @@ export interface Database {
   scans: ScansTable;
   consent_chain_heads: ConsentChainHeadsTable;
   consent_chain_anchors: ConsentChainAnchorsTable;
+  consent_idempotency_keys: ConsentIdempotencyKeysTable;
   consent_daily_stats: ConsentDailyStatsTable;
   consent_daily_categories: ConsentDailyCategoriesTable;
   consent_hourly_counts: ConsentHourlyCountsTable;

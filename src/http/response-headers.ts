@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Draining } from './draining.ts';
 
 /**
  * The headers that guard a JSON API's responses, written on every response, errors and 404s
@@ -14,10 +15,16 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'SAMEORIGIN',
 } as const;
 
-export function registerResponseHeaders(app: FastifyInstance): void {
+/**
+ * Also, while the instance drains (draining.ts), `Connection: close` on every response: keep-alive
+ * connections end after their current request instead of carrying new ones to a stopping instance.
+ * In this hook rather than one of its own: one hook less on every request.
+ */
+export function registerResponseHeaders(app: FastifyInstance, draining?: Draining): void {
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
     reply.header('x-request-id', request.id);
+    if (draining?.active) reply.header('connection', 'close');
     done();
   });
 }

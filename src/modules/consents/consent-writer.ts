@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { UnavailableError } from '../../http/app-errors.ts';
 import { isDatabaseUnavailable } from '../../db/outage.ts';
+import { isUniqueViolation } from '../../db/kysely.ts';
 import { utcDay, utcHour } from '../../lib/utc-period.ts';
 import { chain, GENESIS } from './consent-chain.ts';
 import {
@@ -15,10 +16,12 @@ import {
   type HourlyCount,
   type NewConsent,
 } from './consents.repository.ts';
+import { findConsentKeys, keyOf, type EarlierConsent } from './idempotency-keys.ts';
 
 interface Pending {
   consent: NewConsent;
-  resolve: () => void;
+  /** Nothing: this consent was stored. An earlier consent: its idempotency key was stored with that one. */
+  resolve: (earlier?: EarlierConsent) => void;
   reject: (error: unknown) => void;
 }
 
@@ -70,6 +73,11 @@ export class ConsentWriter {
   private readonly heads = new Map<string, Head>();
   /** Accounts whose head another writer moved, and until when their rounds lock it first. */
   private readonly racedUntil = new Map<string, number>();
+  /**
+   * The consents with an idempotency key waiting here, by `keyOf`: the same key sent again
+   * meanwhile waits for the first instead of joining a batch (bounded by the queue).
+   */
+  private readonly keyed = new Map<string, { consent: NewConsent; answer: Promise<EarlierConsent | undefined> }>();
 
   constructor(
     private readonly db: Pick<Db, 'kysely' | 'executePrepared' | 'inTransaction'>,
@@ -77,12 +85,36 @@ export class ConsentWriter {
     private readonly visits?: VisitSink,
   ) {}
 
-  write(consent: NewConsent): Promise<void> {
+  /**
+   * Stores the consent; resolves once it is committed (to nothing), or, when its idempotency key was
+   * stored with an earlier consent of its account, to that consent (and stores nothing).
+   */
+  write(consent: NewConsent): Promise<EarlierConsent | undefined> {
     if (this.closed) return Promise.reject(new UnavailableError('The server is shutting down', 1));
     if (this.queue.length >= this.options.maxQueue) {
       return Promise.reject(new UnavailableError('Too many consents waiting to be stored, please retry', 1));
     }
-    return new Promise<void>((resolve, reject) => {
+    const key = consent.idempotency_key;
+    if (key == null) return this.enqueue(consent);
+    const at = keyOf(consent.account_id, key);
+    const first = this.keyed.get(at);
+    if (first) {
+      // The same key while the first is waiting here: its answer, or a new try if it failed.
+      const earlier = { id: first.consent.id, created_at: first.consent.created_at };
+      return first.answer.then((answer) => answer ?? earlier, () => this.write(consent));
+    }
+    const answer = this.enqueue(consent);
+    const entry = { consent, answer };
+    this.keyed.set(at, entry);
+    const forget = () => {
+      if (this.keyed.get(at) === entry) this.keyed.delete(at);
+    };
+    answer.then(forget, forget);
+    return answer;
+  }
+
+  private enqueue(consent: NewConsent): Promise<EarlierConsent | undefined> {
+    return new Promise<EarlierConsent | undefined>((resolve, reject) => {
       this.queue.push({ consent, resolve, reject });
       this.pump();
     });
@@ -117,6 +149,7 @@ export class ConsentWriter {
     await new Promise((resolve) => setImmediate(resolve));
     try {
       if (!failure) for (const item of batch) this.stored(item);
+      else if (isUniqueViolation(failure.error) && batch.some((item) => item.consent.idempotency_key != null)) await this.keysSentAgain(batch);
       else if (batch.length === 1 || isDatabaseUnavailable(failure.error)) for (const item of batch) item.reject(failure.error);
       else await this.oneByOne(batch);
     } finally {
@@ -132,8 +165,49 @@ export class ConsentWriter {
         await this.insert([item.consent]);
         this.stored(item);
       } catch (error) {
-        item.reject(error);
+        if (isUniqueViolation(error) && item.consent.idempotency_key != null) await this.keysSentAgain([item], error);
+        else item.reject(error);
       }
+    }
+  }
+
+  /**
+   * A batch failed on a unique index, most likely because some of its idempotency keys are stored
+   * already (sent again after an answer that was lost, or by two instances at once): those consents
+   * are answered with the stored ones, and the others are stored as a batch again. Two statements
+   * more, whatever the batch's size: a client repeating a key cannot make a batch go row by row.
+   */
+  private async keysSentAgain(batch: Pending[], failure?: unknown): Promise<void> {
+    let found: Map<string, EarlierConsent>;
+    try {
+      const keys = batch.filter((item) => item.consent.idempotency_key != null).map((item) => ({ account_id: item.consent.account_id, key: item.consent.idempotency_key! }));
+      found = await findConsentKeys(this.db.kysely, keys);
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    const rest: Pending[] = [];
+    for (const item of batch) {
+      const { account_id, idempotency_key: key, id } = item.consent;
+      const earlier = key == null ? undefined : found.get(keyOf(account_id, key));
+      if (!earlier) rest.push(item);
+      // Its own key: stored after all (a COMMIT whose answer was lost); counted as stored.
+      else if (earlier.id === id) this.stored(item);
+      else item.resolve(earlier);
+    }
+    if (rest.length === 0) return;
+    // No key was stored: the violation was something else, which the rows alone tell.
+    if (rest.length === batch.length) {
+      if (rest.length === 1) rest[0].reject(failure ?? new Error('unique violation'));
+      else await this.oneByOne(rest);
+      return;
+    }
+    try {
+      await this.insert(rest.map((item) => item.consent));
+      for (const item of rest) this.stored(item);
+    } catch (error) {
+      if (rest.length > 1 && !isDatabaseUnavailable(error)) await this.oneByOne(rest);
+      else for (const item of rest) item.reject(error);
     }
   }
 

@@ -231,11 +231,14 @@ const addedUp = (columns: string[]) => sql.raw(columns.map((column) => `${column
  * compare-and-set, the rows of the accounts whose head advanced (passed as arrays, so that the
  * statement's text, and its plan, is the same for every batch size: prepared once per
  * connection), the account counters, the daily rollups and checkpoints, the hourly counts, the per-category choices,
- * the per-country-and-mode counts and the first-install fact. Answers the accounts whose rows were stored: an account another
+ * the per-country-and-mode counts, the first-install fact and the idempotency keys. Answers the accounts whose rows were stored: an account another
  * writer moved the head of meanwhile stored nothing and is chained again by the caller.
  */
 export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepared'>, batch: ConsentBatch): Promise<Set<string>> {
   const { accounts, expected, heads, rows, daily, hourly, choices, places, fresh } = batch;
+  // A key already stored (or twice in the batch) fails the statement (23505): the writer then answers
+  // that consent with the first one's (consent-writer.ts), and stores the others.
+  const keyed = rows.filter((row) => row.idempotency_key != null);
   const statement = sql<{ account_id: string }>`with expected(account_id, seq, hash, new_seq, new_hash) as (
         select * from unnest(${accounts}::uuid[], ${expected.map((h) => h.seq)}::bigint[], ${expected.map((h) => h.hash)}::text[],
           ${heads.map((h) => h.seq)}::bigint[], ${heads.map((h) => h.hash)}::text[])
@@ -289,6 +292,11 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
           ${addedUp(['consents', 'accept_all', 'accept_custom', 'accept_necessary', 'opt_outs', 'gpc'])}
       ), installed as (
         update accounts set code_installed_at = now() where id = any(${fresh}::uuid[]) and code_installed_at is null
+      ), keyed as (
+        insert into consent_idempotency_keys (account_id, key, consent_id, created_at)
+        select * from unnest(${keyed.map((c) => c.account_id)}::uuid[], ${keyed.map((c) => c.idempotency_key)}::text[],
+          ${keyed.map((c) => c.id)}::uuid[], ${keyed.map((c) => c.created_at.toISOString())}::timestamptz[])
+          as row(account_id) where row.account_id in (select account_id from stored)
       )
       select account_id from stored`;
   const result = await db.executePrepared<{ account_id: string }>(statement.compile(db.kysely));

@@ -1,12 +1,21 @@
 import { Type } from 'typebox';
-import { found } from '../../http/app-errors.ts';
+import { found, ValidationError } from '../../http/app-errors.ts';
 import { listAnswer } from '../../http/pagination.ts';
 import { ACCOUNT_ACCESS, resourceRoutes } from '../../http/resource-routes.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { scopeOf } from '../../http/auth.ts';
 import { findConsent, listConsents } from './consents.repository.ts';
 import { ConsentDetailSchema, ConsentListQuery, ConsentSchema, CreateConsentBody, toConsent, toConsentDetail } from './consents.schema.ts';
-import { recordConsent, visitorContext } from './consents.service.ts';
+import { isIdempotencyKey, recordConsent, visitorContext } from './consents.service.ts';
+
+/** The `Idempotency-Key` header, when sent; refused when it is not a key (`IDEMPOTENCY_KEY`). */
+function idempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !isIdempotencyKey(header)) {
+    throw new ValidationError('Idempotency-Key must be 16 to 128 letters, digits, - or _');
+  }
+  return header;
+}
 
 export const consentsRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
@@ -27,5 +36,15 @@ export const consentsRoutes: RoutesPlugin = async (app, { services }) => {
     operationId: 'createConsent',
     summary: 'Record a consent server-side (a backend or a mobile app); committed before the answer',
     body: CreateConsentBody, answer: Type.Object({ data: ConsentSchema }),
-  }, async (request) => ({ data: toConsent(await recordConsent(services, scopeOf(request).accountId, request.body.consent, visitorContext(request))) }));
+  }, async (request, reply) => {
+    const accountId = scopeOf(request).accountId;
+    const key = idempotencyKey(request.headers['idempotency-key']);
+    const { consent, earlier } = await recordConsent(services, accountId, request.body.consent, visitorContext(request), key);
+    if (!earlier) return { data: toConsent(consent) };
+    // The key came with an earlier consent: that one, as it is stored, and nothing recorded.
+    reply.header('idempotent-replayed', 'true');
+    const stored = await findConsent(db, accountId, earlier.id);
+    if (!stored) throw new ValidationError('Idempotency-Key was used for a consent that is no longer stored');
+    return { data: toConsent(stored) };
+  });
 };

@@ -75,6 +75,12 @@ export const ConsentInput = Type.Object({
 });
 export type ConsentInput = Static<typeof ConsentInput>;
 
+/**
+ * An idempotency key: a random id the client makes per consent (a UUID, or 16 random bytes in
+ * base64url or hex) and sends again with the same consent when it did not hear the answer.
+ */
+export const IDEMPOTENCY_KEY = { minLength: 16, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' };
+
 export const CreateConsentBody = Type.Object({ consent: ConsentInput });
 
 export const ConsentSchema = Type.Object({

@@ -5,11 +5,18 @@ import { Problems } from '../../http/validation.ts';
 import type { CategoryCache } from '../categories/categories.service.ts';
 import type { ConsentWriter } from './consent-writer.ts';
 import type { NewConsent } from './consents.repository.ts';
-import { SERVICES_LIMIT, type ConsentInput } from './consents.schema.ts';
+import { IDEMPOTENCY_KEY, SERVICES_LIMIT, type ConsentInput } from './consents.schema.ts';
 import { isWebUrl } from '../../lib/web-url.ts';
 import { maskIp } from './ip-mask.ts';
 import { decodesAsGpp } from './gpp-string.ts';
 import { isCountryCode } from '../../geo/country-codes.ts';
+import type { EarlierConsent } from './idempotency-keys.ts';
+
+const KEY_PATTERN = new RegExp(IDEMPOTENCY_KEY.pattern);
+
+/** Whether a client's key has the form `IDEMPOTENCY_KEY` describes. */
+export const isIdempotencyKey = (key: string) =>
+  key.length >= IDEMPOTENCY_KEY.minLength && key.length <= IDEMPOTENCY_KEY.maxLength && KEY_PATTERN.test(key);
 
 /** What the request itself says about the visitor, beyond the body. */
 export interface VisitorContext {
@@ -106,15 +113,24 @@ export interface ConsentRecorder {
   consentWriter: ConsentWriter;
 }
 
+/** A consent recorded, or, when its idempotency key came with an earlier consent, that one (`earlier`: nothing was stored). */
+export interface Recorded {
+  consent: NewConsent;
+  earlier: EarlierConsent | undefined;
+}
+
 /**
  * Validates and stores one consent, with the visit it counts; it is committed when this resolves.
+ * With an idempotency key stored with an earlier consent of the account (in the last 24 hours at
+ * least), nothing is stored and the earlier consent is answered.
  */
 export async function recordConsent(
   { categories, consentWriter }: ConsentRecorder,
   accountId: string,
   input: ConsentInput,
   visitor: VisitorContext,
-): Promise<NewConsent> {
+  idempotencyKey?: string,
+): Promise<Recorded> {
   const problems = new Problems();
   await checkRegional(input, problems);
   const consent: NewConsent = {
@@ -132,9 +148,10 @@ export async function recordConsent(
     region: input.region ?? null,
     mode: input.mode ?? null,
     gpp_string: input.gpp_string ?? null,
+    idempotency_key: idempotencyKey ?? null,
   };
-  await consentWriter.write(consent);
-  return consent;
+  const earlier = await consentWriter.write(consent);
+  return { consent, earlier };
 }
 
 // What the proof of consent (consent-proof/) reads of the chain and the stored rows.

@@ -27,10 +27,12 @@ export const healthRoutes: RoutesPlugin = async (app, { services }) => {
     schema: {
       operationId: 'ready',
       tags: ['Operations'],
-      summary: 'The database answers and holds the schema; degraded (still 200) while Redis is lost',
+      summary: 'The database answers and holds the schema; degraded (still 200) while Redis is lost; 503 while stopping',
       response: { 200: Readiness, 503: ErrorList },
     },
   }, async () => {
+    // Stopping (SIGTERM): the balancer takes this instance out while it still serves what it is sent.
+    if (services.draining.active) throw new UnavailableError('Shutting down', 5);
     try {
       // A real table, not `select 1`: a dropped schema or database answers `select 1` just fine.
       await services.db.selectFrom('accounts').select(sql<number>`1`.as('one')).limit(1).execute();

@@ -201,7 +201,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     const sent = request.body.consent;
     // Asked only when the banner sent no mode: the place it sent, else the visitor's, and the mode the rules give there.
     const locate = () => visitorRegion(services, account, request, sent);
-    const consent = await recordVisitorConsent(services, account, sent, visitorContext(request), locate);
+    const consent = await recordVisitorConsent(services, account, sent, visitorContext(request), locate, request.body.idempotency_key);
     return reply.code(201).send({ data: { id: consent.id, created_at: consent.created_at.toISOString() } });
   });
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { BANNER_MODES, LANGUAGE_SOURCES } from '../../../banner/src/config.ts';
 import { TranslationsSchema } from '../banner/banner.schema.ts';
-import { ConsentInput } from '../consents/consents.schema.ts';
+import { ConsentInput, IDEMPOTENCY_KEY } from '../consents/consents.schema.ts';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
 
 export const WidgetParams = Type.Object({ account_id: Type.String({ format: 'uuid' }) });
@@ -98,6 +98,11 @@ export const WidgetConsentBody = Type.Object({
     ...ConsentInput.properties,
     gpc: Type.Optional(Type.Boolean({ description: 'navigator.globalPrivacyControl was true (also stored when Sec-GPC is absent)' })),
   }),
+  idempotency_key: Type.Optional(Type.String({
+    ...IDEMPOTENCY_KEY,
+    description: 'A random id made once per choice and sent again with it when the answer was lost: within 24 hours the same key for the same '
+      + 'account answers the first consent (its id and time) and records nothing. 16 to 128 letters, digits, - or _ (a UUID will do)',
+  })),
 });
 
 export type WidgetConsentInput = Static<typeof WidgetConsentBody>['consent'];

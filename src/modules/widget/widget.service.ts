@@ -91,11 +91,12 @@ export async function placeOfConsent(input: WidgetConsentInput, locate?: LocateV
 
 /** A visitor's choice from the banner, committed before the answer; `locate` fills what the banner did not say of its place. */
 export async function recordVisitorConsent(
-  recorder: ConsentRecorder, account: WidgetAccount, input: WidgetConsentInput, visitor: VisitorContext, locate?: LocateVisitor,
-) {
+  recorder: ConsentRecorder, account: WidgetAccount, input: WidgetConsentInput, visitor: VisitorContext, locate?: LocateVisitor, idempotencyKey?: string,
+): Promise<{ id: string; created_at: Date }> {
   // The page reports navigator.globalPrivacyControl: browsers may set it without sending Sec-GPC.
   if (input.gpc === true) visitor.gpc = true;
-  return recordConsent(recorder, account.id, await placeOfConsent(input, locate), visitor).catch(vanished);
+  const recorded = await recordConsent(recorder, account.id, await placeOfConsent(input, locate), visitor, idempotencyKey).catch(vanished);
+  return recorded.earlier ?? recorded.consent;
 }
 
 /** A visitor's own consent, for the session that gave it. */

@@ -136,7 +136,7 @@ describe('the hash chain', () => {
     // Both writers bring the same new choices, in batches holding both accounts: each choice is
     // stored once per account, and every consent refers to its own.
     const lists = [[newId()], [newId(), newId()], []].map((accepted) => ({ ...prefs, accepted_categories: accepted }));
-    const writes: Promise<void>[] = [];
+    const writes: Promise<unknown>[] = [];
     for (let i = 0; i < 120; i++) {
       writes.push((i % 2 ? one : two).write({ ...newConsent(tenants[Math.floor(i / 2) % 2], `w-${i}`), user_preferences: lists[i % 3] }));
     }
@@ -252,7 +252,7 @@ describe('two writers recording for one account', () => {
   it('store in a turn what queued up for the account while it waited, and answer it', async () => {
     let taken = 0;
     const { tenant, writer, close } = await twoWriters('TurnsGather', { maxBatch: 50, maxQueue: 1000, concurrency: 1, onBatch: (size) => (taken += size) });
-    const writes: Promise<void>[] = [];
+    const writes: Promise<unknown>[] = [];
     for (let i = 0; i < 200; i++) {
       writes.push(writer(i).write(newConsent(tenant, `gather-${i}`)));
       if (i % 10 === 9) await new Promise((resolve) => setTimeout(resolve, 2));
