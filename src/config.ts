@@ -8,6 +8,10 @@ export interface Config {
   databaseUrl: string | undefined;
   /** PostgreSQL schema to run in (tests isolate each file in its own schema). */
   databaseSchema: string | undefined;
+  /** A streaming replica of DATABASE_URL for the reads that may be stale (listings, exports, statistics); unset: the primary. */
+  databaseReadUrl: string | undefined;
+  /** Replay lag past which the replica is passed over and its reads go to the primary. */
+  databaseReadMaxLagS: number;
   dataDir: string;
   redisUrl: string | undefined;
   /** Prefix of every Redis key, so that several deployments can share one Redis. */
@@ -215,14 +219,21 @@ export function loadConfig(env: Env = process.env): Config {
   if (geoRegionHeader !== undefined && geoCountryHeader === undefined) {
     throw new ConfigError('GEO_REGION_HEADER is believed only with GEO_COUNTRY_HEADER: set both');
   }
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:']);
+  const databaseReadUrl = url(env, 'DATABASE_READ_URL', ['postgres:', 'postgresql:']);
+  if (databaseReadUrl !== undefined && (databaseUrl === undefined || databaseUrl.startsWith('memory:'))) {
+    throw new ConfigError('DATABASE_READ_URL is a replica of a PostgreSQL server: set DATABASE_URL to that server too');
+  }
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port && sameAddress) {
     throw new ConfigError(`METRICS_PORT must differ from PORT (both are ${port}) on the same address: metrics are served on a port of their own`);
   }
   return {
     port,
     host,
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:']),
+    databaseUrl,
     databaseSchema: optional(env, 'DATABASE_SCHEMA'),
+    databaseReadUrl,
+    databaseReadMaxLagS: integer(env, 'DATABASE_READ_MAX_LAG_S', 30, 1, 86_400),
     dataDir: optional(env, 'DATA_DIR') ?? './data',
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: optional(env, 'REDIS_PREFIX') ?? 'consentry:',

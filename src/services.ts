@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { createAiWorker, stderrLog, type AiWorker } from './modules/ai-actions/ai-worker.ts';
 import { ConfigError, type Config } from './config.ts';
 import { createDb, migrate, type Db, type Engine } from './db/database.ts';
+import { connectReads, type ReplicaStatus } from './db/read-replica.ts';
 import type { Database } from './db/schema.ts';
 import { createLimiters, type Limiters } from './http/rate-limit.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -31,6 +32,16 @@ export interface Services {
   /** The same connection pool, for what Kysely does not say: statements prepared once per connection. */
   connection: Db;
   engine: Engine;
+  /**
+   * For the reads that may be stale by up to DATABASE_READ_MAX_LAG_S (listings, exports, chain
+   * verification, statistics): the replica of DATABASE_READ_URL while it keeps up, else `db`. Never
+   * for a write, nor for a read that must see a write just made.
+   */
+  readDb: Kysely<Database>;
+  /** The same, for statements prepared once per connection. */
+  readConnection: Db;
+  /** The replica's state and lag; undefined without DATABASE_READ_URL. */
+  replicaStatus(): ReplicaStatus | undefined;
   /** Token rows by hash, cached (see token-lookup.ts). */
   tokens: TokenLookup;
   limiters: Limiters;
@@ -97,6 +108,11 @@ export async function createServices(config: Config, options: { migrate?: boolea
     await database.close();
     throw error;
   }
+  const reads = await connectReads(config, database, (status, error) => {
+    const cause = error instanceof Error ? `: ${error.message}` : '';
+    if (status.state === 'ok') log.warn({ replica: status }, 'the read replica serves the listings, exports and statistics again');
+    else log.warn({ replica: status }, `the read replica is ${status.state}${cause}; its reads go to the primary meanwhile`);
+  });
   const redis = await connectRedis(config, log);
   const tokens = new TokenLookup(database.kysely);
   const mailer = createMailer(config);
@@ -152,6 +168,9 @@ export async function createServices(config: Config, options: { migrate?: boolea
     db: database.kysely,
     connection: database,
     engine: database.engine,
+    readDb: reads.db.kysely,
+    readConnection: reads.db,
+    replicaStatus: () => reads.status(),
     tokens,
     limiters: createLimiters(config, redis),
     redis,
@@ -195,6 +214,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
       await visits.close();
       mailer.close();
       await redis?.close();
+      await reads.close();
       await database.close();
     },
   };

@@ -25,9 +25,19 @@ export class PrivatePostgres {
   private readonly bin = binDir()!;
   port = 0;
 
-  constructor() {
+  /**
+   * A new cluster; or, with `replicaOf` (a running server), a streaming replica of it: a base backup
+   * (`pg_basebackup -R`, which writes `standby.signal` and the primary's address) to start on a port
+   * of its own. initdb's `pg_hba.conf` lets the postgres user replicate from 127.0.0.1.
+   */
+  constructor(options: { replicaOf?: PrivatePostgres } = {}) {
     if (process.getuid?.() === 0) chownSync(this.dir, ...this.postgresIds());
-    this.run('initdb', ['-D', this.dir, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+    const primary = options.replicaOf;
+    if (primary) {
+      this.run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', this.dir, '-R', '-X', 'stream', '--no-sync']);
+    } else {
+      this.run('initdb', ['-D', this.dir, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+    }
   }
 
   get url(): string {

@@ -22,7 +22,9 @@ const ExportAnswer: Record<number, TSchema> = {
 
 /** Proof of consent: chain verification, daily checkpoints, the streamed export, erasure. */
 export const consentProofRoutes: RoutesPlugin = async (app, { services }) => {
-  const { db } = services;
+  // Verification, checkpoints and the export may be stale by the replica's lag (DATABASE_READ_URL);
+  // erasure and its log stay on the primary (the log is read right after an erasure).
+  const { db, readDb } = services;
   const proof = resourceRoutes(app, { path: '/consents', tags, access: ACCOUNT_ACCESS });
   const erasures = resourceRoutes(app, { path: '/consents/erasures', tags, access: ACCOUNT_ACCESS });
 
@@ -30,13 +32,13 @@ export const consentProofRoutes: RoutesPlugin = async (app, { services }) => {
     rule: 'read', operationId: 'verifyConsents',
     summary: 'Recompute the account\'s consent hash chain and report the first consent that breaks it',
     response: { 200: VerificationSchema },
-  }, async (request) => verifyChain(db, scopeOf(request).accountId));
+  }, async (request) => verifyChain(readDb, scopeOf(request).accountId));
 
   proof.route('GET', '/checkpoints', {
     rule: 'read', operationId: 'listConsentCheckpoints',
     summary: 'The chain head at the end of each day with consents: a copy an auditor can keep',
     querystring: CheckpointQuery, response: { 200: CheckpointList },
-  }, async (request) => ({ data: (await checkpointsOf(db, scopeOf(request).accountId, request.query)).map(toCheckpoint) }));
+  }, async (request) => ({ data: (await checkpointsOf(readDb, scopeOf(request).accountId, request.query)).map(toCheckpoint) }));
 
   proof.route('GET', '/export', {
     rule: 'read', operationId: 'exportConsents',
@@ -49,7 +51,7 @@ export const consentProofRoutes: RoutesPlugin = async (app, { services }) => {
       .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
       .header('content-disposition', `attachment; filename="consents-${accountId}.${format === 'csv' ? 'csv' : 'ndjson'}"`)
       .header('cache-control', 'no-store');
-    return reply.send(exportConsents(db, accountId, request.query, format));
+    return reply.send(exportConsents(readDb, accountId, request.query, format));
   });
 
   proof.route('POST', '/erase', {

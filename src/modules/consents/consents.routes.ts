@@ -21,11 +21,13 @@ export const consentsRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
   const consents = resourceRoutes(app, { path: '/consents', tags: ['Consents'], access: ACCOUNT_ACCESS });
 
+  // The listing may be stale by the replica's lag (DATABASE_READ_URL); one consent by id is read
+  // from the primary, as a client reads the one it has just recorded.
   consents.list({
     operationId: 'listConsents', summary: 'Recorded consents, newest first; filter by session, user or time',
     querystring: ConsentListQuery, item: ConsentSchema, config: { errorForm: 'single' },
   }, (request) => listAnswer(request, { sort: 'created_at', order: 'desc' },
-    (sort, window) => listConsents(services.connection, scopeOf(request).accountId, request.query, sort, window), toConsent));
+    (sort, window) => listConsents(services.readConnection, scopeOf(request).accountId, request.query, sort, window), toConsent));
 
   consents.one({
     operationId: 'getConsent', summary: 'One consent, with its place in the hash chain',

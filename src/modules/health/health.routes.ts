@@ -6,8 +6,12 @@ import { ErrorList } from '../../http/schemas.ts';
 
 const Status = Type.Object({ status: Type.String() });
 const Readiness = Type.Object({
-  status: Type.String({ description: '`ok`, or `degraded` (still ready) while Redis is unreachable' }),
+  status: Type.String({ description: '`ok`, or `degraded` (still ready) while Redis is unreachable or the read replica is passed over' }),
   redis: Type.Optional(Type.String({ description: '`unreachable` while Redis is configured but lost' })),
+  replica: Type.Optional(Type.String({
+    description: 'With DATABASE_READ_URL: `ok`; `lagging` (past DATABASE_READ_MAX_LAG_S) or `unreachable` while its reads go to the primary',
+  })),
+  replica_lag_s: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'How stale the replica may be, in seconds; null when unknown' })),
 });
 
 export const healthRoutes: RoutesPlugin = async (app, { services }) => {
@@ -27,7 +31,7 @@ export const healthRoutes: RoutesPlugin = async (app, { services }) => {
     schema: {
       operationId: 'ready',
       tags: ['Operations'],
-      summary: 'The database answers and holds the schema; degraded (still 200) while Redis is lost; 503 while stopping',
+      summary: 'The database answers and holds the schema; degraded (still 200) while Redis is lost or the read replica lags; 503 while stopping',
       response: { 200: Readiness, 503: ErrorList },
     },
   }, async () => {
@@ -39,7 +43,14 @@ export const healthRoutes: RoutesPlugin = async (app, { services }) => {
     } catch {
       throw new UnavailableError('Database unavailable', 5);
     }
-    if (services.redis && !services.redis.up) return { status: 'degraded', redis: 'unreachable' };
-    return { status: 'ok' };
+    // A replica passed over leaves the instance ready: the primary serves its reads meanwhile.
+    const replica = services.replicaStatus();
+    const replicaFields = replica ? { replica: replica.state === 'starting' ? 'unreachable' : replica.state, replica_lag_s: replica.lagS } : {};
+    const degraded = (services.redis && !services.redis.up) || (replica && replica.state !== 'ok');
+    return {
+      status: degraded ? 'degraded' : 'ok',
+      ...(services.redis && !services.redis.up ? { redis: 'unreachable' } : {}),
+      ...replicaFields,
+    };
   });
 };

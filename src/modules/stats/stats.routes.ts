@@ -7,7 +7,8 @@ import { statsOfAccount, statsOfGroup } from './stats.service.ts';
 
 /** Consent and visit statistics from the daily rollups, for an account or a partner's group. */
 export const statsRoutes: RoutesPlugin = async (app, { services }) => {
-  const { db } = services;
+  // Read from the replica when there is one (DATABASE_READ_URL): statistics may be stale by its lag.
+  const db = services.readDb;
   const stats = resourceRoutes(app, { tags: ['Statistics'] });
 
   stats.route('GET', '/stats', {

@@ -24,7 +24,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The database answers and holds the schema; degraded (still 200) while Redis is lost */
+        /** The database answers and holds the schema; degraded (still 200) while Redis is lost or the read replica lags */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -996,10 +996,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description `ok`, or `degraded` (still ready) while Redis is unreachable */
+                        /** @description `ok`, or `degraded` (still ready) while Redis is unreachable or the read replica is passed over */
                         status: string;
                         /** @description `unreachable` while Redis is configured but lost */
                         redis?: string;
+                        /** @description With DATABASE_READ_URL: `ok`; `lagging` (past DATABASE_READ_MAX_LAG_S) or `unreachable` while its reads go to the primary */
+                        replica?: string;
+                        /** @description How stale the replica may be, in seconds; null when unknown */
+                        replica_lag_s?: number | null;
                     };
                 };
             };
