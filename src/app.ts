@@ -31,6 +31,7 @@ import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { consentsRoutes } from './modules/consents/consents.routes.ts';
 import { consentProofRoutes } from './modules/consent-proof/consent-proof.routes.ts';
+import { noticesRoutes } from './modules/notices/notices.routes.ts';
 import { scansRoutes } from './modules/scans/scans.routes.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { widgetRoutes } from './modules/widget/widget.routes.ts';
@@ -180,6 +181,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(aiActionsRoutes, api);
   await app.register(bannerRoutes, api);
   await app.register(scansRoutes, api);
+  await app.register(noticesRoutes, api);
   await app.register(widgetRoutes, { services });
 
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());

@@ -13,6 +13,7 @@ import { TokenLookup } from './modules/tokens/token-lookup.ts';
 import { ConsentWriter } from './modules/consents/consent-writer.ts';
 import { KeyPruner } from './modules/consents/idempotency-keys.ts';
 import { BannerScripts } from './modules/widget/banner-script.ts';
+import { NoticeHashes } from './modules/notices/notices.service.ts';
 import { createScanRunner, type ScanRunner } from './modules/scans/scan-jobs.ts';
 import { RetentionJob } from './modules/consent-proof/consent-retention.ts';
 import { VisitCounter } from './modules/stats/visit-counter.ts';
@@ -61,6 +62,8 @@ export interface Services {
   memberships: MembershipCache;
   /** Each account's banner script and configuration, built once (see banner-script.ts). */
   bannerScripts: BannerScripts;
+  /** Which notice snapshots each account holds (consents name one), remembered. */
+  notices: NoticeHashes;
   /** The AI's background work on storage items (`takeForAi` marks them, `submit` hands them over). */
   ai: AiWorker;
   /** Prometheus metrics, only when METRICS_TOKEN or METRICS_PORT is set. */
@@ -139,7 +142,8 @@ export async function createServices(config: Config, options: { migrate?: boolea
   const keyPruner = new KeyPruner(database.kysely);
   const memberships = new MembershipCache(database.kysely);
   const categories = new CategoryCache(database.kysely);
-  const bannerScripts = new BannerScripts(database.kysely);
+  const notices = new NoticeHashes(database.kysely);
+  const bannerScripts = new BannerScripts(database.kysely, notices);
   const ai = createAiWorker(config, database.kysely);
   if (config.metricsToken || config.metricsPort !== undefined) {
     metrics = new Metrics({
@@ -190,6 +194,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     categories,
     memberships,
     bannerScripts,
+    notices,
     ai,
     metrics,
     scans,

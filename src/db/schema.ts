@@ -262,6 +262,8 @@ export interface ConsentsTable {
   mode: ColumnType<ConsentMode | null, ConsentMode | null | undefined, never>;
   /** The IAB GPP string sent with the consent; null when none. */
   gpp_string: ColumnType<string | null, string | null | undefined, never>;
+  /** The notice snapshot the visitor was shown (`notice_snapshots.hash`); null when not known. */
+  notice_hash: ColumnType<string | null, string | null | undefined, never>;
 }
 
 /** A consent's fields of where and under which mode it was given, and its GPP string: absent is null. */
@@ -313,13 +315,27 @@ export interface ConsentRow {
   region: string | null;
   mode: ConsentMode | null;
   gpp_string: string | null;
+  notice_hash: string | null;
 }
 
+/** A consent's fields that only some consents carry, hashed into the chain only when set: absent is null. */
+export type OptionalProofField = RegionalField | 'notice_hash';
+
 /** A consent as recorded, before the writer chains it; also what a list shows of one. */
-export type NewConsent = Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at' | RegionalField>
-  & Partial<Pick<ConsentRow, RegionalField>>
+export type NewConsent = Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at' | OptionalProofField>
+  & Partial<Pick<ConsentRow, OptionalProofField>>
   // The client's key for this consent (stored beside it, not in it: consent_idempotency_keys).
   & { idempotency_key?: string | null };
+
+/** One public banner configuration an account served, stored once per content hash; never updated. */
+export interface NoticeSnapshotsTable {
+  account_id: string;
+  /** SHA-256 (hex) of `content`. */
+  hash: string;
+  /** The configuration as canonical JSON (keys sorted, no whitespace): exactly what was hashed. */
+  content: string;
+  created_at: CreatedAt;
+}
 
 export type InvitationRole = 'admin' | 'member';
 
@@ -515,6 +531,7 @@ export interface Database {
   consent_daily_country_modes: ConsentDailyCountryModesTable;
   account_visitor_sketches: AccountVisitorSketchesTable;
   consent_erasures: ConsentErasuresTable;
+  notice_snapshots: NoticeSnapshotsTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;

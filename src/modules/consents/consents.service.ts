@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { NoticeHashes } from '../notices/notices.service.ts';
 import { newId } from '../../db/ids.ts';
 import type { UserPreferences } from '../../db/schema.ts';
 import { Problems } from '../../http/validation.ts';
@@ -111,6 +112,8 @@ async function checkPreferences(categories: CategoryCache, accountId: string, in
 export interface ConsentRecorder {
   categories: CategoryCache;
   consentWriter: ConsentWriter;
+  /** Which notice snapshots the account holds: a consent may name only one of them. */
+  notices: Pick<NoticeHashes, 'has'>;
 }
 
 /** A consent recorded, or, when its idempotency key came with an earlier consent, that one (`earlier`: nothing was stored). */
@@ -125,7 +128,7 @@ export interface Recorded {
  * least), nothing is stored and the earlier consent is answered.
  */
 export async function recordConsent(
-  { categories, consentWriter }: ConsentRecorder,
+  { categories, consentWriter, notices }: ConsentRecorder,
   accountId: string,
   input: ConsentInput,
   visitor: VisitorContext,
@@ -133,6 +136,8 @@ export async function recordConsent(
 ): Promise<Recorded> {
   const problems = new Problems();
   await checkRegional(input, problems);
+  // A notice the account never served is refused, not replaced: the record says what was shown or nothing.
+  if (input.notice_hash != null && !(await notices.has(accountId, input.notice_hash))) problems.add('notice_hash', 'must exist');
   const consent: NewConsent = {
     id: newId(),
     account_id: accountId,
@@ -149,6 +154,7 @@ export async function recordConsent(
     mode: input.mode ?? null,
     gpp_string: input.gpp_string ?? null,
     idempotency_key: idempotencyKey ?? null,
+    notice_hash: input.notice_hash ?? null,
   };
   const earlier = await consentWriter.write(consent);
   return { consent, earlier };
