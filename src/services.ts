@@ -5,7 +5,7 @@ import { ConfigError, type Config } from './config.ts';
 import { createDb, migrate, type Db, type Engine } from './db/database.ts';
 import type { Database } from './db/schema.ts';
 import { createLimiters, type Limiters } from './http/rate-limit.ts';
-import { createMailer, type Mailer } from './mail/mailer.ts';
+import { createMailer, type Mailer, type MailMessage } from './mail/mailer.ts';
 import { MembershipCache } from './modules/account-users/memberships.ts';
 import { CategoryCache } from './modules/categories/category-cache.ts';
 import { TokenLookup } from './modules/tokens/token-lookup.ts';
@@ -15,6 +15,9 @@ import { createScanRunner, type ScanRunner } from './modules/scans/scan-jobs.ts'
 import { RetentionJob } from './modules/consent-proof/consent-retention.ts';
 import { VisitCounter } from './modules/stats/visit-counter.ts';
 import { connectRedis, type RedisClients } from './redis.ts';
+import { WebhookWorker } from './modules/webhooks/webhook-worker.ts';
+import { configureOutbox } from './modules/webhooks/webhooks.service.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { Metrics } from './http/metrics.ts';
 import { checkGeoDatabase, GeoDatabaseError, shippedDatabaseFiles } from './geo/geoip.ts';
 import { createLocator, type Locator } from './geo/locate.ts';
@@ -52,6 +55,8 @@ export interface Services {
   metrics: Metrics | undefined;
   /** The website scans queued in the database, run in a browser, and the scheduled rescans. */
   scans: ScanRunner;
+  /** The webhooks' outbox sender, and which accounts want recorded consents (cached). */
+  webhooks: WebhookWorker;
   /** Where a visitor is: the trusted headers when configured, else the GeoIP database by address (never kept). */
   locator: Locator;
   /** Forgets revoked tokens here and on every other instance. */
@@ -96,6 +101,11 @@ export async function createServices(config: Config, options: { migrate?: boolea
   const redis = await connectRedis(config, log);
   const tokens = new TokenLookup(database.kysely);
   const mailer = createMailer(config);
+  // The mailer logs through a request's logger; the background workers have the process's.
+  const mailLog = { info: (details: object, message: string) => log.warn(details, message), error: log.error } as unknown as FastifyBaseLogger;
+  configureOutbox(config);
+  const sendMail = (message: MailMessage) => mailer.send(message, mailLog);
+  const webhooks = new WebhookWorker(database.kysely, { config, log, mail: sendMail });
   let metrics: Metrics | undefined;
   const visits = new VisitCounter(database.kysely, { flushIntervalMs: config.visitFlushIntervalMs, maxSessions: 50_000 });
   const consentWriter = new ConsentWriter(database, {
@@ -105,6 +115,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     concurrency: 1,
     onBatch: (size) => metrics?.consentBatchSize.observe(size),
     onLostRace: () => metrics?.consentChainRaces.inc(),
+    wantsWebhook: (accountId) => webhooks.wantsConsents(accountId),
   }, visits);
   const retention = new RetentionJob(database.kysely, config.retentionIntervalS);
   const memberships = new MembershipCache(database.kysely);
@@ -120,8 +131,9 @@ export async function createServices(config: Config, options: { migrate?: boolea
     });
   }
   await ai.resume();
-  const scans = createScanRunner(database.kysely, database.engine, config, ai, log);
+  const scans = createScanRunner(database.kysely, database.engine, config, ai, log, sendMail);
   await scans.start();
+  await webhooks.start();
   const channel = `${config.redisPrefix}forget`;
   if (redis) {
     await redis.subscribed(channel);
@@ -159,6 +171,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     ai,
     metrics,
     scans,
+    webhooks,
     locator,
     async forgetTokens(hashes) {
       for (const hash of hashes) tokens.forget(hash);
@@ -183,6 +196,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
       await scans.close();
       await ai.close();
       await consentWriter.close();
+      await webhooks.close();
       await retention.close();
       await visits.close();
       mailer.close();
