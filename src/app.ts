@@ -33,6 +33,7 @@ import { consentsRoutes } from './modules/consents/consents.routes.ts';
 import { consentProofRoutes } from './modules/consent-proof/consent-proof.routes.ts';
 import { noticesRoutes } from './modules/notices/notices.routes.ts';
 import { scansRoutes } from './modules/scans/scans.routes.ts';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { widgetRoutes } from './modules/widget/widget.routes.ts';
 import type { Services } from './services.ts';
@@ -182,6 +183,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(bannerRoutes, api);
   await app.register(scansRoutes, api);
   await app.register(noticesRoutes, api);
+  await app.register(webhooksRoutes, api);
   await app.register(widgetRoutes, { services });
 
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());

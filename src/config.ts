@@ -88,6 +88,22 @@ export interface Config {
   scanPageTimeoutMs: number;
   /** How long a running scan's claim holds without renewal before it counts as abandoned. */
   scanLeaseS: number;
+  /** Webhooks may be sent to loopback, private and link-local addresses, and over plain http (tests, intranets). */
+  webhookAllowPrivateNetworks: boolean;
+  /** How long one webhook delivery may take, connection and answer together. */
+  webhookTimeoutMs: number;
+  /** How long a delivery is retried (with exponential backoff and jitter) before it is parked. */
+  webhookRetryWindowS: number;
+  /** The first retry's delay; each next one is three times longer (capped at 6 hours), with jitter. */
+  webhookRetryBaseMs: number;
+  /** An endpoint whose every delivery failed for this long is disabled and the account's admins emailed. */
+  webhookDisableAfterS: number;
+  /** How often the webhook worker looks for deliveries due and consents to gather. */
+  webhookPollIntervalMs: number;
+  /** Webhook endpoints one account may have. */
+  webhooksPerAccountMax: number;
+  /** Deliveries waiting (pending) per account; past it new events for that account are not queued. */
+  webhookOutboxMax: number;
   /**
    * Request header in which the CDN or proxy in front names the visitor's country (`cf-ipcountry`,
    * `cloudfront-viewer-country`, `x-vercel-ip-country`); unset: no header is believed. Lower case.
@@ -301,6 +317,14 @@ export function loadConfig(env: Env = process.env): Config {
     scansPerOwnerMax: integer(env, 'SCANS_PER_OWNER_MAX', 20, 1, 100_000),
     scanPageTimeoutMs: integer(env, 'SCAN_PAGE_TIMEOUT_MS', 15_000, 1_000, 120_000),
     scanLeaseS: integer(env, 'SCAN_LEASE_S', 30, 3, 3_600),
+    webhookAllowPrivateNetworks: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    webhookRetryWindowS: integer(env, 'WEBHOOK_RETRY_WINDOW_S', 86_400, 1, 604_800),
+    webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 10, 3_600_000),
+    webhookDisableAfterS: integer(env, 'WEBHOOK_DISABLE_AFTER_S', 86_400, 1, 2_592_000),
+    webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1_000, 20, 60_000),
+    webhooksPerAccountMax: integer(env, 'WEBHOOKS_PER_ACCOUNT_MAX', 10, 1, 100),
+    webhookOutboxMax: integer(env, 'WEBHOOK_OUTBOX_MAX', 10_000, 10, 1_000_000),
     geoCountryHeader,
     geoRegionHeader,
     geoipFiles: geoipFiles(env),

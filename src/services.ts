@@ -6,7 +6,7 @@ import { connectReads, type ReplicaStatus } from './db/read-replica.ts';
 import { checkPooledSchema, createDb, migrateDatabase, type Db, type Engine } from './db/database.ts';
 import type { Database } from './db/schema.ts';
 import { createLimiters, type Limiters } from './http/rate-limit.ts';
-import { createMailer, type Mailer } from './mail/mailer.ts';
+import { createMailer, type Mailer, type MailMessage } from './mail/mailer.ts';
 import { MembershipCache } from './modules/account-users/memberships.ts';
 import { CategoryCache } from './modules/categories/category-cache.ts';
 import { TokenLookup } from './modules/tokens/token-lookup.ts';
@@ -18,6 +18,9 @@ import { createScanRunner, type ScanRunner } from './modules/scans/scan-jobs.ts'
 import { RetentionJob } from './modules/consent-proof/consent-retention.ts';
 import { VisitCounter } from './modules/stats/visit-counter.ts';
 import { connectRedis, type RedisClients } from './redis.ts';
+import { WebhookWorker } from './modules/webhooks/webhook-worker.ts';
+import { configureOutbox } from './modules/webhooks/webhooks.service.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { Metrics } from './http/metrics.ts';
 import { Draining } from './http/draining.ts';
 import { checkGeoDatabase, GeoDatabaseError, shippedDatabaseFiles } from './geo/geoip.ts';
@@ -70,6 +73,8 @@ export interface Services {
   metrics: Metrics | undefined;
   /** The website scans queued in the database, run in a browser, and the scheduled rescans. */
   scans: ScanRunner;
+  /** The webhooks' outbox sender, and which accounts want recorded consents (cached). */
+  webhooks: WebhookWorker;
   /** Where a visitor is: the trusted headers when configured, else the GeoIP database by address (never kept). */
   locator: Locator;
   /** Set when the instance begins to stop: /readyz answers 503 and connections close (server.ts). */
@@ -127,6 +132,11 @@ export async function createServices(config: Config, options: { migrate?: boolea
   const redis = await connectRedis(config, log);
   const tokens = new TokenLookup(database.kysely);
   const mailer = createMailer(config);
+  // The mailer logs through a request's logger; the background workers have the process's.
+  const mailLog = { info: (details: object, message: string) => log.warn(details, message), error: log.error } as unknown as FastifyBaseLogger;
+  configureOutbox(config);
+  const sendMail = (message: MailMessage) => mailer.send(message, mailLog);
+  const webhooks = new WebhookWorker(database.kysely, { config, log, mail: sendMail });
   let metrics: Metrics | undefined;
   const visits = new VisitCounter(database.kysely, { flushIntervalMs: config.visitFlushIntervalMs, maxSessions: 50_000 });
   const consentWriter = new ConsentWriter(database, {
@@ -136,6 +146,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     concurrency: 1,
     onBatch: (size) => metrics?.consentBatchSize.observe(size),
     onLostRace: () => metrics?.consentChainRaces.inc(),
+    wantsWebhook: (accountId) => webhooks.wantsConsents(accountId),
   }, visits);
   const retention = new RetentionJob(database.kysely, config.retentionIntervalS);
   // Consents' idempotency keys past their 24 hours.
@@ -154,8 +165,9 @@ export async function createServices(config: Config, options: { migrate?: boolea
     });
   }
   await ai.resume();
-  const scans = createScanRunner(database.kysely, database.engine, config, ai, log);
+  const scans = createScanRunner(database.kysely, database.engine, config, ai, log, sendMail);
   await scans.start();
+  await webhooks.start();
   const channel = `${config.redisPrefix}forget`;
   if (redis) {
     await redis.subscribed(channel);
@@ -198,6 +210,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     ai,
     metrics,
     scans,
+    webhooks,
     locator,
     draining: new Draining(),
     async forgetTokens(hashes) {
@@ -223,6 +236,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
       await scans.close();
       await ai.close();
       await consentWriter.close();
+      await webhooks.close();
       await retention.close();
       await keyPruner.close();
       await visits.close();

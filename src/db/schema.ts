@@ -502,6 +502,56 @@ export interface ConsentErasuresTable {
   created_at: CreatedAt;
 }
 
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'parked';
+
+/** An endpoint of an account's webhooks (see the migration `webhooks`). */
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  url: string;
+  description: ColumnType<string, string | undefined, string>;
+  events: string[];
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  /** `whsec_` and base64 of the key: kept as it is, since every delivery is signed with it. */
+  secret: string;
+  /** Why the service disabled it (failing for too long); null when enabled or disabled by a person. */
+  disabled_reason: string | null;
+  /** Since when every attempt failed; null after a success. */
+  failing_since: Date | null;
+  /** When recorded consents were last gathered into a delivery to it (at most once a second). */
+  consents_sent_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+/** One event's delivery to one endpoint: the outbox and the delivery log in one. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  account_id: string;
+  endpoint_id: string;
+  event: string;
+  /** The body exactly as signed and sent. */
+  payload: string;
+  status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Date;
+  /** Past it a failed delivery is parked; set at its first failure (or by "send again"). */
+  retry_until: Date | null;
+  claimed_until: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+/** Consents recorded for accounts with a `consent.recorded` webhook, waiting to be gathered. */
+export interface WebhookConsentQueueTable {
+  account_id: string;
+  consent_id: string;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   partners: PartnersTable;
   users: UsersTable;
@@ -532,6 +582,9 @@ export interface Database {
   account_visitor_sketches: AccountVisitorSketchesTable;
   consent_erasures: ConsentErasuresTable;
   notice_snapshots: NoticeSnapshotsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_consent_queue: WebhookConsentQueueTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;
@@ -550,3 +603,5 @@ export type AiActionRow = Selectable<AiActionsTable>;
 export type PasswordResetRow = Selectable<PasswordResetsTable>;
 export type ScanRow = Selectable<ScansTable>;
 export type ConsentErasureRow = Selectable<ConsentErasuresTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

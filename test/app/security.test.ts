@@ -49,7 +49,15 @@ async function seedRecords(tenant: Tenant): Promise<Record<string, string>> {
   }).execute();
   const notice = createHash('sha256').update(tenant.account.id).digest('hex');
   await db.insertInto('notice_snapshots').values({ account_id: tenant.account.id, hash: notice, content: '{}' }).execute();
-  return { consent, aiAction, category, service, storageItem, accountUser, invitation, scan, notice };
+  const webhook = newId();
+  await db.insertInto('webhook_endpoints').values({
+    id: webhook, account_id: tenant.account.id, url: 'https://hooks.example.test/', events: ['scan.completed'], secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', enabled: false,
+  }).execute();
+  const delivery = newId();
+  await db.insertInto('webhook_deliveries').values({
+    id: delivery, account_id: tenant.account.id, endpoint_id: webhook, event: 'scan.completed', payload: '{}', status: 'parked', next_attempt_at: new Date(),
+  }).execute();
+  return { consent, aiAction, category, service, storageItem, accountUser, invitation, scan, notice, webhook, delivery };
 }
 
 interface Entry {
@@ -176,6 +184,30 @@ const TABLE: Record<string, Entry> = {
     rule: 'account', admin: true,
     path: (t) => `/api/v1/scans/${t.records.scan}/remove-unseen-items`, foreign: (o) => `/api/v1/scans/${o.records.scan}/remove-unseen-items`,
     body: { storage_item_ids: ['00000000-0000-7000-8000-000000000000'] },
+  },
+  'GET /api/v1/webhooks': { rule: 'account' },
+  // A loopback address (422): the table never reaches the network.
+  'POST /api/v1/webhooks': { rule: 'account', admin: true, body: { webhook: { url: 'https://127.0.0.1/', events: ['scan.completed'] } } },
+  'GET /api/v1/webhooks/:id': { rule: 'account', path: (t) => `/api/v1/webhooks/${t.records.webhook}`, foreign: (o) => `/api/v1/webhooks/${o.records.webhook}` },
+  'PATCH /api/v1/webhooks/:id': {
+    rule: 'account', admin: true,
+    path: (t) => `/api/v1/webhooks/${t.records.webhook}`, foreign: (o) => `/api/v1/webhooks/${o.records.webhook}`,
+    body: { webhook: { description: 'Stolen' } },
+  },
+  'DELETE /api/v1/webhooks/:id': { rule: 'account', admin: true, path: (t) => `/api/v1/webhooks/${t.records.webhook}`, foreign: (o) => `/api/v1/webhooks/${o.records.webhook}` },
+  'POST /api/v1/webhooks/:id/rotate-secret': {
+    rule: 'account', admin: true,
+    path: (t) => `/api/v1/webhooks/${t.records.webhook}/rotate-secret`, foreign: (o) => `/api/v1/webhooks/${o.records.webhook}/rotate-secret`,
+  },
+  'GET /api/v1/webhooks/:id/deliveries': {
+    rule: 'account',
+    path: (t) => `/api/v1/webhooks/${t.records.webhook}/deliveries`, foreign: (o) => `/api/v1/webhooks/${o.records.webhook}/deliveries`,
+  },
+  // Both the endpoint and the delivery of another tenant, and each of them alone: 404 every time.
+  'POST /api/v1/webhooks/:id/deliveries/:delivery_id/retry': {
+    rule: 'account', admin: true,
+    path: (t) => `/api/v1/webhooks/${t.records.webhook}/deliveries/${t.records.delivery}/retry`,
+    foreign: (o) => `/api/v1/webhooks/${o.records.webhook}/deliveries/${o.records.delivery}/retry`,
   },
   'GET /api/v1/account-users': { rule: 'account' },
   'GET /api/v1/account-users/:id': {
@@ -315,5 +347,15 @@ describe('security table', () => {
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  it("answers 404 for a webhook's delivery named under another tenant's webhook, and the other way round", async () => {
+    for (const [hook, delivery] of [[own.records.webhook, other.records.delivery], [other.records.webhook, own.records.delivery]]) {
+      const res = await call(t.app, 'POST', `/api/v1/webhooks/${hook}/deliveries/${delivery}/retry`, { token: own.tokens.admin });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual(body(404, 'Record not found'));
+    }
+    const untouched = await t.services.db.selectFrom('webhook_deliveries').select('status').where('id', 'in', [own.records.delivery, other.records.delivery]).execute();
+    expect(untouched.map((row) => row.status)).toEqual(['parked', 'parked']);
   });
 });

@@ -31,6 +31,7 @@ import * as consentRegions from './2026_12_06_1001_consent_regions.ts';
 import * as regionalRules from './2026_12_06_1201_regional_rules.ts';
 import * as categorySaleOrSharing from './2026_12_06_1202_category_sale_or_sharing.ts';
 import * as consentIdempotencyKeys from './2026_12_07_482_consent_idempotency_keys.ts';
+import * as webhooks from './2026_12_07_4921_webhooks.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_06_1202_category_sale_or_sharing': categorySaleOrSharing,
   '2026_12_07_482_consent_idempotency_keys': consentIdempotencyKeys,
   '2026_12_07_4911_notice_snapshots': noticeSnapshots,
+  '2026_12_07_4921_webhooks': webhooks,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -91,3 +91,9 @@ export async function memberIdsOf(db: Executor, accountId: string): Promise<stri
   const rows = await db.selectFrom('account_users').select('user_id').where('account_id', '=', accountId).execute();
   return rows.map((row) => row.user_id);
 }
+
+/** The account's admins, with the account's name: whom the service emails about the account (webhooks failing, scan alerts). */
+export async function adminsOf(db: Executor, accountId: string, limit = 50) {
+  return withPeople(db).where('account_users.account_id', '=', accountId).where('account_users.admin', '=', true)
+    .orderBy('account_users.created_at').limit(limit).execute();
+}

@@ -52,4 +52,4 @@ export async function removeAccountUser(db: Kysely<Database>, accountId: string,
 }
 
 /** What other modules use of the memberships. */
-export { findAccountUser, findMembership, insertMembership, memberIdsOf } from './account-users.repository.ts';
+export { adminsOf, findAccountUser, findMembership, insertMembership, memberIdsOf } from './account-users.repository.ts';

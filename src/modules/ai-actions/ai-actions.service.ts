@@ -7,7 +7,8 @@ import { bumpRevision } from '../banner/banner.service.ts';
 import { categoryForStandard } from '../categories/categories.service.ts';
 import { findStorageItem, writeItemChanges } from '../storage-items/storage-items.service.ts';
 import { ACCEPTED } from './ai-action-reason.ts';
-import { categoryCreated, findAiAction, insertAiAction, markApplied, markStatus } from './ai-actions.repository.ts';
+import { categoryCreated, findAiAction, markApplied, markStatus } from './ai-actions.repository.ts';
+import { recordAiAction } from './record-ai-action.ts';
 
 /** The fields the AI may change, and so the only ones a revert may write back. */
 const REVERTIBLE = {
@@ -101,7 +102,7 @@ export async function acceptAction(db: Kysely<Database>, accountId: string, id: 
     if (item.category_id !== null) throw new ValidationError('The item has a category already; reject the suggestion or change the item');
 
     const { category, created } = await categoryForStandard(trx, accountId, standard, true);
-    if (created) await insertAiAction(trx, categoryCreated(accountId, category, action.confidence, `standard categories, for "${item.name}"; ${ACCEPTED}`));
+    if (created) await recordAiAction(trx, categoryCreated(accountId, category, action.confidence, `standard categories, for "${item.name}"; ${ACCEPTED}`));
     const fromDraft = item.status === 'draft';
     const applied = { category_id: category.id, ...(fromDraft ? { status: 'in_review' as const } : {}) };
     const previous = { category_id: item.category_id, ...(fromDraft ? { status: 'draft' } : {}) };

@@ -5,10 +5,11 @@ import { accountLanguageAndDomain, findAiFeatures } from '../accounts/accounts.s
 import { accountLanguages } from '../banner/banner.service.ts';
 import { categoryForStandard } from '../categories/categories.service.ts';
 import { findStorageItem, writeItemChanges } from '../storage-items/storage-items.service.ts';
-import { categoryCreated, hasOpenSuggestion, insertAiAction, revertedFields, type NewAiAction } from './ai-actions.repository.ts';
+import { categoryCreated, hasOpenSuggestion, revertedFields, type NewAiAction } from './ai-actions.repository.ts';
 import type { Classification, Classifier, Finding } from '../../ai/classifier/classifier.ts';
 import { durationIn, normaliseDuration } from '../../ai/knowledge/durations.ts';
 import type { TextProvider } from '../../ai/providers.ts';
+import { recordAiAction } from './record-ai-action.ts';
 
 export interface WorkContext {
   db: Kysely<Database>;
@@ -196,7 +197,7 @@ async function apply(trx: Executor, itemId: string, accountId: string, found: Cl
     });
   }
   await writeItemChanges(trx, itemId, { ...changes, status, approved_by_type: approvedBy, ...(statusMoved ? { updated_at: new Date() } : {}) });
-  for (const action of actions) await insertAiAction(trx, action);
+  for (const action of actions) await recordAiAction(trx, action);
 }
 
 /** The AI's work on one item: classify, ask the text provider if any, then apply. */

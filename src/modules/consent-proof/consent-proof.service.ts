@@ -6,6 +6,7 @@ import type { ConsentRow, Database } from '../../db/schema.ts';
 import { BadRequestError } from '../../http/app-errors.ts';
 import { DAY_MS } from '../../lib/utc-period.ts';
 import { linkHash, personalHash } from '../consents/consents.service.ts';
+import { enqueueEvent } from '../webhooks/webhooks.service.ts';
 import {
   chainPage, eraseSubject, exportPage, findAnchor, findHead, findUnchained, insertErasure, listCheckpoints, type ExportCursor, type PageLimits,
 } from './consent-proof.repository.ts';
@@ -163,7 +164,7 @@ export const subjectHash = (value: string) => createHash('sha256').update(value)
 export async function eraseConsents(db: Kysely<Database>, accountId: string, field: 'user_id' | 'session_id', value: string, by: Eraser) {
   return db.transaction().execute(async (trx) => {
     const consents = await eraseSubject(trx, accountId, field, value);
-    return insertErasure(trx, {
+    const erasure = await insertErasure(trx, {
       id: newId(),
       account_id: accountId,
       subject_type: field,
@@ -172,6 +173,11 @@ export async function eraseConsents(db: Kysely<Database>, accountId: string, fie
       erased_by_type: by.type,
       erased_by_id: by.id,
     });
+    // The subject's hash, never the identifier itself: the outbox keeps payloads for days after the erasure.
+    await enqueueEvent(trx, accountId, 'consent.erased', {
+      erasure_id: erasure.id, subject_type: field, subject_hash: erasure.subject_hash, consents, erased_at: erasure.created_at.toISOString(),
+    });
+    return erasure;
   });
 }
 

@@ -36,6 +36,11 @@ export interface ConsentWriterOptions {
   onBatch?: (size: number) => void;
   /** Told of every round in which another writer had moved the head of some of the round's accounts. */
   onLostRace?: () => void;
+  /**
+   * Whether an account has a `consent.recorded` webhook (answered from memory): its consents are
+   * then queued for the webhook in the batch's own statement.
+   */
+  wantsWebhook?: (accountId: string) => boolean;
 }
 
 
@@ -328,9 +333,11 @@ export class ConsentWriter {
     const hourly = hourlyRollup(rows);
     const places = countryModeRollup(rows);
     const fresh = accounts.filter((id) => !this.installed.has(id));
+    const wants = this.options.wantsWebhook;
+    const webhooks = wants ? accounts.filter((id) => wants(id)) : [];
     let stored: Set<string>;
     try {
-      stored = await insertConsentBatch(db, { accounts, expected, heads, rows, daily, hourly, choices, places, fresh });
+      stored = await insertConsentBatch(db, { accounts, expected, heads, rows, daily, hourly, choices, places, fresh, webhooks });
     } catch (error) {
       for (const id of accounts) this.heads.delete(id);
       throw error;

@@ -5,6 +5,7 @@ import type { ConsentRecordsView, ConsentRow, NewConsent, UserPreferences } from
 import type { Sort, Window } from '../../http/pagination.ts';
 import { countOf, filtered, skippedPage } from './consent-filters.ts';
 import type { ConsentFilters } from './consents.schema.ts';
+import { queuedConsents } from '../webhooks/webhooks.service.ts';
 
 export type { NewConsent } from '../../db/schema.ts';
 
@@ -78,6 +79,8 @@ export interface ConsentBatch {
   places: CountryModeRollup[];
   /** Accounts whose first install may not be recorded yet. */
   fresh: string[];
+  /** Accounts with a `consent.recorded` webhook: their stored consents are queued for it in the same statement. */
+  webhooks?: string[];
 }
 
 /** Bytes of a `bytea` column (a Buffer from node-postgres, a Uint8Array from PGlite) in hex. */
@@ -236,10 +239,15 @@ const addedUp = (columns: string[]) => sql.raw(columns.map((column) => `${column
  * writer moved the head of meanwhile stored nothing and is chained again by the caller.
  */
 export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepared'>, batch: ConsentBatch): Promise<Set<string>> {
-  const { accounts, expected, heads, rows, daily, hourly, choices, places, fresh } = batch;
+  const { accounts, expected, heads, rows, daily, hourly, choices, places, fresh, webhooks = [] } = batch;
   // A key already stored (or twice in the batch) fails the statement (23505): the writer then answers
   // that consent with the first one's (consent-writer.ts), and stores the others.
   const keyed = rows.filter((row) => row.idempotency_key != null);
+  // Only a batch with an account that has a consent.recorded webhook carries the queueing: every
+  // other batch is the same statement as without webhooks (and the same prepared plan).
+  const queued = webhooks.length === 0
+    ? sql``
+    : sql`, ${queuedConsents(rows.map((c) => c.id), rows.map((c) => c.account_id), webhooks, sql`select account_id from stored`)}`;
   const statement = sql<{ account_id: string }>`with expected(account_id, seq, hash, new_seq, new_hash) as (
         select * from unnest(${accounts}::uuid[], ${expected.map((h) => h.seq)}::bigint[], ${expected.map((h) => h.hash)}::text[],
           ${heads.map((h) => h.seq)}::bigint[], ${heads.map((h) => h.hash)}::text[])
@@ -298,7 +306,7 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
         select * from unnest(${keyed.map((c) => c.account_id)}::uuid[], ${keyed.map((c) => c.idempotency_key)}::text[],
           ${keyed.map((c) => c.id)}::uuid[], ${keyed.map((c) => c.created_at.toISOString())}::timestamptz[])
           as row(account_id) where row.account_id in (select account_id from stored)
-      )
+      )${queued}
       select account_id from stored`;
   const result = await db.executePrepared<{ account_id: string }>(statement.compile(db.kysely));
   return new Set(result.map((row) => row.account_id));
@@ -366,4 +374,12 @@ export async function listConsents(
 export async function findConsent(db: Executor, accountId: string, id: string): Promise<ConsentRow | undefined> {
   const row = await db.selectFrom('consent_records').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   return row && fromStored(row);
+}
+
+/** The account's consents with these ids, in the order they were recorded: what a `consent.recorded` webhook tells. */
+export async function findConsentsByIds(db: Executor, accountId: string, ids: string[]): Promise<ConsentRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('consent_records').selectAll().where('account_id', '=', accountId).where('id', 'in', ids)
+    .orderBy('chain_seq').execute();
+  return rows.map(fromStored);
 }

@@ -163,4 +163,4 @@ export async function recordConsent(
 // What the proof of consent (consent-proof/) reads of the chain and the stored rows.
 export { GENESIS, linkHash, personalHash } from './consent-chain.ts';
 export { filtered, ofSession } from './consent-filters.ts';
-export { fromStored, hex } from './consents.repository.ts';
+export { findConsentsByIds, fromStored, hex } from './consents.repository.ts';

@@ -10,9 +10,13 @@ import { CrawlError } from '../../scanner/crawl-error.ts';
 import { crawlInThread } from '../../scanner/crawl-thread.ts';
 import { takeDueScanSchedules } from '../accounts/accounts.service.ts';
 import { recordScannedItems } from '../storage-items/scanned-items.service.ts';
-import { claimNextScan, finishScan, recoverAbandonedScans, releaseScan, renewLease } from './scans.repository.ts';
+import { claimNextScan, findPreviousCompletedScan, finishScan, recoverAbandonedScans, releaseScan, renewLease } from './scans.repository.ts';
+import type { MailMessage } from '../../mail/mailer.ts';
+import { enqueueEvent } from '../webhooks/webhooks.service.ts';
+import { beforeConsentOf, emailScanAlert, scanCompletedData, worthTelling, type ScanAlert } from './scan-alerts.ts';
+import { scanChanges } from './scan-changes.ts';
 import type { StoredReport } from './scans.schema.ts';
-import { queueScan, reportJson } from './scans.service.ts';
+import { findingsOf, queueScan, reportJson } from './scans.service.ts';
 
 /** A scan interrupted this many times (its server died each time) is failed instead of tried again. */
 export const MAX_ATTEMPTS = 3;
@@ -42,6 +46,8 @@ export class ScanRunner {
     private readonly config: Config,
     private readonly ai: AiWorker,
     private readonly log: WorkerLog,
+    /** Sends the scheduled scans' alerts to the account's admins. */
+    private readonly mail?: (message: MailMessage) => Promise<void>,
   ) {}
 
   async start(): Promise<void> {
@@ -150,20 +156,31 @@ export class ScanRunner {
       if (controller.signal.aborted) throw new CrawlError('The scan was cancelled');
       const recorded = await recordScannedItems(db, scan.account_id, result.items, new Date());
       for (const row of recorded.created) this.ai.submit(row);
+      const previous = await findPreviousCompletedScan(db, scan.account_id, scan.id);
       const report: StoredReport = {
         pages: result.pages,
         storage_items: result.items.map((item, i) => ({ ...item, storage_item_id: recorded.itemIds[i] ?? null })),
+        ...(previous?.report && { changes: scanChanges(previous.id, previous.report as StoredReport, result.items) }),
         refused: result.refused,
         consent_banner: result.consent_banner,
       };
-      await finishScan(db, scan.id, instanceId, {
-        status: 'completed',
+      const outcome = {
         pages_scanned: new Set(result.pages.filter((page) => page.pass === 'before_consent').map((page) => page.url)).size,
         storage_items_found: result.items.length,
         new_storage_items: recorded.created.length,
-        report: reportJson(report),
-        error: null,
+      };
+      const findings = await findingsOf(db, scan.account_id, [{ ...scan, report: report as unknown as Record<string, unknown> }]);
+      const alert: ScanAlert = { changes: report.changes, beforeConsent: beforeConsentOf(findings.get(scan.id)!) };
+      // The scan and its webhook are committed together.
+      const finished = await db.transaction().execute(async (trx) => {
+        const done = await finishScan(trx, scan.id, instanceId, { status: 'completed', ...outcome, report: reportJson(report), error: null });
+        if (done) await enqueueEvent(trx, scan.account_id, 'scan.completed', scanCompletedData(scan, outcome, alert));
+        return done;
       });
+      if (finished && scan.scheduled && this.mail && worthTelling(alert)) {
+        await emailScanAlert(db, config, this.mail, scan, alert)
+          .catch((err: unknown) => this.log.error({ err, scanId: scan.id }, 'scan alert could not be emailed'));
+      }
     } catch (err) {
       if (controller.signal.reason === 'closing') {
         await releaseScan(db, scan.id, instanceId);
@@ -179,6 +196,8 @@ export class ScanRunner {
   }
 }
 
-export function createScanRunner(db: Kysely<Database>, engine: Engine, config: Config, ai: AiWorker, log: WorkerLog) {
-  return new ScanRunner(db, engine, config, ai, log);
+export function createScanRunner(
+  db: Kysely<Database>, engine: Engine, config: Config, ai: AiWorker, log: WorkerLog, mail?: (message: MailMessage) => Promise<void>,
+) {
+  return new ScanRunner(db, engine, config, ai, log, mail);
 }

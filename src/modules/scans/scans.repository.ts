@@ -160,3 +160,9 @@ export async function recoverAbandonedScans(db: Executor, options: { all: boolea
     .returning(['id', 'status'])
     .execute();
 }
+
+/** The account's last completed scan other than this one (what a scan is compared with). */
+export async function findPreviousCompletedScan(db: Executor, accountId: string, exceptId: string): Promise<ScanRow | undefined> {
+  return db.selectFrom('scans').selectAll().where('account_id', '=', accountId).where('status', '=', 'completed').where('id', '!=', exceptId)
+    .where('report', 'is not', null).orderBy('finished_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}

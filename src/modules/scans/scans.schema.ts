@@ -70,6 +70,11 @@ export const ScanReportSchema = Type.Object({
       + '(an example catalogue such as the demo\'s, a cookie the site no longer sets, or one on pages the scan did not reach). '
       + '`POST /scans/{id}/remove-unseen-items` removes those chosen',
   })),
+  changes: Type.Optional(Type.Object({
+    previous_scan_id: Type.String({ description: 'The completed scan of the account before this one, compared with' }),
+    new_items: Type.Array(Type.Object(ItemNamed), { description: 'Found by this scan and not by the previous one' }),
+    gone_items: Type.Array(Type.Object(ItemNamed), { description: 'Found by the previous scan and not by this one' }),
+  }, { description: 'What changed since the previous completed scan (absent on the first scan and on scans made before this was kept)' })),
   refused: Type.Array(Type.Object({ url: Type.String(), reason: Type.String() }), {
     description: 'Requests the scan refused to make: private, loopback, link-local or metadata addresses',
   }),
@@ -78,6 +83,7 @@ export const ScanReportSchema = Type.Object({
 export type ScanReport = Static<typeof ScanReportSchema>;
 export type StoredReport = Omit<ScanReport, 'summary' | 'uncategorised' | 'violations' | 'unseen_items'>;
 export type Violation = ScanReport['violations'][number];
+export type ScanChanges = NonNullable<ScanReport['changes']>;
 export type Uncategorised = ScanReport['uncategorised'][number];
 /** What a report reads from the account's items as they are now. */
 export interface Findings {

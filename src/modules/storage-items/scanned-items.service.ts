@@ -14,6 +14,7 @@ import {
   type StorageItemChanges,
 } from './storage-items.repository.ts';
 import { lockAccountItems, wildcardFor } from './wildcards.ts';
+import { enqueueEvent } from '../webhooks/webhooks.service.ts';
 
 /** A cookie or storage key as a scan saw it. */
 export interface ScannedItem {
@@ -137,6 +138,12 @@ export async function recordScannedItems(db: Kysely<Database>, accountId: string
       if (updated) candidates[candidates.indexOf(match)] = updated;
     }
     await markItemsSeen(trx, accountId, [...seen], seenAt);
+    for (const row of created) {
+      await enqueueEvent(trx, accountId, 'storage_item.discovered', {
+        id: row.id, name: row.name, domain: row.domain, storage_type: row.storage_type, duration: row.duration,
+        category_id: row.category_id, status: row.status, set_by: row.set_by, created_at: row.created_at.toISOString(),
+      });
+    }
     if (created.length > 0) await markVendorsSetup(trx, accountId);
     return { itemIds, created };
   });
