@@ -23,3 +23,9 @@ export const GPP_CHUNK_PATH = (root = projectRoot()) => join(root, 'dist', 'gpp.
  * the service derives it again from the file it serves.
  */
 export const gppChunkName = (code: string) => `gpp.${createHash('sha256').update(code).digest('hex').slice(0, 16)}.js`;
+
+/** Where `npm run build` writes the extras file (the declaration and the placeholders), loaded only by pages that use them. */
+export const EXTRAS_CHUNK_PATH = (root = projectRoot()) => join(root, 'dist', 'extras.js');
+
+/** The name the extras file is served under (`/widget/extras.<hash>.js`), as the GPP file's. */
+export const extrasChunkName = (code: string) => `extras.${createHash('sha256').update(code).digest('hex').slice(0, 16)}.js`;

@@ -3,6 +3,7 @@ import { bySlug, config, saleSlugs, serviceBase } from './account.ts';
 import { notify } from './api.ts';
 import { clearRejected } from './clearing.ts';
 import { pushUpdate } from './consent-mode.ts';
+import { extrasRecorded } from './extras.ts';
 import { releaseGated } from './gating.ts';
 import { gpc } from './gpc.ts';
 import { gppString, updateGpp } from './gpp.ts';
@@ -57,6 +58,7 @@ function record(): void {
     setConsentId(id);
     keepData();
     showConsentId();
+    extrasRecorded();
   });
 }
 

@@ -3,7 +3,8 @@
  * for an external one) and `<iframe data-src=… data-category=…>` start only once their category is
  * accepted. Each runs at most once per page.
  */
-const GATED = 'script[type="text/plain"][data-category], iframe[data-src][data-category]';
+// An iframe marked with `data-service` is embedded content: embeds.ts shows it a placeholder.
+const GATED = 'script[type="text/plain"][data-category], iframe[data-src][data-category]:not([data-service])';
 const DONE = 'data-consentry-done';
 
 function categoriesOf(element: Element): string[] {

@@ -11,6 +11,7 @@ import { installApi, notify } from './api.ts';
 import { apply, onChoice } from './choice.ts';
 import type { BannerMode } from './config.ts';
 import { pushDefaults, pushUpdate } from './consent-mode.ts';
+import { startExtras } from './extras.ts';
 import { releaseGated, watchGated } from './gating.ts';
 import { gpc, honourGpc } from './gpc.ts';
 import { installGpp, startGpp } from './gpp.ts';
@@ -71,6 +72,7 @@ function start(mode: BannerMode): void {
   }).then(() => {
     releaseGated(accepted);
     watchGated(accepted);
+    startExtras();
     if (mode === 'opt-out') startOptOut();
   });
 }

@@ -13,6 +13,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const JAVASCRIPT = 'text/javascript; charset=utf-8';
 const UNKNOWN = '/* Consentry: there is no banner for this account. Check the account id in the script tag. */\n';
 const NO_GPP_FILE = '/* Consentry: no such GPP file. The banner names the one it was built with. */\n';
+const NO_EXTRAS_FILE = '/* Consentry: no such extras file. The banner names the one it was built with. */\n';
 
 /**
  * The script goes out as it was compressed once, when built (brotli at quality 11, gzip at 9). Not
@@ -69,5 +70,16 @@ export function gppFileHandler(services: Services) {
   return async (request: FastifyRequest<{ Params: { hash: string } }>, reply: FastifyReply): Promise<void> => {
     const file = await services.bannerScripts.gppFile();
     send(request, reply, file.name === `gpp.${request.params.hash}.js` ? file : undefined, IMMUTABLE, NO_GPP_FILE);
+  };
+}
+
+/**
+ * `GET /widget/extras.{hash}.js`: the cookie declaration and the placeholders of embedded content,
+ * which the banner loads only on pages that use them; the same for every account, compressed once.
+ */
+export function extrasFileHandler(services: Services) {
+  return async (request: FastifyRequest<{ Params: { hash: string } }>, reply: FastifyReply): Promise<void> => {
+    const file = await services.bannerScripts.extrasFile();
+    send(request, reply, file.name === `extras.${request.params.hash}.js` ? file : undefined, IMMUTABLE, NO_EXTRAS_FILE);
   };
 }

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { BuiltBundles } from '../../../banner/build.ts';
-import { BUNDLE_PATH, GPP_CHUNK_PATH, gppChunkName } from '../../../banner/paths.ts';
+import { BUNDLE_PATH, EXTRAS_CHUNK_PATH, extrasChunkName, GPP_CHUNK_PATH, gppChunkName } from '../../../banner/paths.ts';
 import type { BannerConfig } from '../../../banner/src/config.ts';
 import type { Executor } from '../../db/kysely.ts';
 import type { MaybePromise } from '../../lib/maybe-promise.ts';
@@ -42,10 +42,10 @@ export interface BuiltGppFile extends EncodedScript {
  * before the GPP file) the same built in memory: the bundle names the GPP file it was built with.
  */
 async function loadBundles(): Promise<BuiltBundles> {
-  const [bundle, gpp] = [BUNDLE_PATH(), GPP_CHUNK_PATH()];
-  if (existsSync(bundle) && existsSync(gpp)) {
-    const [banner, code] = await Promise.all([readFile(bundle, 'utf8'), readFile(gpp, 'utf8')]);
-    return { banner, gpp: { name: gppChunkName(code), code } };
+  const [bundle, gpp, extras] = [BUNDLE_PATH(), GPP_CHUNK_PATH(), EXTRAS_CHUNK_PATH()];
+  if (existsSync(bundle) && existsSync(gpp) && existsSync(extras)) {
+    const [banner, code, extrasCode] = await Promise.all([readFile(bundle, 'utf8'), readFile(gpp, 'utf8'), readFile(extras, 'utf8')]);
+    return { banner, gpp: { name: gppChunkName(code), code }, extras: { name: extrasChunkName(extrasCode), code: extrasCode } };
   }
   const { buildBanner } = await import('../../../banner/build.ts');
   return buildBanner();
@@ -111,6 +111,7 @@ export class BannerScripts {
   private generation = 0;
   private bundles: Promise<BuiltBundles> | undefined;
   private gpp: Promise<BuiltGppFile> | undefined;
+  private extras: Promise<BuiltGppFile> | undefined;
 
   constructor(private readonly db: Executor, private readonly notices?: Pick<NoticeHashes, 'remember'>) {}
 
@@ -148,6 +149,17 @@ export class BannerScripts {
         throw error;
       });
     return this.gpp;
+  }
+
+  /** The extras file (the declaration and the placeholders), compressed once: the same for every account. */
+  extrasFile(): Promise<BuiltGppFile> {
+    this.extras ??= this.loaded()
+      .then(async ({ extras }) => ({ name: extras.name, ...await encode(Buffer.from(extras.code)) }))
+      .catch((error: unknown) => {
+        this.extras = undefined;
+        throw error;
+      });
+    return this.extras;
   }
 
   /** The bundle, loaded once. */

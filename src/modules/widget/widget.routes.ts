@@ -6,7 +6,8 @@ import type { RoutesPlugin } from '../../services.ts';
 import { ErrorList, ValidationErrorList } from '../../http/schemas.ts';
 import { ReceiptParams, ReceiptQuery, ReceiptSchema, toReceipt } from '../consent-proof/consent-proof.schema.ts';
 import { visitorContext } from '../consents/consents.service.ts';
-import { bannerScriptHandler, gppFileHandler } from './banner-script.routes.ts';
+import { bannerScriptHandler, extrasFileHandler, gppFileHandler } from './banner-script.routes.ts';
+import { registerDeclarationRoutes } from './declaration.routes.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
 import type { WidgetAccount } from './widget.repository.ts';
 import { bannerConfig, countPageview, recordVisitorConsent, visitorReceipt, visitorRegion } from './widget.service.ts';
@@ -133,6 +134,16 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, gppFileHandler(services));
 
+  app.get('/widget/extras.:hash.js', {
+    config: { auth: 'public', throttle: 'widget' },
+    schema: {
+      operationId: 'widgetExtrasFile', tags,
+      summary: 'The cookie declaration and the placeholders of embedded content, which the banner loads on pages that use them; its name is its content hash',
+      params: GppFileParams,
+      response: scriptResponses('The script (text/javascript), compressed when the client accepts it; cached for good', 'No such file: a JavaScript comment'),
+    },
+  }, extrasFileHandler(services));
+
   app.get('/widget/:account_id/config.json', {
     config: { auth: 'public', throttle: 'widget' },
     preParsing: admitted,
@@ -204,6 +215,8 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     const consent = await recordVisitorConsent(services, account, sent, visitorContext(request), locate, request.body.idempotency_key);
     return reply.code(201).send({ data: { id: consent.id, created_at: consent.created_at.toISOString() } });
   });
+
+  registerDeclarationRoutes(app, services, { admitted, usableAccount });
 
   app.get('/widget/:account_id/consents/:id', {
     config: { auth: 'public', throttle: 'widget' },
