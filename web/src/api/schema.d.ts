@@ -24,7 +24,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The database answers and holds the schema; degraded (still 200) while Redis is lost or the read replica lags */
+        /** The database answers and holds the schema; degraded (still 200) while Redis is lost or the read replica lags; 503 while stopping */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -821,6 +821,40 @@ export interface paths {
         put?: never;
         /** Remove storage items a completed scan did not find, nor any later one (the report's unseen_items), such as the demo's examples */
         post: operations["removeUnseenItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The notice snapshots of the account (what its banner showed), newest first */
+        get: operations["listNotices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notices/{hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One notice snapshot: the exact content its hash was computed over */
+        get: operations["getNotice"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -8861,6 +8895,7 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            notice_hash: string | null;
                         }[];
                     };
                 };
@@ -8970,6 +9005,7 @@ export interface operations {
                         region?: string | null;
                         mode?: ("opt-in" | "opt-out" | "notice" | "none") | null;
                         gpp_string?: string | null;
+                        notice_hash?: string | null;
                     };
                 };
             };
@@ -9009,6 +9045,7 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            notice_hash: string | null;
                         };
                     };
                 };
@@ -9188,6 +9225,7 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            notice_hash: string | null;
                             /** @description Position in the account's consent chain (1, 2, 3, …) */
                             chain_seq: number;
                             hash: string | null;
@@ -13105,6 +13143,241 @@ export interface operations {
             };
         };
     };
+    listNotices: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Page number, from 1 */
+                page?: number;
+                sort?: "created_at";
+                order?: "asc" | "desc";
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            prev_url: string;
+                            next_url: string;
+                            count: number;
+                            page: number;
+                            prev: number | null;
+                            next: number | null;
+                        };
+                        data: {
+                            /** @description SHA-256 (hex) of the canonical JSON of the content */
+                            hash: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Size of the canonical JSON in bytes */
+                            bytes: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getNotice: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The snapshot's SHA-256, hex */
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description SHA-256 (hex) of the canonical JSON of `content` (keys sorted, no whitespace) */
+                            hash: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The banner configuration the widget served (GET /widget/{account_id}/config.json, without `notice_hash`), exactly as hashed */
+                            content: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
@@ -14633,6 +14906,8 @@ export interface operations {
                                     };
                                 }[];
                             }[];
+                            /** @description SHA-256 of the canonical JSON of the fields above: the notice snapshot stored before this configuration was served (GET /api/v1/notices/{hash}); the banner sends it with each consent */
+                            notice_hash?: string;
                         };
                     };
                 };
@@ -15057,9 +15332,12 @@ export interface operations {
                         region?: string | null;
                         mode?: ("opt-in" | "opt-out" | "notice" | "none") | null;
                         gpp_string?: string | null;
+                        notice_hash?: string | null;
                         /** @description navigator.globalPrivacyControl was true (also stored when Sec-GPC is absent) */
                         gpc?: boolean;
                     };
+                    /** @description A random id made once per choice and sent again with it when the answer was lost: within 24 hours the same key for the same account answers the first consent (its id and time) and records nothing. 16 to 128 letters, digits, - or _ (a UUID will do) */
+                    idempotency_key?: string;
                 };
             };
         };
@@ -15521,6 +15799,7 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            notice_hash: string | null;
                             chain_seq: number;
                             hash: string | null;
                             personal_hash: string | null;
