@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import { newId } from '../../db/ids.ts';
 import type { Database, SameSite, StorageItemRow, StorageType } from '../../db/schema.ts';
-import { ownCookieDescription, ownCookieNames } from '../../../banner/src/own-cookie.ts';
 import { accountLanguage, markVendorsSetup } from '../accounts/accounts.service.ts';
 import { firstRequiredCategory } from '../categories/categories.service.ts';
 import { takeForAi } from './storage-items.service.ts';
@@ -14,6 +13,7 @@ import {
   type StorageItemChanges,
 } from './storage-items.repository.ts';
 import { lockAccountItems, wildcardFor } from './wildcards.ts';
+import { ownStorageDescription } from './own-storage.ts';
 import { enqueueEvent } from '../webhooks/webhooks.service.ts';
 
 /** A cookie or storage key as a scan saw it. */
@@ -67,21 +67,18 @@ function matchOf(candidates: StorageItemRow[], found: ScannedItem): StorageItemR
  * `last_seen_at` (and, on an item a scan made or a field left empty, the domain and duration the
  * browser showed: a person's words are never replaced); every new one is created `draft` by
  * `scan` and, like one written through the API, handed to the AI when the account lets it work.
- * The banner's own cookie is described in the account's language and put in its required
- * category (when it has one): it is no unknown.
+ * The banner's own cookie and storage (own-storage.ts) are described in the account's language and
+ * put in its required category (when it has one): they are no unknowns.
  */
 export async function recordScannedItems(db: Kysely<Database>, accountId: string, found: ScannedItem[], seenAt: Date): Promise<RecordedScan> {
-  const ownNames = ownCookieNames(accountId);
   return db.transaction().execute(async (trx) => {
     await lockAccountItems(trx, accountId);
-    let own: { description: string; category_id: string | null } | undefined;
-    const ownCookie = async (item: ScannedItem) => {
-      if (item.storage_type !== 'cookie' || !ownNames.includes(item.name)) return undefined;
-      own ??= {
-        description: ownCookieDescription(await accountLanguage(trx, accountId)),
-        category_id: (await firstRequiredCategory(trx, accountId))?.id ?? null,
-      };
-      return own;
+    let account: { language: string; category_id: string | null } | undefined;
+    const ownItem = async (item: ScannedItem) => {
+      if (ownStorageDescription(accountId, item, 'en') === undefined) return undefined;
+      account ??= { language: await accountLanguage(trx, accountId), category_id: (await firstRequiredCategory(trx, accountId))?.id ?? null };
+      const description = ownStorageDescription(accountId, item, account.language);
+      return description === undefined ? undefined : { description, category_id: account.category_id };
     };
     const candidates = await listScanCandidates(trx, accountId, [...new Set(found.map((item) => item.name))]);
     const itemIds: string[] = [];
@@ -93,7 +90,7 @@ export async function recordScannedItems(db: Kysely<Database>, accountId: string
       if (!match) {
         const id = newId();
         const row = await insertStorageItem(trx, {
-          ...(await ownCookie(item)),
+          ...(await ownItem(item)),
           id,
           account_id: accountId,
           name: item.name,
@@ -127,7 +124,7 @@ export async function recordScannedItems(db: Kysely<Database>, accountId: string
       if (byScan && match.same_site !== item.same_site) changes.same_site = item.same_site;
       if (byScan && match.partitioned !== item.partitioned) changes.partitioned = item.partitioned;
       if (byScan && match.set_by === null && setBy) changes.set_by = setBy;
-      const ownWords = await ownCookie(item);
+      const ownWords = await ownItem(item);
       if (ownWords && match.description.trim() === '') changes.description = ownWords.description;
       if (ownWords && byScan && match.category_id === null && ownWords.category_id) changes.category_id = ownWords.category_id;
       if (Object.keys(changes).length === 0) {
