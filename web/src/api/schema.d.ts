@@ -24,7 +24,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The database answers and holds the schema; degraded (still 200) while Redis is lost */
+        /** The database answers and holds the schema; degraded (still 200) while Redis is lost; 503 while stopping */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -13592,6 +13592,8 @@ export interface operations {
                         /** @description navigator.globalPrivacyControl was true (also stored when Sec-GPC is absent) */
                         gpc?: boolean;
                     };
+                    /** @description A random id made once per choice and sent again with it when the answer was lost: within 24 hours the same key for the same account answers the first consent (its id and time) and records nothing. 16 to 128 letters, digits, - or _ (a UUID will do) */
+                    idempotency_key?: string;
                 };
             };
         };
