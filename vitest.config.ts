@@ -1,10 +1,32 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { existsSync } from 'node:fs';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
  * The suite runs on the embedded database always, and again on PostgreSQL (with Redis when
  * REDIS_URL is set) when DATABASE_URL is set. Each test file builds its own fresh database.
  */
 const engines = ['embedded', ...(process.env.DATABASE_URL ? ['postgres'] : [])];
+
+/**
+ * The consent, scan, retention and visit paths again through a real PgBouncer in transaction mode
+ * (test/helpers/pgbouncer.ts): the `pgbouncer` project, with DATABASE_URL set and PgBouncer installed
+ * (CI installs it). Each file's app has a database of its own behind the pooler.
+ */
+const THROUGH_PGBOUNCER = [
+  'test/modules/consents/consents.test.ts',
+  'test/modules/consents/consent-writer.test.ts',
+  'test/modules/consents/consent-counts.test.ts',
+  'test/modules/consent-proof/consent-proof.test.ts',
+  // Claims taken by instances in turn, and a real scan in Chromium (scans.test.ts, all in Chromium,
+  // took minutes more for nothing the pooler changes).
+  'test/modules/scans/scan-fairness.test.ts',
+  // Counts under advisory transaction locks, with simultaneous requests.
+  'test/http/owner-limits.test.ts',
+  'test/modules/widget/widget.test.ts',
+  'test/modules/stats/visit-counter.test.ts',
+  'test/modules/stats/stats.test.ts',
+];
+const withPgBouncer = !!process.env.DATABASE_URL && (existsSync('/usr/sbin/pgbouncer') || !!process.env.CI);
 
 /**
  * Files whose outcome cannot depend on the engine under test run in the embedded project only. The
@@ -57,8 +79,9 @@ export default defineConfig({
       'test/helpers/web-build.ts',
       'test/helpers/embedded-template.ts',
       'test/helpers/built-entries.ts',
+      'test/helpers/pgbouncer.ts',
     ],
-    projects: engines.map((engine) => ({
+    projects: engines.map((engine): TestProjectInlineConfiguration => ({
       extends: true,
       test: {
         name: engine,
@@ -76,6 +99,18 @@ export default defineConfig({
         include: ['test/**/*.test.ts'],
         exclude: engine === 'embedded' ? configDefaults.exclude : [...configDefaults.exclude, ...ENGINE_INDEPENDENT],
       },
-    })),
+    })).concat(withPgBouncer ? [{
+      // The third group: after the embedded and the PostgreSQL files.
+      extends: true,
+      test: {
+        name: 'pgbouncer',
+        env: { TEST_DB: 'postgres', TEST_POOLER: 'pgbouncer' },
+        maxWorkers: 2,
+        isolate: false,
+        sequence: { groupOrder: 2 },
+        include: THROUGH_PGBOUNCER,
+        exclude: configDefaults.exclude,
+      },
+    }] : []),
   },
 });

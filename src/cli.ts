@@ -25,10 +25,10 @@ function nonBlank(value: string, option: string): string {
 /** Opens the database, brings its schema up to date, runs one command and prints its result as one JSON object. */
 async function withDatabase(command: (db: Kysely<Database>, migrated: string[]) => Promise<object>): Promise<void> {
   const config = loadConfig();
-  const { createDb, migrate } = await import('./db/database.ts');
+  const { createDb, migrateDatabase } = await import('./db/database.ts');
   const database = createDb(config);
   try {
-    const migrated = await migrate(database, config.databaseSchema);
+    const migrated = await migrateDatabase(database, config);
     const result = await command(database.kysely, migrated);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {

@@ -8,6 +8,17 @@ export interface Config {
   databaseUrl: string | undefined;
   /** PostgreSQL schema to run in (tests isolate each file in its own schema). */
   databaseSchema: string | undefined;
+  /**
+   * PostgreSQL itself, for what needs a session of its own (the migrations and their lock); the
+   * same as databaseUrl unless DATABASE_DIRECT_URL names another address.
+   */
+  databaseDirectUrl: string | undefined;
+  /**
+   * DATABASE_URL is a pooler in transaction mode (PgBouncer's `pool_mode = transaction`): set when
+   * DATABASE_DIRECT_URL differs from it. Then no statement is prepared by name and no setting is sent
+   * at connection start (each transaction may run on another server connection).
+   */
+  databaseTransactionPooler: boolean;
   dataDir: string;
   redisUrl: string | undefined;
   /** Prefix of every Redis key, so that several deployments can share one Redis. */
@@ -194,6 +205,21 @@ function geoipFiles(env: Env): string[] | undefined {
   return paths;
 }
 
+/**
+ * DATABASE_DIRECT_URL: PostgreSQL itself, behind the pooler DATABASE_URL names. Only beside a
+ * PostgreSQL DATABASE_URL; a different address says that DATABASE_URL is a transaction pooler.
+ */
+function databaseDirect(env: Env): Pick<Config, 'databaseDirectUrl' | 'databaseTransactionPooler'> {
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:']);
+  const direct = url(env, 'DATABASE_DIRECT_URL', ['postgres:', 'postgresql:']);
+  const postgres = databaseUrl !== undefined && databaseUrl !== 'memory://';
+  if (direct !== undefined && !postgres) throw new ConfigError('DATABASE_DIRECT_URL is read only beside a PostgreSQL DATABASE_URL (postgres://…): set that too, or unset DATABASE_DIRECT_URL');
+  return {
+    databaseDirectUrl: postgres ? (direct ?? databaseUrl) : undefined,
+    databaseTransactionPooler: direct !== undefined && direct !== databaseUrl,
+  };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads the environment once; every other module receives the typed result. */
@@ -223,6 +249,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:']),
     databaseSchema: optional(env, 'DATABASE_SCHEMA'),
+    ...databaseDirect(env),
     dataDir: optional(env, 'DATA_DIR') ?? './data',
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: optional(env, 'REDIS_PREFIX') ?? 'consentry:',

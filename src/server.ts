@@ -62,6 +62,7 @@ async function main() {
     const { port } = metricsServer.address() as AddressInfo;
     app.log.info({ metrics: `http://${config.metricsHost}:${port}/metrics` }, 'metrics are served on their own port');
   }
+  if (services.migrated.length > 0) app.log.info({ migrated: services.migrated }, 'applied the pending migrations');
   app.log.info({ engine: services.engine, docs: `${config.publicUrl}/docs` }, 'Consentry is serving');
 }
 

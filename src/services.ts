@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { createAiWorker, stderrLog, type AiWorker } from './modules/ai-actions/ai-worker.ts';
 import { ConfigError, type Config } from './config.ts';
-import { createDb, migrate, type Db, type Engine } from './db/database.ts';
+import { checkPooledSchema, createDb, migrateDatabase, type Db, type Engine } from './db/database.ts';
 import type { Database } from './db/schema.ts';
 import { createLimiters, type Limiters } from './http/rate-limit.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -31,6 +31,8 @@ export interface Services {
   /** The same connection pool, for what Kysely does not say: statements prepared once per connection. */
   connection: Db;
   engine: Engine;
+  /** The migrations this process applied at start (none when another had, or migrate was off). */
+  migrated: string[];
   /** Token rows by hash, cached (see token-lookup.ts). */
   tokens: TokenLookup;
   limiters: Limiters;
@@ -91,8 +93,14 @@ export async function createServices(config: Config, options: { migrate?: boolea
   const log = stderrLog(config.logLevel);
   const locator = await createVisitorLocator(config, log);
   const database: Db = createDb(config);
+  let migrated: string[] = [];
   try {
-    if (options.migrate ?? true) await migrate(database, config.databaseSchema);
+    if (options.migrate ?? true) {
+      const waiting = () => log.warn({}, 'another process is applying the migrations: waiting for it to finish');
+      migrated = await migrateDatabase(database, config, waiting);
+    }
+    const pooledSchema = await checkPooledSchema(database, config);
+    if (pooledSchema) throw new ConfigError(pooledSchema);
   } catch (error) {
     await database.close();
     throw error;
@@ -152,6 +160,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     db: database.kysely,
     connection: database,
     engine: database.engine,
+    migrated,
     tokens,
     limiters: createLimiters(config, redis),
     redis,

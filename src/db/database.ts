@@ -36,15 +36,30 @@ pg.types.setTypeParser(20, (value) => Number(value));
 // the generic array parser took ~6% of the server's CPU on a consent listing.
 pg.types.setTypeParser(2951 as Parameters<typeof pg.types.setTypeParser>[0], (value: string) => (value === '{}' ? [] : value.slice(1, -1).split(',')));
 
+/**
+ * What every connection to PostgreSQL itself is opened with: no JIT (a plan's cost counts the branches
+ * it never runs, a listing's fallback count at 10M consents costs 400,000, and compiling one took 12-20
+ * ms for a query that runs in 0.3 ms) and, with DATABASE_SCHEMA, that schema as the search_path.
+ */
+function sessionOptions(config: Config): string {
+  return `-c jit=off${config.databaseSchema ? ` -c search_path=${config.databaseSchema}` : ''}`;
+}
+
 function connectPostgres(config: Config, url: string): Db {
+  // Through a transaction pooler (PgBouncer, pool_mode = transaction) consecutive transactions of one
+  // client run on whichever server connection is free, so nothing may rest on a session: no startup
+  // options (PgBouncer refuses them; the pooler's connect_query or the role sets jit and search_path,
+  // checked by checkPooledSchema) and no statement prepared by name (prepared on one server
+  // connection, executed on another: "prepared statement does not exist"). Every lock the service
+  // takes through this pool is a transaction's (pg_advisory_xact_lock), and nothing LISTENs, SETs or
+  // makes temporary tables; the one session lock, the migrations', is taken on DATABASE_DIRECT_URL.
+  const pooled = config.databaseTransactionPooler;
   const pool = new pg.Pool({
     connectionString: url,
     max: 20,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
-    // No JIT: a plan's cost counts the branches it never runs (a listing's fallback count at 10M
-    // consents costs 400,000), and compiling one took 12-20 ms for a query that runs in 0.3 ms.
-    options: `-c jit=off${config.databaseSchema ? ` -c search_path=${config.databaseSchema}` : ''}`,
+    ...(pooled ? {} : { options: sessionOptions(config) }),
   });
   // A client losing its server, idle or checked out between queries, must not crash the process:
   // the queries report it, and the pool replaces the client.
@@ -52,7 +67,7 @@ function connectPostgres(config: Config, url: string): Db {
   pool.on('connect', (client) => client.on('error', () => {}));
   const kysely = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   const prepared = async <R>(client: pg.Pool | pg.PoolClient, query: CompiledQuery) => {
-    const name = `prepared_${hash('sha1', query.sql, 'hex').slice(0, 20)}`;
+    const name = pooled ? undefined : `prepared_${hash('sha1', query.sql, 'hex').slice(0, 20)}`;
     return (await client.query({ name, text: query.sql, values: query.parameters as unknown[] })).rows as R[];
   };
   return {
@@ -109,9 +124,13 @@ export function createDb(config: Config): Db {
 }
 
 export async function migrate(db: Db, schema?: string): Promise<string[]> {
-  if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db.kysely);
+  return migrateWith(db.kysely, schema);
+}
+
+async function migrateWith(kysely: Kysely<Database>, schema: string | undefined): Promise<string[]> {
+  if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(kysely);
   const migrator = new Migrator({
-    db: db.kysely,
+    db: kysely,
     provider: migrationProvider,
     migrationTableSchema: schema,
     // Engineers add migrations in parallel; each is independent of the others' order.
@@ -120,4 +139,53 @@ export async function migrate(db: Db, schema?: string): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Applies the pending migrations. On PostgreSQL over one direct connection of their own
+ * (DATABASE_DIRECT_URL, else DATABASE_URL), never through the pool: the migrator holds a session-level
+ * advisory lock (Kysely's, taken and released in statements of their own) that a transaction pooler
+ * would take on one server connection and try to release on another, leaving it held. On that
+ * connection this process first takes a session lock of its own for the deployment's schema, around
+ * the schema's creation and the migrations: of several processes starting at once on a database that
+ * needs migrations, one migrates and the others wait for it (`onWait` says so), then find nothing to
+ * do. The lock goes with the connection, also when the process dies.
+ */
+export async function migrateDatabase(db: Db, config: Config, onWait?: () => void): Promise<string[]> {
+  const url = config.databaseDirectUrl;
+  if (db.engine === 'embedded' || !url) return migrate(db, config.databaseSchema);
+  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5_000, options: sessionOptions(config) });
+  pool.on('error', () => {});
+  const direct = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
+  try {
+    return await direct.connection().execute(async (session) => {
+      const key = `consentry:migrations:${config.databaseSchema ?? ''}`;
+      const free = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtext(${key})) as locked`.execute(session);
+      if (!free.rows[0].locked) {
+        onWait?.();
+        await sql`select pg_advisory_lock(hashtext(${key}))`.execute(session);
+      }
+      try {
+        return await migrateWith(session, config.databaseSchema);
+      } finally {
+        await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(session);
+      }
+    });
+  } finally {
+    await direct.destroy();
+  }
+}
+
+/**
+ * Through a transaction pooler the service sends no search_path: the pooler's server connections must
+ * already run in DATABASE_SCHEMA (PgBouncer's `connect_query`, or `ALTER ROLE … SET search_path`).
+ * Checked once at start, after the migrations made the schema, so that a pooler set up otherwise stops
+ * the start instead of writing into another schema.
+ */
+export async function checkPooledSchema(db: Db, config: Config): Promise<string | undefined> {
+  if (db.engine !== 'postgres' || !config.databaseTransactionPooler || !config.databaseSchema) return undefined;
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db.kysely);
+  if (rows[0].schema === config.databaseSchema) return undefined;
+  return `DATABASE_SCHEMA is ${config.databaseSchema} but the connections through DATABASE_URL (a transaction pooler) run in ${rows[0].schema ?? 'no schema'}: `
+    + `set it in the pooler (PgBouncer: connect_query = 'SET search_path TO ${config.databaseSchema}') or for the role (ALTER ROLE … SET search_path TO ${config.databaseSchema})`;
 }

@@ -2,14 +2,31 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { inject } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { freshDataDir } from './embedded-template.ts';
+import { createThrowawayDatabase } from './throwaway-database.ts';
 
 export type Engine = 'embedded' | 'postgres';
 export const ENGINE: Engine = process.env.TEST_DB === 'postgres' ? 'postgres' : 'embedded';
 export const WITH_REDIS = ENGINE === 'postgres' && !!process.env.REDIS_URL;
+/**
+ * The `pgbouncer` project: PostgreSQL reached through a real PgBouncer in transaction mode (see
+ * pgbouncer.ts), DATABASE_DIRECT_URL for the migrations. Each app gets a database of its own there
+ * instead of a schema: through a transaction pooler the service sends no search_path.
+ */
+export const THROUGH_PGBOUNCER = ENGINE === 'postgres' && process.env.TEST_POOLER === 'pgbouncer';
+
+/** The environment of an app behind the run's PgBouncer, on a new database of its own. */
+async function pgbouncerDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const port = inject('pgbouncerPort');
+  if (!port) throw new Error('the pgbouncer project needs PgBouncer (apt-get install pgbouncer) and DATABASE_URL');
+  const database = await createThrowawayDatabase(process.env.DATABASE_URL!);
+  const env = { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/${database.name}`, DATABASE_DIRECT_URL: database.url, DATABASE_SCHEMA: '' };
+  return { env, drop: database.drop };
+}
 
 export interface TestApp {
   app: FastifyInstance;
@@ -35,6 +52,10 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   const shared = options.shareWith?.services.config;
   const ownDatabase = options.env?.DATABASE_URL !== undefined || options.env?.DATA_DIR !== undefined;
   const dataDir = ENGINE === 'embedded' && !ownDatabase ? freshDataDir() : undefined;
+  const pooled = THROUGH_PGBOUNCER && !ownDatabase && !shared ? await pgbouncerDatabase() : undefined;
+  const pooledEnv = pooled?.env ?? (THROUGH_PGBOUNCER && shared && !ownDatabase
+    ? { DATABASE_URL: shared.databaseUrl!, DATABASE_DIRECT_URL: shared.databaseDirectUrl!, DATABASE_SCHEMA: '' }
+    : {});
   const env: Record<string, string | undefined> = {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: ENGINE === 'postgres' ? process.env.DATABASE_URL : '',
@@ -42,15 +63,19 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     DATABASE_SCHEMA: ENGINE === 'postgres' ? (shared?.databaseSchema ?? `test_${unique}`) : undefined,
     REDIS_URL: WITH_REDIS ? process.env.REDIS_URL : undefined,
     REDIS_PREFIX: shared?.redisPrefix ?? `test:${unique}:`,
+    ...pooledEnv,
     ...options.env,
   };
   const config = loadConfig(env);
-  const removeDataDir = () => dataDir && rmSync(dataDir, { recursive: true, force: true });
+  const removeDataDir = async () => {
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await pooled?.drop();
+  };
   let services: Services;
   try {
     services = await createServices(config);
   } catch (error) {
-    removeDataDir();
+    await removeDataDir();
     throw error;
   }
   const lines = options.logLines;
@@ -61,11 +86,11 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     services,
     async close() {
       await app.close();
-      if (ENGINE === 'postgres' && !options.shareWith) {
+      if (ENGINE === 'postgres' && !options.shareWith && config.databaseSchema) {
         await sql`drop schema if exists ${sql.id(config.databaseSchema!)} cascade`.execute(services.db);
       }
       await services.close();
-      removeDataDir();
+      await removeDataDir();
     },
   };
 }
