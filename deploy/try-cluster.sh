@@ -117,22 +117,21 @@ start_pgbouncer() {
   # No passwords here: PostgreSQL trusts this machine's connections, and so does this PgBouncer.
   ini_set "$ini" auth_type any
   sed -i -E '/^auth_file *=/d' "$ini"
-  ini_set "$ini" logfile "$STATE/pgbouncer.log"
-  ini_set "$ini" pidfile "$STATE/pgbouncer.pidfile"
+  # Its log goes to stderr (pgbouncer.out), no pid file: it runs in the foreground, under this script's
+  # eye, and may not be allowed into the state folder once it has dropped root.
+  ini_set "$ini" logfile ""
+  ini_set "$ini" pidfile ""
   # PgBouncer refuses to run as root: as root it drops to the postgres user (or nobody).
   local as=()
   if [ "$(id -u)" -eq 0 ]; then
-    local user=postgres
-    id postgres >/dev/null 2>&1 || user=nobody
-    chown "$user" "$STATE"
-    as=(-u "$user")
+    if id postgres >/dev/null 2>&1; then as=(-u postgres); else as=(-u nobody); fi
   fi
   setsid pgbouncer "${as[@]}" "$ini" </dev/null >>"$STATE/pgbouncer.out" 2>&1 &
   echo $! >"$STATE/pgbouncer.pid"
   echo "postgres://$(url_part "$TARGET_URL" user)@127.0.0.1:$port/consentry" >"$STATE/pgbouncer.url"
   local deadline=$((SECONDS + 15))
   until (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
-    alive "$(pid_of pgbouncer)" || die "PgBouncer did not start: $(tail -n 5 "$STATE/pgbouncer.out" "$STATE/pgbouncer.log" 2>/dev/null)"
+    alive "$(pid_of pgbouncer)" || die "PgBouncer did not start: $(tail -n 5 "$STATE/pgbouncer.out")"
     [ $SECONDS -ge $deadline ] && die "PgBouncer does not listen on $port"
     sleep 0.1
   done
