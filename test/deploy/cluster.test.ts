@@ -12,10 +12,12 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
@@ -24,6 +26,8 @@ import { seedDemo } from '../../src/demo.ts';
 import { ENGINE } from '../helpers/app.ts';
 
 const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+mkdirSync(join(root, 'dist'), { recursive: true });
 const enabled = ENGINE === 'postgres' && !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
 const schema = `cluster_${randomBytes(5).toString('hex')}`;
 const state = mkdtempSync(join(tmpdir(), 'consentry-cluster-test-'));
@@ -59,8 +63,19 @@ let demo: Awaited<ReturnType<typeof seedDemo>>;
 
 beforeAll(async () => {
   if (!enabled) return;
-  // The bundle the script runs, from these sources.
-  await run('npm', ['run', '-s', 'build:server'], { timeout: 120_000 });
+  // The bundle the script runs (dist/server.js), from these sources: built aside and renamed into
+  // place, so that another test starting the script meanwhile never runs a half-written file.
+  const aside = mkdtempSync(join(root, 'dist', 'cluster-build-'));
+  try {
+    await build({
+      entryPoints: ['src/server.ts', 'src/scanner/crawl-worker.ts'].map((entry) => join(root, entry)),
+      bundle: true, platform: 'node', format: 'esm', packages: 'external', target: 'node20', sourcemap: true, logLevel: 'warning',
+      outdir: aside, entryNames: '[name]',
+    });
+    for (const file of readdirSync(aside)) renameSync(join(aside, file), join(root, 'dist', file));
+  } finally {
+    rmSync(aside, { recursive: true, force: true });
+  }
   up = await cluster('up');
   db = createDb(loadConfig({ ...process.env, DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: schema, LOG_LEVEL: 'silent' }));
   demo = await seedDemo(db.kysely);
