@@ -43,7 +43,7 @@ const RETRY_DELAYS = [1_000, 3_000];
 /**
  * Sends a choice; the consent id, or undefined when the request was refused or failed. The choice
  * carries an idempotency key: when the request fails on the way (the network, an instance that
- * stopped) or the service is busy (503), it is sent again with the same key, and the service stores
+ * stopped) or is answered 502 to 504 (a load balancer's instance gone, the service busy), it is sent again with the same key, and the service stores
  * it once whichever try it heard.
  */
 export function recordConsent(endpoint: string, body: object): Promise<string | undefined> {
@@ -52,7 +52,8 @@ export function recordConsent(endpoint: string, body: object): Promise<string | 
   const send = (tries: number): Promise<Response | undefined> =>
     // text/plain spares the CORS preflight; keepalive lets the request outlive a page that navigates away.
     fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: sent, keepalive: true, credentials: 'omit' }).then(
-      (response) => (response.status === 503 && tries < RETRY_DELAYS.length ? later(tries) : response),
+      // 502 to 504: a load balancer's instance went away, or the service is busy.
+      (response) => (response.status >= 502 && response.status <= 504 && tries < RETRY_DELAYS.length ? later(tries) : response),
       // The request itself failed: the network, or an origin the service refused (no CORS headers).
       () => (tries < RETRY_DELAYS.length ? later(tries) : undefined),
     );

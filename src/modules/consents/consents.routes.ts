@@ -6,16 +6,7 @@ import type { RoutesPlugin } from '../../services.ts';
 import { scopeOf } from '../../http/auth.ts';
 import { findConsent, listConsents } from './consents.repository.ts';
 import { ConsentDetailSchema, ConsentListQuery, ConsentSchema, CreateConsentBody, toConsent, toConsentDetail } from './consents.schema.ts';
-import { isIdempotencyKey, recordConsent, visitorContext } from './consents.service.ts';
-
-/** The `Idempotency-Key` header, when sent; refused when it is not a key (`IDEMPOTENCY_KEY`). */
-function idempotencyKey(header: string | string[] | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  if (typeof header !== 'string' || !isIdempotencyKey(header)) {
-    throw new ValidationError('Idempotency-Key must be 16 to 128 letters, digits, - or _');
-  }
-  return header;
-}
+import { idempotencyKeyHeader, recordConsent, visitorContext } from './consents.service.ts';
 
 export const consentsRoutes: RoutesPlugin = async (app, { services }) => {
   const { db } = services;
@@ -40,7 +31,7 @@ export const consentsRoutes: RoutesPlugin = async (app, { services }) => {
     body: CreateConsentBody, answer: Type.Object({ data: ConsentSchema }),
   }, async (request, reply) => {
     const accountId = scopeOf(request).accountId;
-    const key = idempotencyKey(request.headers['idempotency-key']);
+    const key = idempotencyKeyHeader(request.headers['idempotency-key']);
     const { consent, earlier } = await recordConsent(services, accountId, request.body.consent, visitorContext(request), key);
     if (!earlier) return { data: toConsent(consent) };
     // The key came with an earlier consent: that one, as it is stored, and nothing recorded.

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { NoticeHashes } from '../notices/notices.service.ts';
 import { newId } from '../../db/ids.ts';
 import type { UserPreferences } from '../../db/schema.ts';
+import { ValidationError } from '../../http/app-errors.ts';
 import { Problems } from '../../http/validation.ts';
 import type { CategoryCache } from '../categories/categories.service.ts';
 import type { ConsentWriter } from './consent-writer.ts';
@@ -18,6 +19,15 @@ const KEY_PATTERN = new RegExp(IDEMPOTENCY_KEY.pattern);
 /** Whether a client's key has the form `IDEMPOTENCY_KEY` describes. */
 export const isIdempotencyKey = (key: string) =>
   key.length >= IDEMPOTENCY_KEY.minLength && key.length <= IDEMPOTENCY_KEY.maxLength && KEY_PATTERN.test(key);
+
+/** The `Idempotency-Key` header, when sent; refused (422) when it is not a key (`IDEMPOTENCY_KEY`). */
+export function idempotencyKeyHeader(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !isIdempotencyKey(header)) {
+    throw new ValidationError('Idempotency-Key must be 16 to 128 letters, digits, - or _');
+  }
+  return header;
+}
 
 /** What the request itself says about the visitor, beyond the body. */
 export interface VisitorContext {

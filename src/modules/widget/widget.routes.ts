@@ -5,7 +5,7 @@ import { after, settle } from '../../lib/maybe-promise.ts';
 import type { RoutesPlugin } from '../../services.ts';
 import { ErrorList, ValidationErrorList } from '../../http/schemas.ts';
 import { ReceiptParams, ReceiptQuery, ReceiptSchema, toReceipt } from '../consent-proof/consent-proof.schema.ts';
-import { visitorContext } from '../consents/consents.service.ts';
+import { idempotencyKeyHeader, visitorContext } from '../consents/consents.service.ts';
 import { bannerScriptHandler, extrasFileHandler, gppFileHandler } from './banner-script.routes.ts';
 import { registerDeclarationRoutes } from './declaration.routes.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
@@ -76,7 +76,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     if (!request.widgetOriginAllowed || request.headers['access-control-request-method'] === undefined) return;
     reply.code(204)
       .header('access-control-allow-methods', 'GET, POST')
-      .header('access-control-allow-headers', 'Content-Type')
+      .header('access-control-allow-headers', 'Content-Type, Idempotency-Key')
       .header('access-control-max-age', '600')
       .send();
   };
@@ -212,7 +212,8 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     const sent = request.body.consent;
     // Asked only when the banner sent no mode: the place it sent, else the visitor's, and the mode the rules give there.
     const locate = () => visitorRegion(services, account, request, sent);
-    const consent = await recordVisitorConsent(services, account, sent, visitorContext(request), locate, request.body.idempotency_key);
+    const key = request.body.idempotency_key ?? idempotencyKeyHeader(request.headers['idempotency-key']);
+    const consent = await recordVisitorConsent(services, account, sent, visitorContext(request), locate, key);
     return reply.code(201).send({ data: { id: consent.id, created_at: consent.created_at.toISOString() } });
   });
 

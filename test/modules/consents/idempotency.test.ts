@@ -111,6 +111,15 @@ describe(`idempotency keys (${ENGINE})`, () => {
       expect(widgetRefused.status, bad).toBe(422);
     }
     expect(await sessionsStored(one.account.id, 'bad-key')).toEqual([]);
+    // The widget takes the header too (a client other than the banner; the balancer retries on it).
+    const headerKey = newKey();
+    const viaHeader = () => call(t.app, 'POST', `/widget/${one.account.id}/consents`, {
+      headers: { 'idempotency-key': headerKey }, body: { consent: { session_id: 'widget-header', user_preferences: { accept_type: 'all' } } },
+    });
+    const [h1, h2] = [await viaHeader(), await viaHeader()];
+    expect([h1.status, h2.status]).toEqual([201, 201]);
+    expect(h2.body.data).toEqual(h1.body.data);
+    expect(await sessionsStored(one.account.id, 'widget-header')).toEqual([h1.body.data.id]);
   });
 
   it('forgets keys after 24 hours: pruned, the key records a new consent', async () => {

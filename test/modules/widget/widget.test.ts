@@ -103,7 +103,7 @@ describe('POST /widget/{account_id}/consents', () => {
     expect(typed.statusCode).toBe(204);
     expect(ok.headers['access-control-allow-origin']).toBe(origin);
     expect(String(ok.headers['access-control-allow-methods'])).toContain('POST');
-    expect(ok.headers['access-control-allow-headers']).toBe('Content-Type');
+    expect(ok.headers['access-control-allow-headers']).toBe('Content-Type, Idempotency-Key');
     expect(ok.headers['access-control-max-age']).toBe('600');
     expect(ok.headers.vary).toBe('Origin');
     // Another origin is refused as its request would be; an unknown account is not found.
