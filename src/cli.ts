@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import type { Kysely } from 'kysely';
 import { ConfigError, loadConfig } from './config.ts';
@@ -224,10 +226,74 @@ program
     if (broken) process.exitCode = 2;
   });
 
+/** The embedded database's backup and restore; PostgreSQL has its own tools (docs/operating.md#backups). */
+function embeddedOnly(command: string): ReturnType<typeof loadConfig> {
+  const config = loadConfig();
+  if (config.databaseUrl === 'memory://') throw new UsageError(`DATABASE_URL=memory:// holds nothing to ${command}`);
+  if (config.databaseUrl) {
+    throw new UsageError(`${command} is for the embedded database; DATABASE_URL names a PostgreSQL: use pg_dump and pg_restore (docs/operating.md#backups)`);
+  }
+  return config;
+}
+
+program
+  .command('backup')
+  .description('Copy the embedded database in DATA_DIR into a gzipped file, from its running server (a pause of its queries) or directly when none runs')
+  .requiredOption('--out <file>', 'the backup file to write (must not exist)')
+  .action(async (options: { out: string }) => {
+    const config = embeddedOnly('backup');
+    const out = resolve(options.out);
+    if (existsSync(out)) throw new UsageError(`--out ${out} exists: give a new file`);
+    if (!existsSync(join(config.dataDir, 'pgdata', 'PG_VERSION'))) throw new UsageError(`DATA_DIR ${resolve(config.dataDir)} holds no database`);
+    const { createDb } = await import('./db/database.ts');
+    const { requestBackup, writeBackup } = await import('./db/embedded-backup.ts');
+    const started = performance.now();
+    let tar: Buffer;
+    let from: 'server' | 'data_dir';
+    try {
+      const database = createDb(config);
+      try {
+        tar = Buffer.from(await (await database.dumpDataDir!()).arrayBuffer());
+      } finally {
+        await database.close();
+      }
+      from = 'data_dir';
+    } catch (error) {
+      if (!(error instanceof DataDirInUseError)) throw error;
+      tar = await requestBackup(config.dataDir);
+      from = 'server';
+    }
+    const bytes = await writeBackup(tar, out);
+    const result = { file: out, bytes, from, seconds: Math.round((performance.now() - started) / 100) / 10 };
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  });
+
+program
+  .command('restore')
+  .description('Restore a file of `backup` into an empty (or new) DATA_DIR; start the server on it afterwards')
+  .argument('<file>', 'the backup file')
+  .action(async (file: string) => {
+    const config = embeddedOnly('restore');
+    const path = resolve(file);
+    if (!existsSync(path)) throw new UsageError(`no file ${path}`);
+    const { restoreBackup } = await import('./db/embedded-backup.ts');
+    await restoreBackup(config.dataDir, readFileSync(path));
+    const { createDb } = await import('./db/database.ts');
+    const { sql } = await import('kysely');
+    const database = createDb(config);
+    try {
+      const counts = await sql<{ accounts: number; consents: number }>`select (select count(*) from accounts)::int as accounts, (select count(*) from consents)::int as consents`
+        .execute(database.kysely);
+      process.stdout.write(`${JSON.stringify({ data_dir: resolve(config.dataDir), ...counts.rows[0] }, null, 2)}\n`);
+    } finally {
+      await database.close();
+    }
+  });
+
 program.parseAsync(process.argv).catch((error: unknown) => {
   // Commander has already written its own message (or the help) to stderr.
   if (error instanceof CommanderError) process.exit(error.exitCode);
-  const known = error instanceof UsageError || error instanceof ConfigError || error instanceof DataDirInUseError;
+  const known = error instanceof UsageError || error instanceof ConfigError || error instanceof DataDirInUseError || (error as Error)?.name === 'BackupError';
   const outage = describeStartupOutage(error);
   process.stderr.write(`consentry: ${known ? (error as Error).message : outage ?? String((error as Error)?.stack ?? error)}\n`);
   process.exit(1);

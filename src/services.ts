@@ -4,6 +4,7 @@ import { createAiWorker, stderrLog, type AiWorker } from './modules/ai-actions/a
 import { ConfigError, type Config } from './config.ts';
 import { connectReads, type ReplicaStatus } from './db/read-replica.ts';
 import { checkPooledSchema, createDb, migrateDatabase, type Db, type Engine } from './db/database.ts';
+import { serveBackups } from './db/embedded-backup.ts';
 import type { Database } from './db/schema.ts';
 import { createLimiters, type Limiters } from './http/rate-limit.ts';
 import { createMailer, type Mailer, type MailMessage } from './mail/mailer.ts';
@@ -129,6 +130,13 @@ export async function createServices(config: Config, options: { migrate?: boolea
     if (status.state === 'ok') log.warn({ replica: status }, 'the read replica serves the listings, exports and statistics again');
     else log.warn({ replica: status }, `the read replica is ${status.state}${cause}; its reads go to the primary meanwhile`);
   });
+  // `cli backup` beside a running server asks it for the embedded database's files (embedded-backup.ts).
+  const backups = database.dumpDataDir && config.databaseUrl !== 'memory://'
+    ? await serveBackups(config.dataDir, database.dumpDataDir).catch((error: Error) => {
+      log.warn({}, `cli backup cannot reach this server (${error.message}): stop the server to take a backup`);
+      return undefined;
+    })
+    : undefined;
   const redis = await connectRedis(config, log);
   const tokens = new TokenLookup(database.kysely);
   const mailer = createMailer(config);
@@ -243,6 +251,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
       mailer.close();
       await redis?.close();
       await reads.close();
+      await backups?.close();
       await database.close();
     },
   };

@@ -27,6 +27,11 @@ export interface Db {
   inTransaction<T>(work: (execute: Db['executePrepared']) => Promise<T>): Promise<T>;
   /** PostgreSQL's connection pool: connections open, idle, and requests waiting for one. */
   poolStats(): { total: number; idle: number; waiting: number } | undefined;
+  /**
+   * The embedded database only: its files as a tar, checkpointed and taken between two
+   * transactions (every query waits meanwhile), for `cli backup`.
+   */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -108,6 +113,10 @@ function connectEmbedded(config: Config): Db {
     executePrepared: prepared(kysely),
     inTransaction: (work) => kysely.transaction().execute((trx) => work(prepared(trx))),
     poolStats: () => undefined,
+    dumpDataDir: () => kysely.connection().execute(async () => {
+      await pglite.exec('checkpoint');
+      return pglite.dumpDataDir('none');
+    }),
     close: async () => {
       try {
         await kysely.destroy();

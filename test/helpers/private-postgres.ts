@@ -13,6 +13,12 @@ function binDir(): string | undefined {
   return dir && existsSync(join(dir, 'initdb')) ? dir : undefined;
 }
 
+/** A client tool of this machine's PostgreSQL (pg_dump, pg_restore), by its full path; undefined without one. */
+export function postgresTool(name: string): string | undefined {
+  const dir = binDir();
+  return dir && existsSync(join(dir, name)) ? join(dir, name) : undefined;
+}
+
 /** A throwaway PostgreSQL server needs its binaries and, as root, the postgres user to run them. */
 export const canRunPrivatePostgres = (): boolean => binDir() !== undefined && (process.getuid?.() !== 0 || existsSync('/usr/sbin/runuser'));
 
