@@ -29,6 +29,8 @@ const ROUTES: ListRoute[] = [
   { url: '/api/v1/consents/erasures', token: 'account', paging: 'offset', sorts: ['created_at'], form: 'errors' },
   { url: '/api/v1/ai-actions', token: 'account', paging: 'offset', sorts: ['created_at'], form: 'errors' },
   { url: '/api/v1/scans', token: 'account', paging: 'offset', sorts: ['created_at'], form: 'errors' },
+  { url: '/api/v1/webhooks', token: 'account', paging: 'offset', sorts: ['created_at'], form: 'errors' },
+  // A webhook's delivery log takes the same parameters; its path holds the webhook's id (webhooks.test.ts tests its links).
 ];
 
 const OFFSET_REFUSALS: Array<[string, string]> = [

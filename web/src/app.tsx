@@ -11,6 +11,7 @@ import { AcceptInvitation, ForgotPassword, ResetPassword, SignIn, SignUp } from 
 import { ScanReport, ScansPage } from './pages/scans';
 import { StorageItemsPage } from './pages/storage-items';
 import { ChangePassword, TokensPage } from './pages/tokens';
+import { WebhooksPage } from './pages/webhooks';
 import { match, navigate, useLocation, type Location } from './router';
 import { api, chooseAccount, signOut, useSession, type Session } from './session';
 import { Link, Loading, Page, lazy, useLoad } from './ui';
@@ -35,6 +36,7 @@ const ACCOUNT_PAGES: [string, string][] = [
   ['/ai', 'AI suggestions'],
   ['/consents', 'Consent log'],
   ['/scans', 'Scans'],
+  ['/webhooks', 'Webhooks'],
   ['/members', 'Members'],
 ];
 
@@ -63,6 +65,7 @@ function routeFor(location: Location, session: Session): preact.JSX.Element {
     ['/accounts/:id/consents/:consent', (p) => <ConsentDetail accountId={p.id} id={p.consent} />],
     ['/accounts/:id/scans', (p) => <ScansPage key={p.id} accountId={p.id} />],
     ['/accounts/:id/scans/:scan', (p) => <ScanReport accountId={p.id} id={p.scan} />],
+    ['/accounts/:id/webhooks', (p) => <WebhooksPage key={p.id} />],
     ['/accounts/:id/members', (p) => <MembersPage key={p.id} />],
   ];
   for (const [pattern, render] of routes) {

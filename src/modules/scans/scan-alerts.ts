@@ -47,7 +47,7 @@ export async function emailScanAlert(
     await mail(scanAlertEmail({
       to: admin.user_email, accountName: admin.account_name, startingUrl: scan.starting_url,
       newItems: alert.changes?.new_items ?? [], goneItems: alert.changes?.gone_items ?? [], beforeConsent: alert.beforeConsent,
-      reportUrl: `${config.publicUrl}/scans/${scan.id}?account_id=${scan.account_id}`,
+      reportUrl: `${config.publicUrl}/accounts/${scan.account_id}/scans/${scan.id}`,
     }));
   }
 }

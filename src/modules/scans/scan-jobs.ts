@@ -48,6 +48,8 @@ export class ScanRunner {
     private readonly log: WorkerLog,
     /** Sends the scheduled scans' alerts to the account's admins. */
     private readonly mail?: (message: MailMessage) => Promise<void>,
+    /** What visits the site: Chromium in a worker thread (tests give a site's findings without a browser). */
+    private readonly crawl: typeof crawlInThread = crawlInThread,
   ) {}
 
   async start(): Promise<void> {
@@ -145,7 +147,7 @@ export class ScanRunner {
       renew().catch((err: unknown) => this.log.error({ err, scanId: scan.id }, 'scan lease could not be renewed'));
     }, (config.scanLeaseS * 1000) / 3);
     try {
-      const result = await crawlInThread({
+      const result = await this.crawl({
         chromiumPath: config.scanChromiumPath,
         startingUrl: scan.starting_url,
         maxPages: scan.max_pages,

@@ -194,7 +194,7 @@ export class WebhookWorker {
     for (const admin of await adminsOf(this.db, endpoint.account_id)) {
       const message = webhookDisabledEmail({
         to: admin.user_email, accountName: admin.account_name, url: endpoint.url, failingSince: since, lastError,
-        dashboardUrl: `${config.publicUrl}/webhooks?account_id=${endpoint.account_id}`,
+        dashboardUrl: `${config.publicUrl}/accounts/${endpoint.account_id}/webhooks`,
       });
       await this.deps.mail(message).catch((err: unknown) => this.deps.log.error({ err, webhookId: endpoint.id }, 'webhook disabled: the admin could not be emailed'));
     }

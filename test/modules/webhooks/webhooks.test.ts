@@ -163,6 +163,26 @@ describe(`webhooks (${ENGINE})`, () => {
     expect(receiver.of('/down').at(-2)!.verified).toBeDefined();
     await api('DELETE', `/api/v1/webhooks/${id}`, tenant.tokens.admin);
   });
+
+  it('pages the delivery log with links naming the webhook, and filters it', async () => {
+    const [tenant] = tenants;
+    const id = await endpoint(t.app, tenant, '/paged', ['consent.erased']);
+    for (const session of ['p1', 'p2', 'p3']) await api('POST', '/api/v1/consents/erase', tenant.tokens.admin, { session_id: session });
+    await expect.poll(async () => (await deliveries(tenant, id)).filter((d) => d.status === 'delivered').length).toBe(3);
+    const page = await api('GET', `/api/v1/webhooks/${id}/deliveries?limit=1&page=2&event=consent.erased`, tenant.tokens.member);
+    expect(page.status).toBe(200);
+    expect(page.body.pagination).toEqual({
+      count: 3, page: 2, prev: 1, next: 3,
+      prev_url: `/api/v1/webhooks/${id}/deliveries?page=1&limit=1&event=consent.erased`,
+      next_url: `/api/v1/webhooks/${id}/deliveries?page=3&limit=1&event=consent.erased`,
+    });
+    expect((await api('GET', `/api/v1/webhooks/${id}/deliveries?status=parked`, tenant.tokens.member)).body.data).toEqual([]);
+    expect((await api('GET', `/api/v1/webhooks/${id}/deliveries?event=scan.completed`, tenant.tokens.member)).body.pagination.count).toBe(0);
+    const bad = await api('GET', `/api/v1/webhooks/${id}/deliveries?limit=101`, tenant.tokens.member);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ errors: [{ code: 400, message: 'limit must be between 1 and 100' }] });
+    await api('DELETE', `/api/v1/webhooks/${id}`, tenant.tokens.admin);
+  });
 });
 
 describe(`webhooks failing for too long (${ENGINE})`, () => {

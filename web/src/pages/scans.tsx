@@ -195,6 +195,36 @@ function UnseenItems({ scan, onRemoved }: { scan: Scan; onRemoved: () => void })
   );
 }
 
+type Named = { name: string; domain: string; storage_type: string };
+const keyOf = (item: Named) => `${item.storage_type} ${item.domain.replace(/^\./, '').toLowerCase()} ${item.name}`;
+
+/** Whether the previous completed scan did not find this item. */
+function isNew(report: Report, item: Named): boolean {
+  return report.changes?.new_items.some((added) => keyOf(added) === keyOf(item)) ?? false;
+}
+
+/** What changed since the previous completed scan: how many new (marked below) and which are gone. */
+function Changes({ report, accountId }: { report: Report; accountId: string }) {
+  const changes = report.changes;
+  if (!changes) return null;
+  const { new_items: added, gone_items: gone } = changes;
+  return (
+    <>
+      <h2>Since the <Link href={`/accounts/${accountId}/scans/${changes.previous_scan_id}`}>previous scan</Link></h2>
+      {added.length === 0 && gone.length === 0 && <p>Nothing new and nothing gone.</p>}
+      {added.length > 0 && <p>{plural(added.length, 'item is', 'items are')} new: marked <span class="tag">new</span> below.</p>}
+      {gone.length > 0 && (
+        <Table label="No longer found">
+          <thead><tr><th scope="col">No longer found</th><th scope="col">Domain</th><th scope="col">Kind</th></tr></thead>
+          <tbody>{gone.map((item) => (
+            <tr key={keyOf(item)}><th scope="row">{item.name}</th><td>{item.domain || '—'}</td><td>{item.storage_type.replace('_', ' ')}</td></tr>
+          ))}</tbody>
+        </Table>
+      )}
+    </>
+  );
+}
+
 /** One scan's report: what breaks the visitors' choice first, then everything found and every page visited. */
 export function ScanReport({ accountId, id }: { accountId: string; id: string }) {
   const scan = useLoad(() => must(api.GET('/api/v1/scans/{id}', { params: { path: { id } } })).then((r) => r.data), [id]);
@@ -217,12 +247,13 @@ export function ScanReport({ accountId, id }: { accountId: string; id: string })
           <h2>Set before consent</h2>
           <SetBeforeConsent accountId={accountId} report={report} />
           <UnseenItems scan={current} onRemoved={scan.reload} />
+          <Changes report={report} accountId={accountId} />
           <h2>Everything found</h2>
           <Table label="Everything found">
             <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Kind</th><th scope="col">Lasts</th><th scope="col">Before consent</th></tr></thead>
             <tbody>{report.storage_items.map((item) => (
               <tr key={`${item.storage_type} ${item.domain} ${item.name}`}>
-                <th scope="row">{item.name}</th><td>{item.domain}</td><td>{item.storage_type.replace('_', ' ')}</td><td>{item.duration}</td><td>{item.set_before_consent ? 'Yes' : 'No'}</td>
+                <th scope="row">{item.name}{isNew(report, item) && <span class="tag">new</span>}</th><td>{item.domain}</td><td>{item.storage_type.replace('_', ' ')}</td><td>{item.duration}</td><td>{item.set_before_consent ? 'Yes' : 'No'}</td>
               </tr>
             ))}</tbody>
           </Table>
