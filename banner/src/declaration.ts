@@ -41,8 +41,9 @@ export function showChoice(): void {
     lines.push(paragraph(`${t.consent_id} `, id), paragraph(`${t.date} `, date));
   }
   status.replaceChildren(...lines);
-  // Withdrawing means something only while an optional category is on.
-  withdraw.hidden = !now || now.acceptedCategories.every((slug) => h.bySlug.get(slug)?.required);
+  // Withdrawing means something only while an optional category is on (hidden by style: a page's own
+  // `button { display: … }` would show a button hidden by the attribute).
+  withdraw.style.display = !now || now.acceptedCategories.every((slug) => h.bySlug.get(slug)?.required) ? 'none' : '';
 }
 
 /** Fills the declaration's element, when the page has one. */

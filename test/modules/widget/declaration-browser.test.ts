@@ -76,13 +76,18 @@ describeBrowser('the cookie declaration in a browser', RETRIED_UNDER_CI, () => {
 
   it('"Change your choice" opens the preferences; "Withdraw consent" is recorded, and gated scripts stop on the next page', async () => {
     const { context, page, errors } = await newVisitor(browser);
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
     await page.goto(`${shop.url}/shop`);
     await page.locator('#cc-main .cm').getByRole('button', { name: 'Accept all', exact: true }).click();
     await expect.poll(() => page.evaluate(() => (window as { analyticsRan?: boolean }).analyticsRan)).toBe(true);
     await expect.poll(() => page.evaluate(() => window.Consentry!.getConsent()?.consent_id)).toBeTruthy();
+    // A page without the declaration (or an embedded frame) loads neither its file nor its data.
+    expect(requested.filter((url) => /\/widget\/(extras\.|[^/]+\/declaration)/.test(url))).toEqual([]);
 
     await page.goto(`${shop.url}/policy`);
     await page.getByRole('button', { name: 'Change your choice' }).click();
+    expect(requested.filter((url) => /\/widget\/extras\.[0-9a-f]{16}\.js$/.test(url))).toHaveLength(1);
     await page.locator('#cc-main .pm').waitFor();
     expect(await page.locator('#cc-main .pm').isVisible()).toBe(true);
     await page.keyboard.press('Escape');
