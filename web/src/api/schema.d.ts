@@ -8738,6 +8738,8 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            tc_string: string | null;
+                            ac_string: string | null;
                         }[];
                     };
                 };
@@ -8847,6 +8849,8 @@ export interface operations {
                         region?: string | null;
                         mode?: ("opt-in" | "opt-out" | "notice" | "none") | null;
                         gpp_string?: string | null;
+                        tc_string?: string | null;
+                        ac_string?: string | null;
                     };
                 };
             };
@@ -8886,6 +8890,8 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            tc_string: string | null;
+                            ac_string: string | null;
                         };
                     };
                 };
@@ -9065,6 +9071,8 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            tc_string: string | null;
+                            ac_string: string | null;
                             /** @description Position in the account's consent chain (1, 2, 3, …) */
                             chain_seq: number;
                             hash: string | null;
@@ -9768,8 +9776,8 @@ export interface operations {
                 to?: string;
                 /** @description Bucket size; weeks start on Monday (ISO); default: day */
                 interval?: "day" | "week" | "month";
-                /** @description Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`) */
-                by?: "country" | "mode";
+                /** @description Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`), or count the TC strings recorded per IAB TCF purpose (`tcf_purposes`) */
+                by?: "country" | "mode" | "tcf_purpose";
                 /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
@@ -9895,6 +9903,21 @@ export interface operations {
                             opt_out_rate: number | null;
                             gpc_share: number | null;
                         }[];
+                        /** @description With `by=tcf_purpose`: acceptance per IAB TCF purpose */
+                        tcf_purposes?: {
+                            /** @description Consents recorded with a TC string in the range */
+                            tc_strings: number;
+                            /** @description Purposes 1 to 11, in order, each present (zero when no string named it) */
+                            purposes: {
+                                /** @description The TCF purpose, 1 to 11 */
+                                purpose: number;
+                                /** @description TC strings giving consent to the purpose */
+                                consents: number;
+                                /** @description TC strings leaving the legitimate interest for the purpose standing (not objected to) */
+                                legitimate_interests: number;
+                                consent_rate: number | null;
+                            }[];
+                        };
                     };
                 };
             };
@@ -9979,8 +10002,8 @@ export interface operations {
                 to?: string;
                 /** @description Bucket size; weeks start on Monday (ISO); default: day */
                 interval?: "day" | "week" | "month";
-                /** @description Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`) */
-                by?: "country" | "mode";
+                /** @description Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`), or count the TC strings recorded per IAB TCF purpose (`tcf_purposes`) */
+                by?: "country" | "mode" | "tcf_purpose";
             };
             header?: never;
             path: {
@@ -10106,6 +10129,21 @@ export interface operations {
                             opt_out_rate: number | null;
                             gpc_share: number | null;
                         }[];
+                        /** @description With `by=tcf_purpose`: acceptance per IAB TCF purpose */
+                        tcf_purposes?: {
+                            /** @description Consents recorded with a TC string in the range */
+                            tc_strings: number;
+                            /** @description Purposes 1 to 11, in order, each present (zero when no string named it) */
+                            purposes: {
+                                /** @description The TCF purpose, 1 to 11 */
+                                purpose: number;
+                                /** @description TC strings giving consent to the purpose */
+                                consents: number;
+                                /** @description TC strings leaving the legitimate interest for the purpose standing (not objected to) */
+                                legitimate_interests: number;
+                                consent_rate: number | null;
+                            }[];
+                        };
                         accounts: {
                             id: string;
                             name: string;
@@ -13884,6 +13922,8 @@ export interface operations {
                         region?: string | null;
                         mode?: ("opt-in" | "opt-out" | "notice" | "none") | null;
                         gpp_string?: string | null;
+                        tc_string?: string | null;
+                        ac_string?: string | null;
                         /** @description navigator.globalPrivacyControl was true (also stored when Sec-GPC is absent) */
                         gpc?: boolean;
                     };
@@ -14077,6 +14117,8 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            tc_string: string | null;
+                            ac_string: string | null;
                             chain_seq: number;
                             hash: string | null;
                             personal_hash: string | null;
