@@ -26,6 +26,8 @@ import { Metrics } from './http/metrics.ts';
 import { Draining } from './http/draining.ts';
 import { checkGeoDatabase, GeoDatabaseError, shippedDatabaseFiles } from './geo/geoip.ts';
 import { createLocator, type Locator } from './geo/locate.ts';
+import { VendorLists } from './modules/tcf/vendor-lists.ts';
+import { VendorListError } from './modules/tcf/vendor-list.ts';
 
 /** Every module's routes: a Fastify plugin given the shared services. */
 export type RoutesPlugin = FastifyPluginAsyncTypebox<{ services: Services }>;
@@ -80,6 +82,8 @@ export interface Services {
   locator: Locator;
   /** Set when the instance begins to stop: /readyz answers 503 and connections close (server.ts). */
   draining: Draining;
+  /** The IAB's Global Vendor List in force (the database's newest), loaded from TCF_GVL_FILE or fetched from TCF_GVL_URL. */
+  vendorLists: VendorLists;
   /** Forgets revoked tokens here and on every other instance. */
   forgetTokens(hashes: string[]): Promise<void>;
   /** Forgets users' cached memberships (a role changed, a member left) here and on every other instance. */
@@ -107,6 +111,21 @@ async function createVisitorLocator(config: Config, log: ReturnType<typeof stder
     databaseFiles: config.geoipDisabled ? null : (config.geoipFiles ?? shippedDatabaseFiles()),
     onDatabaseError: (error) => log.error({}, `${error.message}; visitors are located without it until it is fixed and the service restarted`),
   });
+}
+
+/**
+ * TCF_GVL_FILE is read now (a wrong path or a broken file stops the start, as GEOIP_FILE does);
+ * TCF_GVL_URL is fetched in the background, now and every TCF_GVL_REFRESH_S: a failed fetch keeps
+ * the stored list and is logged.
+ */
+async function loadVendorLists(config: Config, vendorLists: VendorLists): Promise<void> {
+  if (config.tcfGvlFile) {
+    await vendorLists.loadFile(config.tcfGvlFile).catch((error: unknown) => {
+      const reason = error instanceof VendorListError ? error.message : (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : String(error);
+      throw new ConfigError(`TCF_GVL_FILE (${config.tcfGvlFile}): ${reason}`);
+    });
+  }
+  if (config.tcfGvlUrl) vendorLists.startRefresh(config.tcfGvlUrl, config.tcfGvlLanguages, config.tcfGvlRefreshS, config.tcfGvlTimeoutMs);
 }
 
 export async function createServices(config: Config, options: { migrate?: boolean } = {}): Promise<Services> {
@@ -162,7 +181,14 @@ export async function createServices(config: Config, options: { migrate?: boolea
   const memberships = new MembershipCache(database.kysely);
   const categories = new CategoryCache(database.kysely);
   const notices = new NoticeHashes(database.kysely);
-  const bannerScripts = new BannerScripts(database.kysely, notices);
+  const vendorLists = new VendorLists(database.kysely, { log });
+  try {
+    await loadVendorLists(config, vendorLists);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const bannerScripts = new BannerScripts(database.kysely, notices, vendorLists);
   const ai = createAiWorker(config, database.kysely);
   if (config.metricsToken || config.metricsPort !== undefined) {
     metrics = new Metrics({
@@ -221,6 +247,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     webhooks,
     locator,
     draining: new Draining(),
+    vendorLists,
     async forgetTokens(hashes) {
       for (const hash of hashes) tokens.forget(hash);
       await broadcast('token', hashes);
@@ -241,6 +268,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
       await broadcast('banner', accountIds);
     },
     async close() {
+      await vendorLists.close();
       await scans.close();
       await ai.close();
       await consentWriter.close();

@@ -264,10 +264,16 @@ export interface ConsentsTable {
   gpp_string: ColumnType<string | null, string | null | undefined, never>;
   /** The notice snapshot the visitor was shown (`notice_snapshots.hash`); null when not known. */
   notice_hash: ColumnType<string | null, string | null | undefined, never>;
+  /** The IAB TCF TC string of the choice; null when none. */
+  tc_string: ColumnType<string | null, string | null | undefined, never>;
+  /** Google's Additional Consent string of the choice; null when none. */
+  ac_string: ColumnType<string | null, string | null | undefined, never>;
 }
 
 /** A consent's fields of where and under which mode it was given, and its GPP string: absent is null. */
-export type RegionalField = 'country' | 'region' | 'mode' | 'gpp_string';
+export type RegionalField = 'country' | 'region' | 'mode' | 'gpp_string' | TcfField;
+/** A consent's TCF signals (issue 47): absent is null. */
+export type TcfField = 'tc_string' | 'ac_string';
 
 /** How a banner treats a visitor's region: opt-in (today's banner), opt-out, a notice, or none. */
 export type ConsentMode = 'opt-in' | 'opt-out' | 'notice' | 'none';
@@ -316,6 +322,8 @@ export interface ConsentRow {
   mode: ConsentMode | null;
   gpp_string: string | null;
   notice_hash: string | null;
+  tc_string: string | null;
+  ac_string: string | null;
 }
 
 /** A consent's fields that only some consents carry, hashed into the chain only when set: absent is null. */
@@ -480,6 +488,15 @@ export interface ConsentDailyCountryModesTable {
 }
 
 /** A HyperLogLog of the distinct visitors of an account in a UTC day, ISO week or month (named by its first day). */
+/** Per account, day and TCF purpose (0: the TC strings themselves): consents given, legitimate interests standing. */
+export interface ConsentDailyTcfPurposesTable {
+  account_id: string;
+  day: ColumnType<Date, string, string>;
+  purpose: number;
+  consents: number;
+  legitimate_interests: number;
+}
+
 export interface AccountVisitorSketchesTable {
   account_id: string;
   grain: 'day' | 'week' | 'month';
@@ -552,6 +569,20 @@ export interface WebhookConsentQueueTable {
   created_at: CreatedAt;
 }
 
+/** One version of the IAB's Global Vendor List (GVL v3), for every tenant; the highest is in force. */
+export interface TcfVendorListsTable {
+  version: number;
+  tcf_policy_version: number;
+  last_updated: Date;
+  /** `vendor-list.json` as loaded. */
+  vendor_list: Json<Record<string, unknown>>;
+  /** The declarations of `purposes-xx.json` (purposes, features, stacks, data categories), by language code. */
+  translations: ColumnType<Record<string, Record<string, unknown>>, string | undefined, string>;
+  fetched_at: CreatedAt;
+  /** Moves when translations are merged into the version. */
+  updated_at: Timestamp;
+}
+
 export interface Database {
   partners: PartnersTable;
   users: UsersTable;
@@ -579,12 +610,14 @@ export interface Database {
   consent_daily_categories: ConsentDailyCategoriesTable;
   consent_hourly_counts: ConsentHourlyCountsTable;
   consent_daily_country_modes: ConsentDailyCountryModesTable;
+  consent_daily_tcf_purposes: ConsentDailyTcfPurposesTable;
   account_visitor_sketches: AccountVisitorSketchesTable;
   consent_erasures: ConsentErasuresTable;
   notice_snapshots: NoticeSnapshotsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_consent_queue: WebhookConsentQueueTable;
+  tcf_vendor_lists: TcfVendorListsTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;

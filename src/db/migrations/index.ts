@@ -32,6 +32,8 @@ import * as regionalRules from './2026_12_06_1201_regional_rules.ts';
 import * as categorySaleOrSharing from './2026_12_06_1202_category_sale_or_sharing.ts';
 import * as consentIdempotencyKeys from './2026_12_07_482_consent_idempotency_keys.ts';
 import * as webhooks from './2026_12_07_4921_webhooks.ts';
+import * as tcfVendorLists from './2026_12_07_4701_tcf_vendor_lists.ts';
+import * as consentTcfStrings from './2026_12_07_4702_consent_tcf_strings.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -68,6 +70,8 @@ const migrations: Record<string, Migration> = {
   '2026_12_07_482_consent_idempotency_keys': consentIdempotencyKeys,
   '2026_12_07_4911_notice_snapshots': noticeSnapshots,
   '2026_12_07_4921_webhooks': webhooks,
+  '2026_12_07_4701_tcf_vendor_lists': tcfVendorLists,
+  '2026_12_07_4702_consent_tcf_strings': consentTcfStrings,
 };
 
 export const migrationProvider: MigrationProvider = {

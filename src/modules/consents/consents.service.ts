@@ -11,6 +11,8 @@ import { IDEMPOTENCY_KEY, SERVICES_LIMIT, type ConsentInput } from './consents.s
 import { isWebUrl } from '../../lib/web-url.ts';
 import { maskIp } from './ip-mask.ts';
 import { decodesAsGpp } from './gpp-string.ts';
+import { decodesAsTcString } from './tc-string.ts';
+import { parseAcString } from '../../../banner/src/ac-string.ts';
 import { isCountryCode } from '../../geo/country-codes.ts';
 import type { EarlierConsent } from './idempotency-keys.ts';
 
@@ -82,6 +84,8 @@ async function checkRegional(input: ConsentInput, problems: Problems): Promise<v
   if (region != null && country == null) problems.add('region', 'needs the country it lies in');
   else if (region != null && country != null && !region.startsWith(`${country}-`)) problems.add('region', `must lie in the country (${country}-…)`);
   if (gpp != null && !(await decodesAsGpp(gpp))) problems.add('gpp_string', 'is not a GPP string the IAB library can decode');
+  if (input.tc_string != null && !decodesAsTcString(input.tc_string)) problems.add('tc_string', 'is not a TC string the IAB library can decode');
+  if (input.ac_string != null && !parseAcString(input.ac_string)) problems.add('ac_string', 'is not an Additional Consent string (2~1.35~dv.9.21)');
 }
 
 async function checkPreferences(categories: CategoryCache, accountId: string, input: ConsentInput, problems: Problems): Promise<UserPreferences> {
@@ -165,6 +169,8 @@ export async function recordConsent(
     gpp_string: input.gpp_string ?? null,
     idempotency_key: idempotencyKey ?? null,
     notice_hash: input.notice_hash ?? null,
+    tc_string: input.tc_string ?? null,
+    ac_string: input.ac_string ?? null,
   };
   const earlier = await consentWriter.write(consent);
   return { consent, earlier };

@@ -12,6 +12,8 @@ import { TtlMap } from '../../lib/ttl-map.ts';
 import type { BannerSettings } from '../banner/banner.schema.ts';
 import { bannerRegions, bannerTexts, findBannerSettings, translationsFor } from '../banner/banner.service.ts';
 import { recordNoticeSnapshot, type NoticeHashes } from '../notices/notices.service.ts';
+import { bannerTcf, type VendorListFacts } from '../tcf/tcf-settings.ts';
+import type { VendorLists } from '../tcf/vendor-lists.ts';
 import { bannerContent, findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
 
 type Content = Awaited<ReturnType<typeof bannerContent>>;
@@ -52,7 +54,7 @@ async function loadBundles(): Promise<BuiltBundles> {
 }
 
 /** Compressed once, when built (brotli at quality 11, gzip at 9): see banner-script.routes.ts. */
-async function encode(identity: Buffer): Promise<EncodedScript> {
+export async function encode(identity: Buffer): Promise<EncodedScript> {
   const [gzipped, brotli] = await Promise.all([
     gzipAsync(identity, { level: 9 }),
     brotliAsync(identity, {
@@ -66,14 +68,16 @@ async function encode(identity: Buffer): Promise<EncodedScript> {
 /**
  * What the banner script is given: the account, its look and texts, its regional rules (the named
  * groups expanded as of now: the same script for every visitor, wherever they are), and its
- * categories; the account's own words in other languages only in those the banner speaks.
+ * categories; the account's own words in other languages only in those the banner speaks; its TCF
+ * settings when it has TCF on and a vendor list is loaded (`gvl`), else no `tcf` at all.
  */
-function configOf(account: WidgetAccount, settings: BannerSettings, content: Content): BannerConfig {
+function configOf(account: WidgetAccount, settings: BannerSettings, content: Content, gvl: VendorListFacts | undefined): BannerConfig {
   const {
     translations: _, revision, account_id: __, languages,
-    regional_rules, default_mode, consent_mode, regional_rules_customised: ___,
+    regional_rules, default_mode, consent_mode, regional_rules_customised: ___, tcf: tcfSettings,
     ...look
   } = settings;
+  const tcf = bannerTcf(tcfSettings, gvl);
   const spoken = <T extends { translations: Parameters<typeof translationsFor>[0] }>(thing: T): T =>
     ({ ...thing, translations: translationsFor(thing.translations, languages) });
   return {
@@ -87,6 +91,7 @@ function configOf(account: WidgetAccount, settings: BannerSettings, content: Con
       storage_items: category.storage_items.map(spoken),
       services: category.services.map(spoken),
     })),
+    ...(tcf ? { tcf } : {}),
   };
 }
 
@@ -113,7 +118,11 @@ export class BannerScripts {
   private gpp: Promise<BuiltGppFile> | undefined;
   private extras: Promise<BuiltGppFile> | undefined;
 
-  constructor(private readonly db: Executor, private readonly notices?: Pick<NoticeHashes, 'remember'>) {}
+  constructor(
+    private readonly db: Executor,
+    private readonly notices?: Pick<NoticeHashes, 'remember'>,
+    private readonly vendorLists?: Pick<VendorLists, 'current'>,
+  ) {}
 
   /** The banner at once when built (the hot path spends no promise on it), else a promise of it. */
   get(accountId: string): MaybePromise<BuiltBanner | undefined> {
@@ -176,19 +185,22 @@ export class BannerScripts {
    * built fresh and never cached.
    */
   async preview(accountId: string, settings: BannerSettings): Promise<string | undefined> {
-    const [bundles, account, categories] = await Promise.all([this.loaded(), findWidgetAccount(this.db, accountId), bannerContent(this.db, accountId)]);
-    return account && scriptFor(bundles.banner, configOf(account, settings, categories));
+    const [bundles, account, categories, gvl] = await Promise.all([
+      this.loaded(), findWidgetAccount(this.db, accountId), bannerContent(this.db, accountId), this.vendorLists?.current(),
+    ]);
+    return account && scriptFor(bundles.banner, configOf(account, settings, categories, gvl));
   }
 
   private async build(accountId: string): Promise<BuiltBanner | undefined> {
-    const [bundles, account, settings, categories] = await Promise.all([
+    const [bundles, account, settings, categories, gvl] = await Promise.all([
       this.loaded(),
       findWidgetAccount(this.db, accountId),
       findBannerSettings(this.db, accountId),
       bannerContent(this.db, accountId),
+      this.vendorLists?.current(),
     ]);
     if (!account || !settings) return undefined;
-    const shown = configOf(account, settings, categories);
+    const shown = configOf(account, settings, categories, gvl);
     // The snapshot of what this banner shows is stored before the banner is served, so that every
     // `notice_hash` a visitor can send back names a stored snapshot. The same content is stored once.
     const content = JSON.parse(JSON.stringify(shown)) as unknown;

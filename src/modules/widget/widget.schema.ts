@@ -42,6 +42,25 @@ const Theme = Type.Object({
   primary_text: Nullable(Type.String()),
 });
 
+const TcfRestriction = Type.Object({
+  purpose_id: Type.Integer(),
+  restriction_type: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)]),
+  vendor_ids: Type.Array(Type.Integer()),
+});
+
+/** The TCF block of an account with TCF on (banner/src/config.ts's BannerTcf). */
+const WidgetTcf = Type.Object({
+  cmp_id: Type.Integer(),
+  cmp_version: Type.Integer(),
+  publisher_country_code: Type.String(),
+  vendor_ids: Type.Array(Type.Integer(), { description: 'The GVL vendors: GET /widget/{account_id}/tcf-vendors.json lists them' }),
+  google_atp_ids: Type.Array(Type.Integer()),
+  legitimate_interest_purposes: Type.Array(Type.Integer()),
+  publisher_restrictions: Type.Array(TcfRestriction),
+  gvl_version: Type.Integer({ description: 'The Global Vendor List version in force when the configuration was built' }),
+  tcf_policy_version: Type.Integer(),
+}, { description: 'IAB TCF settings: only for an account with TCF on' });
+
 export const WidgetConfig = Type.Object({
   data: Type.Object({
     account: Type.Object({ id: Type.String(), name: Type.String(), default_language: Type.String() }),
@@ -80,7 +99,12 @@ export const WidgetConfig = Type.Object({
     notice_hash: Type.Optional(Type.String({
       description: 'SHA-256 of the canonical JSON of the fields above: the notice snapshot stored before this configuration was served (GET /api/v1/notices/{hash}); the banner sends it with each consent',
     })),
+    tcf: Type.Optional(WidgetTcf),
   }),
+});
+
+export const TcfVendorsQuery = Type.Object({
+  lang: Type.Optional(Type.String({ maxLength: 35, description: "The visitor's language (de, pt-PT): the purposes' translation loaded for it or its primary language; else English" })),
 });
 
 export const VisitorRegion = Type.Object({
