@@ -7,7 +7,8 @@ import { sql, type Kysely } from 'kysely';
  *   JSON: keys sorted, no whitespace). Immutable: nothing updates a row; they go with their account.
  * - `consents.notice_hash`: the snapshot the visitor saw when choosing; null for consents recorded
  *   before it was kept, or sent without one (a backend's). A nullable column without a default is
- *   added without rewriting the table; the view `consent_records` gains it at its end.
+ *   added without rewriting the table; the view `consent_records` gains it at its end (after the
+ *   TC and AC strings of 2026_12_07_4702).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -25,7 +26,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         ch.accepted_categories, ch.rejected_categories, ch.accepted_services, ch.rejected_services,
         c.url, c.user_agent, c.ip_address, c.gpc, c.created_at, c.chain_seq, c.hash, c.personal_hash, c.personal_salt, c.erased_at,
         ch.text_bytes as choice_bytes, ch.category_count as choice_categories,
-        c.country, c.region, c.mode, c.gpp_string, c.notice_hash
+        c.country, c.region, c.mode, c.gpp_string, c.tc_string, c.ac_string, c.notice_hash
       from consents c left join consent_choices ch on ch.id = c.choice_id;
   `.execute(db);
 }
@@ -38,7 +39,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
         ch.accepted_categories, ch.rejected_categories, ch.accepted_services, ch.rejected_services,
         c.url, c.user_agent, c.ip_address, c.gpc, c.created_at, c.chain_seq, c.hash, c.personal_hash, c.personal_salt, c.erased_at,
         ch.text_bytes as choice_bytes, ch.category_count as choice_categories,
-        c.country, c.region, c.mode, c.gpp_string
+        c.country, c.region, c.mode, c.gpp_string, c.tc_string, c.ac_string
       from consents c left join consent_choices ch on ch.id = c.choice_id;
     alter table consents drop column notice_hash;
     drop table notice_snapshots;
