@@ -93,6 +93,9 @@ describeBrowser('placeholders of embedded content in a browser', RETRIED_UNDER_C
     // YouTube and the map are Marketing; Vimeo (Analytics) still waits.
     await expect.poll(() => [...loads].sort()).toEqual(['map', 'youtube']);
     expect(await placeholder(page, 'Our shop on Vimeo').isVisible()).toBe(true);
+    // The loaded frames shown in their placeholders' place.
+    expect(await placeholder(page, 'Where we are').count()).toBe(0);
+    expect(await page.locator('iframe[title="Where we are"]').isVisible()).toBe(true);
     await expect.poll(() => page.evaluate(() => window.Consentry!.getConsent()?.consent_id)).toBeTruthy();
     const sessionId = await page.evaluate(() => window.Consentry!.getConsent()!.session_id);
     const [consent] = await consentsOf(sessionId);
@@ -136,6 +139,23 @@ describeBrowser('placeholders of embedded content in a browser', RETRIED_UNDER_C
     });
     await expect.poll(() => loads).toContain('after-choice');
     expect(await page.locator('.consentry-embed').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a later change of choice in the preferences shows every waiting frame in its placeholder\'s place', async () => {
+    const { context, page, errors } = await newVisitor(browser);
+    loads.length = 0;
+    await visit(page);
+    await page.locator('#cc-main .cm').getByRole('button', { name: 'Reject all', exact: true }).click();
+    await expect.poll(() => page.evaluate(() => window.Consentry!.getConsent()?.accept_type)).toBe('necessary');
+    expect(await page.locator('.consentry-embed').count()).toBe(3);
+    await page.evaluate(() => window.Consentry!.showPreferences());
+    await page.locator('#cc-main .pm').getByRole('button', { name: 'Accept all', exact: true }).click();
+    await expect.poll(() => [...loads].sort()).toEqual(['map', 'vimeo', 'youtube']);
+    // The frame gated by data-category too is the placeholder's, not the plain gating's.
+    await expect.poll(() => page.locator('.consentry-embed').count()).toBe(0);
+    expect(await page.locator('iframe[title="Where we are"]').isVisible()).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });
