@@ -10,6 +10,9 @@ import { showConsentId } from './preferences-modal.ts';
 import { recordConsent } from './recording.ts';
 import { accepted, consentId, ownDomain, place, rejected, sessionId, setConsentId } from './state.ts';
 import { eraseOtherCopies } from './stored.ts';
+/* tcf */
+import { tcfFields } from './tcf-signal.ts';
+/* /tcf */
 
 /** What a valid choice means for the page: Consent Mode, gated elements, storage of rejected categories. */
 export function apply(): void {
@@ -41,6 +44,10 @@ function record(): void {
     // The mode applied, and where the visitor is when the banner knows it (else the service finds it).
     mode: place?.mode,
     ...(place?.country ? { country: place.country, region: place.region } : {}),
+    /* tcf */
+    // The TC and AC strings of a choice made on the TCF screens.
+    ...tcfFields(),
+    /* /tcf */
     user_preferences: {
       accept_type: preferences.acceptType,
       accepted_categories: idsOf(preferences.acceptedCategories),

@@ -79,6 +79,34 @@ export interface BannerRegions {
   consent_mode: { ads_data_redaction: boolean; url_passthrough: boolean };
 }
 
+/** A publisher restriction of the TCF: for `purpose_id`, the vendors' legal basis is restricted. */
+export interface BannerTcfRestriction {
+  purpose_id: number;
+  /** 0: not allowed, 1: consent required, 2: legitimate interest required (the TCF's RestrictionType). */
+  restriction_type: 0 | 1 | 2;
+  vendor_ids: number[];
+}
+
+/**
+ * The IAB TCF settings of an account that has it on (the script of an account without it has no
+ * `tcf` at all, and is the same bytes as before TCF existed). The vendors' texts and the purposes'
+ * come from `GET /widget/{id}/tcf-vendors.json?lang=xx`, in the visitor's language.
+ */
+export interface BannerTcf {
+  /** The CMP ID the IAB registered for the operator, and the version of their CMP. */
+  cmp_id: number;
+  cmp_version: number;
+  /** The publisher's country (ISO 3166-1 alpha-2), written into the TC string. */
+  publisher_country_code: string;
+  /** The GVL vendors the publisher works with (the vendor-list route answers these alone). */
+  vendor_ids: number[];
+  /** Google's Additional Consent: the ad technology providers (not in the GVL) the AC string names. */
+  google_atp_ids: number[];
+  /** The purposes the publisher itself relies on legitimate interest for (the TC string's publisher segment). */
+  legitimate_interest_purposes: number[];
+  publisher_restrictions: BannerTcfRestriction[];
+}
+
 /** What the service embeds in each account's script (the same as `config.json`'s banner fields). */
 export interface BannerConfig {
   /** `domain`: where the script keeps the visitor's choice (config.json leaves it out). */
@@ -89,4 +117,6 @@ export interface BannerConfig {
   /** Every language the banner speaks, each complete. */
   texts: Record<string, Texts>;
   categories: BannerCategory[];
+  /** Only for an account with TCF on: see BannerTcf. */
+  tcf?: BannerTcf;
 }

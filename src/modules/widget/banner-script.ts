@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { BuiltBundles } from '../../../banner/build.ts';
-import { BUNDLE_PATH, GPP_CHUNK_PATH, gppChunkName } from '../../../banner/paths.ts';
+import { BUNDLE_PATH, BUNDLE_TCF_PATH, GPP_CHUNK_PATH, TCF_CHUNK_PATH, gppChunkName, tcfChunkName } from '../../../banner/paths.ts';
 import type { BannerConfig } from '../../../banner/src/config.ts';
 import type { Executor } from '../../db/kysely.ts';
 import type { MaybePromise } from '../../lib/maybe-promise.ts';
@@ -31,20 +31,20 @@ export interface BuiltBanner extends EncodedScript {
   config: BannerConfig;
 }
 
-/** The GPP file the banner loads in opt-out regions, under its content-hashed name. */
+/** The GPP file the banner loads in opt-out regions (or the TCF file, in opt-in ones), under its content-hashed name. */
 export interface BuiltGppFile extends EncodedScript {
   name: string;
 }
 
 /**
- * The bundle and the GPP file `npm run build` wrote, or (a fresh clone, a test run, a dist/ from
- * before the GPP file) the same built in memory: the bundle names the GPP file it was built with.
+ * The bundles, the GPP file and the TCF file `npm run build` wrote, or (a fresh clone, a test run,
+ * a dist/ from before one of them) the same built in memory: a bundle names the files it was built with.
  */
 async function loadBundles(): Promise<BuiltBundles> {
-  const [bundle, gpp] = [BUNDLE_PATH(), GPP_CHUNK_PATH()];
-  if (existsSync(bundle) && existsSync(gpp)) {
-    const [banner, code] = await Promise.all([readFile(bundle, 'utf8'), readFile(gpp, 'utf8')]);
-    return { banner, gpp: { name: gppChunkName(code), code } };
+  const paths = [BUNDLE_PATH(), BUNDLE_TCF_PATH(), GPP_CHUNK_PATH(), TCF_CHUNK_PATH()];
+  if (paths.every((path) => existsSync(path))) {
+    const [banner, bannerTcf, gpp, tcf] = await Promise.all(paths.map((path) => readFile(path, 'utf8')));
+    return { banner, bannerTcf, gpp: { name: gppChunkName(gpp), code: gpp }, tcf: { name: tcfChunkName(tcf), code: tcf } };
   }
   const { buildBanner } = await import('../../../banner/build.ts');
   return buildBanner();
@@ -89,8 +89,13 @@ function configOf(account: WidgetAccount, settings: BannerSettings, content: Con
   };
 }
 
-/** The bundle runs inside a function whose one parameter is the account's configuration. */
-export function scriptFor(bundle: string, config: BannerConfig): string {
+/**
+ * The bundle runs inside a function whose one parameter is the account's configuration: the bundle
+ * with the `__tcfapi` stub and the TCF file's loader for an account with TCF on, the plain one
+ * (the same bytes as before TCF existed) for the others.
+ */
+export function scriptFor(bundles: Pick<BuiltBundles, 'banner' | 'bannerTcf'>, config: BannerConfig): string {
+  const bundle = config.tcf ? bundles.bannerTcf : bundles.banner;
   return `/* Consentry banner, account ${config.account.id}, revision ${config.revision} */\n` +
     `(function(__CONSENTRY_CONFIG__){${bundle}})(${JSON.stringify(config)});\n`;
 }
@@ -110,6 +115,7 @@ export class BannerScripts {
   private generation = 0;
   private bundles: Promise<BuiltBundles> | undefined;
   private gpp: Promise<BuiltGppFile> | undefined;
+  private tcf: Promise<BuiltGppFile> | undefined;
 
   constructor(private readonly db: Executor) {}
 
@@ -149,6 +155,17 @@ export class BannerScripts {
     return this.gpp;
   }
 
+  /** The TCF file, compressed once: the same for every account. */
+  tcfFile(): Promise<BuiltGppFile> {
+    this.tcf ??= this.loaded()
+      .then(async ({ tcf }) => ({ name: tcf.name, ...await encode(Buffer.from(tcf.code)) }))
+      .catch((error: unknown) => {
+        this.tcf = undefined;
+        throw error;
+      });
+    return this.tcf;
+  }
+
   /** The bundle, loaded once. */
   private loaded(): Promise<BuiltBundles> {
     this.bundles ??= loadBundles().catch((error: unknown) => {
@@ -164,7 +181,7 @@ export class BannerScripts {
    */
   async preview(accountId: string, settings: BannerSettings): Promise<string | undefined> {
     const [bundles, account, categories] = await Promise.all([this.loaded(), findWidgetAccount(this.db, accountId), bannerContent(this.db, accountId)]);
-    return account && scriptFor(bundles.banner, configOf(account, settings, categories));
+    return account && scriptFor(bundles, configOf(account, settings, categories));
   }
 
   private async build(accountId: string): Promise<BuiltBanner | undefined> {
@@ -176,6 +193,6 @@ export class BannerScripts {
     ]);
     if (!account || !settings) return undefined;
     const config = configOf(account, settings, categories);
-    return { config, ...await encode(Buffer.from(scriptFor(bundles.banner, config))) };
+    return { config, ...await encode(Buffer.from(scriptFor(bundles, config))) };
   }
 }

@@ -6,7 +6,7 @@ import type { RoutesPlugin } from '../../services.ts';
 import { ErrorList, ValidationErrorList } from '../../http/schemas.ts';
 import { ReceiptParams, ReceiptQuery, ReceiptSchema, toReceipt } from '../consent-proof/consent-proof.schema.ts';
 import { visitorContext } from '../consents/consents.service.ts';
-import { bannerScriptHandler, gppFileHandler } from './banner-script.routes.ts';
+import { bannerScriptHandler, gppFileHandler, tcfFileHandler } from './banner-script.routes.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
 import type { WidgetAccount } from './widget.repository.ts';
 import { bannerConfig, countPageview, recordVisitorConsent, visitorReceipt, visitorRegion } from './widget.service.ts';
@@ -132,6 +132,16 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
       response: scriptResponses('The script (text/javascript), compressed when the client accepts it; cached for good', 'No such file: a JavaScript comment'),
     },
   }, gppFileHandler(services));
+
+  app.get('/widget/tcf.:hash.js', {
+    config: { auth: 'public', throttle: 'widget' },
+    schema: {
+      operationId: 'widgetTcfFile', tags,
+      summary: 'The IAB TCF file (`__tcfapi` and its screens) the banner of a TCF account loads in opt-in regions; its name is its content hash',
+      params: GppFileParams,
+      response: scriptResponses('The script (text/javascript), compressed when the client accepts it; cached for good', 'No such file: a JavaScript comment'),
+    },
+  }, tcfFileHandler(services));
 
   app.get('/widget/:account_id/config.json', {
     config: { auth: 'public', throttle: 'widget' },
