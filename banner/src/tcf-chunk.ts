@@ -57,11 +57,18 @@ const domReady = () =>
 
 export function runTcf(run: TcfRun): TcfSession {
   let ac: string | null = null;
-  // Google reads its Additional Consent from `addtlConsent` in the TCData (getTCData and the events).
+  let gvlVersion: number | undefined;
+  type Next = (data: unknown, status: boolean) => void;
   const api = new CmpApi(run.tcf.cmp_id, run.tcf.cmp_version, true, {
-    getTCData: (next: (data: unknown, status: boolean) => void, tcData: unknown, status: boolean) => {
+    // Google reads its Additional Consent from `addtlConsent` in the TCData (getTCData and the events).
+    getTCData: (next: Next, tcData: unknown, status: boolean) => {
       if (tcData && typeof tcData === 'object' && ac) (tcData as Record<string, unknown>).addtlConsent = ac;
       next(tcData, status);
+    },
+    // The version of the vendor list the screens show, before a TC string carries it.
+    ping: (next: Next, ping: unknown, status: boolean) => {
+      if (ping && typeof ping === 'object' && gvlVersion !== undefined) (ping as Record<string, unknown>).gvlVersion ??= gvlVersion;
+      next(ping, status);
     },
   });
 
@@ -69,6 +76,7 @@ export function runTcf(run: TcfRun): TcfSession {
     .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`HTTP ${response.status}`))))
     .then(async (answer) => {
       const gvl = new GVL(answer?.vendors ? answer : answer?.data);
+      gvlVersion = gvl.vendorListVersion;
       const allPurposes = Object.keys(gvl.purposes).map(Number);
       const storedString = readCookie(TC_COOKIE);
       const stored = storedModel(storedString, gvl, run.tcf);

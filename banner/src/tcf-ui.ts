@@ -63,6 +63,7 @@ function style(look: ScreensInput['look']): HTMLStyleElement {
   const { background, text, primary, primary_text } = look.theme;
   const css = `
 #consentry-tcf{--ctcf-bg:${background ?? '#fff'};--ctcf-fg:${text ?? '#1f2328'};--ctcf-primary:${primary ?? '#1f4fd1'};--ctcf-on-primary:${primary_text ?? '#fff'};font:15px/1.45 system-ui,sans-serif}
+#consentry-tcf [hidden]{display:none!important}
 #consentry-tcf .ctcf-backdrop{position:fixed;inset:0;background:rgba(0,0,0,.45);z-index:2147483646}
 #consentry-tcf .ctcf-layer{position:fixed;z-index:2147483647;background:var(--ctcf-bg);color:var(--ctcf-fg);box-shadow:0 6px 30px rgba(0,0,0,.3);border-radius:10px;padding:20px 24px;box-sizing:border-box;max-height:92vh;overflow:auto}
 #consentry-tcf .ctcf-first{left:50%;bottom:16px;transform:translateX(-50%);width:min(720px,calc(100vw - 24px))}
