@@ -9,6 +9,7 @@
 
 import { CmpApi } from '@iabtechlabtcf/cmpapi';
 import { GVL } from '@iabtechlabtcf/core';
+import type { GppStub } from './gpp-stub.ts';
 import type { BannerLook, BannerTcf } from './config.ts';
 import { categoriesFor } from './tcf-categories.ts';
 import {
@@ -16,6 +17,7 @@ import {
   type TcfChoice,
 } from './tcf-consent.ts';
 import type { TcfSignal } from './tcf-signal.ts';
+import { startTcfGpp } from './tcf-gpp.ts';
 import { tcfTexts } from './tcf-texts.ts';
 import { buildScreens } from './tcf-ui.ts';
 import type { Texts } from './translations.ts';
@@ -36,6 +38,8 @@ export interface TcfRun {
   choose(slugs: string[], signal: TcfSignal): void;
   /** A stored TCF choice holds: its strings, for the consent a later choice records. */
   restore(signal: TcfSignal): void;
+  /** The banner's `__gpp` stub, when GPP is on the page: GPP's tcfeuv2 section is written here. */
+  gpp?: Pick<GppStub, 'take'>;
 }
 
 export interface TcfSession {
@@ -57,6 +61,7 @@ const domReady = () =>
 
 export function runTcf(run: TcfRun): TcfSession {
   let ac: string | null = null;
+  const gpp = run.gpp ? startTcfGpp(run.gpp.take(), run.tcf.cmp_id, run.tcf.cmp_version) : undefined;
   let gvlVersion: number | undefined;
   type Next = (data: unknown, status: boolean) => void;
   const api = new CmpApi(run.tcf.cmp_id, run.tcf.cmp_version, true, {
@@ -96,6 +101,7 @@ export function runTcf(run: TcfRun): TcfSession {
         chosen = true;
         layers.hide();
         api.update(tcString, false);
+        gpp?.write(tcString, false);
         run.choose(categoriesFor(choice.purposes, allPurposes, run.categories), { tc_string: tcString, ac_string: ac });
       };
       const layers = buildScreens({
@@ -114,11 +120,13 @@ export function runTcf(run: TcfRun): TcfSession {
       if (chosen) {
         ac = storedAc;
         api.update(storedString!, false);
+        gpp?.write(storedString!, false);
         run.restore({ tc_string: storedString!, ac_string: storedAc });
       } else {
         await domReady();
         layers.showFirst();
         api.update('', true);
+        gpp?.write(null, true);
       }
       return layers;
     })
@@ -127,6 +135,7 @@ export function runTcf(run: TcfRun): TcfSession {
       // the optional categories stay off, as under opt-in before a choice.
       console.warn('Consentry: the TCF vendor list could not be loaded;', error);
       api.disable();
+      gpp?.write(null, false);
       return undefined;
     });
 

@@ -10,6 +10,7 @@
 import * as CookieConsent from 'vanilla-cookieconsent';
 import { config, serviceBase } from './account.ts';
 import type { BannerMode } from './config.ts';
+import type { GppStub } from './gpp-stub.ts';
 import type { TcfSession } from './tcf-chunk.ts';
 import { setTcfSignal } from './tcf-signal.ts';
 import { answerNotApplies, installTcfStub } from './tcf-stub.ts';
@@ -35,6 +36,15 @@ export function installTcf(): void {
 
 /** The TCF screens ask this visitor, in place of the banner's: TCF on, and opt-in where they are. */
 export const tcfAsks = (mode: BannerMode) => installed && mode === 'opt-in';
+
+let gppStub: GppStub | undefined;
+
+/** Where the TCF screens ask, the `__gpp` stub goes to the TCF file, for the tcfeuv2 section: true then. */
+export function tcfTakesGpp(mode: BannerMode, stub: GppStub): boolean {
+  if (!tcfAsks(mode)) return false;
+  gppStub = stub;
+  return true;
+}
 
 /** The banner's library has started: choices made on the TCF screens can be given to it. */
 export function markLibraryStarted(): void {
@@ -96,6 +106,7 @@ export function startTcf(start: TcfStart): void {
       returning: start.returning,
       cookie: { domain: start.cookieDomain, secure: start.secure, days: config.banner.consent_expiry_days },
       restore: setTcfSignal,
+      gpp: gppStub,
       choose(slugs, signal) {
         setTcfSignal(signal);
         void library.then(() => {
@@ -106,7 +117,8 @@ export function startTcf(start: TcfStart): void {
       },
     });
   }).catch(() => {
-    // The file did not load: nothing optional runs (opt-in), and `__tcfapi` stays the stub's.
+    // The file did not load: nothing optional runs (opt-in), `__tcfapi` stays the stub's, `__gpp` has no section.
+    gppStub?.settle();
     console.warn(`Consentry: the TCF file could not be loaded (${serviceBase}/widget/${__CONSENTRY_TCF_CHUNK__})`);
   });
 }

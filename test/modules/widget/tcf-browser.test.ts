@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { GppModel } from '@iabgpp/cmpapi';
 import { TCString, type TCModel } from '@iabtechlabtcf/core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
@@ -179,6 +180,12 @@ describeBrowser('the IAB TCF CMP in the browser', RETRIED_UNDER_CI, () => {
     expect(await ping(p)).toMatchObject({ displayStatus: 'hidden', cmpStatus: 'loaded' });
     const data = (await tcfapi(p, 'getTCData')).data;
     expect(data).toMatchObject({ tcString: tc, gdprApplies: true, eventStatus: 'useractioncomplete', addtlConsent: '2~89.1301~dv.89.1301' });
+    // GPP carries the same choice in its tcfeuv2 section.
+    const gpp = await p.evaluate(() => new Promise<any>((resolve) => window.__gpp!('ping', (data) => resolve(data))));
+    expect(gpp).toMatchObject({ applicableSections: [2], signalStatus: 'ready', cmpStatus: 'loaded' });
+    const section = new GppModel(gpp.gppString);
+    expect(section.getFieldValue('tcfeuv2', 'CmpId')).toBe(CMP_ID);
+    expect(section.getFieldValue('tcfeuv2', 'VendorConsents')).toEqual(IN_V100);
     // The account's categories follow: every purpose consented turns them all on.
     await expect.poll(() => runs(p)).toEqual([1, 1]);
     expect((await consentOf(p))!.accepted.sort()).toEqual(['analytics', 'marketing', 'necessary']);
