@@ -105,6 +105,13 @@ export interface BannerTcf {
   /** The purposes the publisher itself relies on legitimate interest for (the TC string's publisher segment). */
   legitimate_interest_purposes: number[];
   publisher_restrictions: BannerTcfRestriction[];
+  /**
+   * The Global Vendor List in force when the script was built (`vendorListVersion`) and its
+   * `tcfPolicyVersion`: the same as the vendor-list route's answer, so that a stored TC string of
+   * an older list is known to be stale before that file is fetched.
+   */
+  gvl_version: number;
+  tcf_policy_version: number;
 }
 
 /** What the service embeds in each account's script (the same as `config.json`'s banner fields). */

@@ -56,6 +56,9 @@ function el(tag: string, attributes: Record<string, string> = {}, ...children: C
 
 const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ''));
 
+/** A vendor's link only when it is a web address: the vendor list is input from outside. */
+const webAddress = (url: string | undefined) => (url && /^https?:\/\//i.test(url) ? url : undefined);
+
 let lastId = 0;
 const newId = () => `ctcf-${++lastId}`;
 
@@ -180,7 +183,8 @@ export function buildScreens(input: ScreensInput): Screens {
   const vendorItems = vendors.map((vendor) => {
     const urls = vendor.urls ?? [];
     const url = urls.find((entry) => entry.langId === input.language.split('-')[0]) ?? urls.find((entry) => entry.langId === 'en') ?? urls[0];
-    const privacy = url?.privacy ?? vendor.policyUrl;
+    const privacy = webAddress(url?.privacy ?? vendor.policyUrl);
+    const claim = webAddress(url?.legIntClaim);
     const retention = vendor.dataRetention;
     const retentionText = retention
       ? [retention.stdRetention !== undefined ? `${retention.stdRetention} ${tt.days}` : '',
@@ -199,7 +203,7 @@ export function buildScreens(input: ScreensInput): Screens {
     ];
     const links = [
       privacy && el('a', { href: privacy, target: '_blank', rel: 'noopener' }, tt.privacy_link),
-      vendor.legIntPurposes.length > 0 && url?.legIntClaim && el('a', { href: url.legIntClaim, target: '_blank', rel: 'noopener' }, tt.li_claim_link),
+      vendor.legIntPurposes.length > 0 && claim && el('a', { href: claim, target: '_blank', rel: 'noopener' }, tt.li_claim_link),
     ].filter(Boolean) as HTMLElement[];
     return el('div', { class: 'ctcf-item' },
       el('details', {}, el('summary', {}, vendor.name),

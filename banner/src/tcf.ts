@@ -98,7 +98,8 @@ export function startTcf(start: TcfStart): void {
   loadFile().then((file) => {
     session = file.runTcf({
       tcf,
-      vendorsUrl: `${serviceBase}/widget/${config.account.id}/tcf-vendors.json?lang=${encodeURIComponent(start.language)}`,
+      // The list's version in the address: a browser's cached copy is never of another list.
+      vendorsUrl: `${serviceBase}/widget/${config.account.id}/tcf-vendors.json?lang=${encodeURIComponent(start.language)}&v=${tcf.gvl_version}`,
       language: start.language,
       texts: start.texts,
       look: config.banner,
