@@ -224,6 +224,25 @@ program
     if (broken) process.exitCode = 2;
   });
 
+program
+  .command('tcf-gvl-load')
+  .description('Store the IAB Global Vendor List: a vendor-list.json, or a folder with it and purposes-xx.json; prints {version, stored, languages}')
+  .argument('<file-or-folder>', 'the vendor list file, or the folder holding it and its translations')
+  .action(async (path: string) => {
+    const { readVendorListSource } = await import('./modules/tcf/vendor-lists.ts');
+    const { VendorListError } = await import('./modules/tcf/vendor-list.ts');
+    // Read and checked before the database is opened: a broken file never touches it.
+    const source = await readVendorListSource(path).catch((error: unknown) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new UsageError(error instanceof VendorListError ? `${path}: ${error.message}` : code === 'ENOENT' ? `${path}: no such file or folder` : String(error));
+    });
+    await withDatabase(async (db) => {
+      const { storeVendorList } = await import('./modules/tcf/tcf.repository.ts');
+      const stored = await storeVendorList(db, source.list, source.translations);
+      return { version: source.list.vendorListVersion, stored, languages: Object.keys(source.translations) };
+    });
+  });
+
 program.parseAsync(process.argv).catch((error: unknown) => {
   // Commander has already written its own message (or the help) to stderr.
   if (error instanceof CommanderError) process.exit(error.exitCode);

@@ -85,6 +85,35 @@ export interface Config {
   geoipFiles: string[] | undefined;
   /** No GeoIP database: visitors are located by the trusted headers alone, or not at all. */
   geoipDisabled: boolean;
+  /** The IAB's Global Vendor List to load at start: a `vendor-list.json`, or a folder with it and `purposes-xx.json`. */
+  tcfGvlFile: string | undefined;
+  /** The address of a `vendor-list.json` to fetch at start and every `tcfGvlRefreshS` (translations beside it). */
+  tcfGvlUrl: string | undefined;
+  tcfGvlRefreshS: number;
+  /** The languages whose `purposes-xx.json` are fetched beside TCF_GVL_URL's vendor list. */
+  tcfGvlLanguages: string[];
+  tcfGvlTimeoutMs: number;
+}
+
+/**
+ * The languages the IAB translates the purposes into (as its files name them), fetched by default:
+ * the EEA's and a few more spoken by the publishers' visitors.
+ */
+export const DEFAULT_TCF_GVL_LANGUAGES = [
+  'bg', 'ca', 'cs', 'da', 'de', 'el', 'es', 'et', 'eu', 'fi', 'fr', 'gl', 'hr', 'hu', 'it', 'ja', 'lt', 'lv', 'mt', 'nl', 'no',
+  'pl', 'pt-br', 'pt-pt', 'ro', 'ru', 'sk', 'sl', 'sr-cyrl', 'sr-latn', 'sv', 'tr', 'uk', 'zh',
+];
+
+/** TCF_GVL_LANGUAGES: language codes as the IAB's file names write them, separated by commas. */
+function tcfGvlLanguages(env: Env): string[] {
+  const raw = optional(env, 'TCF_GVL_LANGUAGES');
+  if (raw === undefined) return [...DEFAULT_TCF_GVL_LANGUAGES];
+  const codes = raw.split(',').map((code) => code.trim().toLowerCase()).filter((code) => code !== '');
+  const wrong = codes.filter((code) => !/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/.test(code));
+  if (wrong.length > 0 || codes.length > 100) {
+    throw new ConfigError(`TCF_GVL_LANGUAGES must be at most 100 language codes such as de,fr,pt-pt separated by commas (got "${raw}")`);
+  }
+  return codes;
 }
 
 export class ConfigError extends Error {}
@@ -264,5 +293,11 @@ export function loadConfig(env: Env = process.env): Config {
     geoRegionHeader,
     geoipFiles: geoipFiles(env),
     geoipDisabled: boolean(env, 'GEOIP_DISABLED', false),
+    tcfGvlFile: optional(env, 'TCF_GVL_FILE'),
+    tcfGvlUrl: url(env, 'TCF_GVL_URL', ['http:', 'https:']),
+    // Weekly: the IAB publishes a new version every week.
+    tcfGvlRefreshS: integer(env, 'TCF_GVL_REFRESH_S', 604_800, 60, 2_678_400),
+    tcfGvlLanguages: tcfGvlLanguages(env),
+    tcfGvlTimeoutMs: integer(env, 'TCF_GVL_TIMEOUT_MS', 30_000, 1_000, 600_000),
   };
 }

@@ -18,6 +18,8 @@ import { connectRedis, type RedisClients } from './redis.ts';
 import { Metrics } from './http/metrics.ts';
 import { checkGeoDatabase, GeoDatabaseError, shippedDatabaseFiles } from './geo/geoip.ts';
 import { createLocator, type Locator } from './geo/locate.ts';
+import { VendorLists } from './modules/tcf/vendor-lists.ts';
+import { VendorListError } from './modules/tcf/vendor-list.ts';
 
 /** Every module's routes: a Fastify plugin given the shared services. */
 export type RoutesPlugin = FastifyPluginAsyncTypebox<{ services: Services }>;
@@ -54,6 +56,8 @@ export interface Services {
   scans: ScanRunner;
   /** Where a visitor is: the trusted headers when configured, else the GeoIP database by address (never kept). */
   locator: Locator;
+  /** The IAB's Global Vendor List in force (the database's newest), loaded from TCF_GVL_FILE or fetched from TCF_GVL_URL. */
+  vendorLists: VendorLists;
   /** Forgets revoked tokens here and on every other instance. */
   forgetTokens(hashes: string[]): Promise<void>;
   /** Forgets users' cached memberships (a role changed, a member left) here and on every other instance. */
@@ -83,6 +87,21 @@ async function createVisitorLocator(config: Config, log: ReturnType<typeof stder
   });
 }
 
+/**
+ * TCF_GVL_FILE is read now (a wrong path or a broken file stops the start, as GEOIP_FILE does);
+ * TCF_GVL_URL is fetched in the background, now and every TCF_GVL_REFRESH_S: a failed fetch keeps
+ * the stored list and is logged.
+ */
+async function loadVendorLists(config: Config, vendorLists: VendorLists): Promise<void> {
+  if (config.tcfGvlFile) {
+    await vendorLists.loadFile(config.tcfGvlFile).catch((error: unknown) => {
+      const reason = error instanceof VendorListError ? error.message : (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : String(error);
+      throw new ConfigError(`TCF_GVL_FILE (${config.tcfGvlFile}): ${reason}`);
+    });
+  }
+  if (config.tcfGvlUrl) vendorLists.startRefresh(config.tcfGvlUrl, config.tcfGvlLanguages, config.tcfGvlRefreshS, config.tcfGvlTimeoutMs);
+}
+
 export async function createServices(config: Config, options: { migrate?: boolean } = {}): Promise<Services> {
   const log = stderrLog(config.logLevel);
   const locator = await createVisitorLocator(config, log);
@@ -109,7 +128,14 @@ export async function createServices(config: Config, options: { migrate?: boolea
   const retention = new RetentionJob(database.kysely, config.retentionIntervalS);
   const memberships = new MembershipCache(database.kysely);
   const categories = new CategoryCache(database.kysely);
-  const bannerScripts = new BannerScripts(database.kysely);
+  const vendorLists = new VendorLists(database.kysely, { log });
+  try {
+    await loadVendorLists(config, vendorLists);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const bannerScripts = new BannerScripts(database.kysely, vendorLists);
   const ai = createAiWorker(config, database.kysely);
   if (config.metricsToken || config.metricsPort !== undefined) {
     metrics = new Metrics({
@@ -160,6 +186,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     metrics,
     scans,
     locator,
+    vendorLists,
     async forgetTokens(hashes) {
       for (const hash of hashes) tokens.forget(hash);
       await broadcast('token', hashes);
@@ -180,6 +207,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
       await broadcast('banner', accountIds);
     },
     async close() {
+      await vendorLists.close();
       await scans.close();
       await ai.close();
       await consentWriter.close();

@@ -476,6 +476,20 @@ export interface ConsentErasuresTable {
   created_at: CreatedAt;
 }
 
+/** One version of the IAB's Global Vendor List (GVL v3), for every tenant; the highest is in force. */
+export interface TcfVendorListsTable {
+  version: number;
+  tcf_policy_version: number;
+  last_updated: Date;
+  /** `vendor-list.json` as loaded. */
+  vendor_list: Json<Record<string, unknown>>;
+  /** The declarations of `purposes-xx.json` (purposes, features, stacks, data categories), by language code. */
+  translations: ColumnType<Record<string, Record<string, unknown>>, string | undefined, string>;
+  fetched_at: CreatedAt;
+  /** Moves when translations are merged into the version. */
+  updated_at: Timestamp;
+}
+
 export interface Database {
   partners: PartnersTable;
   users: UsersTable;
@@ -504,6 +518,7 @@ export interface Database {
   consent_daily_country_modes: ConsentDailyCountryModesTable;
   account_visitor_sketches: AccountVisitorSketchesTable;
   consent_erasures: ConsentErasuresTable;
+  tcf_vendor_lists: TcfVendorListsTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;

@@ -216,6 +216,7 @@ const TABLE: Record<string, Entry> = {
   'GET /widget/gpp.:hash.js': { rule: 'public', path: () => '/widget/gpp.0000000000000000.js' },
   'GET /widget/:account_id/config.json': { rule: 'public', path: (t) => `/widget/${t.account.id}/config.json` },
   'GET /widget/:account_id/region': { rule: 'public', path: (t) => `/widget/${t.account.id}/region` },
+  'GET /widget/:account_id/tcf-vendors.json': { rule: 'public', path: (t) => `/widget/${t.account.id}/tcf-vendors.json` },
   'POST /widget/:account_id/consents': { rule: 'public', path: (t) => `/widget/${t.account.id}/consents`, body: consent },
   'POST /widget/:account_id/views': { rule: 'public', path: (t) => `/widget/${t.account.id}/views` },
   'DELETE /api/v1/accounts/:id': {

@@ -22,7 +22,7 @@ export const bannerRoutes: RoutesPlugin = async (app, { services }) => {
     body: UpdateBannerBody, response: { 200: BannerResponse },
   }, async (request) => {
     const { accountId } = scopeOf(request);
-    const data = await changeBanner(db, accountId, request.body.banner);
+    const data = await changeBanner(db, accountId, request.body.banner, await services.vendorLists.current());
     await services.forgetBanner([accountId]);
     return { data };
   });
@@ -36,7 +36,7 @@ export const bannerRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, async (request, reply) => {
     const { accountId } = scopeOf(request);
-    const settings = await previewBanner(db, accountId, request.body.banner);
+    const settings = await previewBanner(db, accountId, request.body.banner, await services.vendorLists.current());
     const script = found(await services.bannerScripts.preview(accountId, settings));
     return reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'no-store').send(script);
   });

@@ -4,6 +4,7 @@ import { TEXT_KEYS, type TextKey } from '../../../banner/src/translations.ts';
 import { MAX_REGIONAL_RULES, MODES } from '../../geo/regional-rules.ts';
 import { Nullable, StringEnum, Text } from '../../http/schemas.ts';
 import { MAX_LANGUAGES } from './languages.ts';
+import { TcfChangesSchema, TcfSettingsSchema } from '../tcf/tcf-settings.ts';
 
 export const LAYOUTS = ['box', 'bar', 'cloud'] as const;
 export const POSITIONS = [
@@ -83,6 +84,7 @@ export const BannerSettingsSchema = Type.Object({
     description: 'The account set its own rules; false: the shipped defaults apply, and follow their updates (a US state law coming into force)',
   }),
   consent_mode: Type.Object(ConsentModeFields, { description: 'Google Consent Mode options' }),
+  tcf: TcfSettingsSchema,
 });
 export type BannerSettings = Static<typeof BannerSettingsSchema>;
 
@@ -118,6 +120,7 @@ export const BannerChanges = Type.Object({
     },
     { description: 'Google Consent Mode options: only those sent change; null: all off' },
   ))),
+  tcf: Type.Optional(TcfChangesSchema),
 });
 export type BannerChanges = Static<typeof BannerChanges>;
 

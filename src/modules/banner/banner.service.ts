@@ -8,13 +8,14 @@ import type { BannerChanges, BannerSettings } from './banner.schema.ts';
 import { checkLanguageCodes, mergeTranslations, offeredLanguages, primaryOf } from './languages.ts';
 import { regionalChanges, regionalSettingsOf, regionalValues, type RegionalColumns, type RegionalSettings } from './regional-settings.ts';
 import { isWebUrl } from '../../lib/web-url.ts';
+import { mergeTcfChanges, tcfSettingsOf, type TcfSettings, type VendorListFacts } from '../tcf/tcf-settings.ts';
 
 /** What other modules use of the languages: the checks and merging of their own texts in other languages. */
 export { checkLanguageCodes, knownLanguage, mergeTranslations, translationsFor, type TranslationChanges } from './languages.ts';
 /** And of the regional settings: the rules as the banner script is given them. */
 export { bannerRegions } from './regional-settings.ts';
 
-export const DEFAULT_LOOK: Omit<BannerSettings, 'account_id' | 'translations' | 'languages' | 'revision' | keyof RegionalSettings> = {
+export const DEFAULT_LOOK: Omit<BannerSettings, 'account_id' | 'translations' | 'languages' | 'revision' | 'tcf' | keyof RegionalSettings> = {
   layout: 'box',
   position: 'bottom right',
   theme: { background: null, text: null, primary: null, primary_text: null },
@@ -39,6 +40,7 @@ export function settingsOf(row: BannerRow): BannerSettings {
     languages: offeredLanguages(row.default_language, languages, Object.keys(translations)),
     revision: row.revision,
     ...regionalSettingsOf(row),
+    tcf: tcfSettingsOf(stored.tcf),
   };
 }
 
@@ -47,11 +49,19 @@ export async function getBanner(db: Executor, accountId: string): Promise<Banner
   return settingsOf(row);
 }
 
+/** What a change sets besides the `banner` column's look and texts. */
+interface CheckedChanges {
+  regional: Partial<RegionalColumns>;
+  /** The TCF settings after the change, when it changes them. */
+  tcf?: TcfSettings;
+}
+
 /**
- * Refuses a privacy policy address that is not a web page, a language nobody knows, and a region
- * code or mode that is none; gives the regional columns the changes set.
+ * Refuses a privacy policy address that is not a web page, a language nobody knows, a region
+ * code or mode that is none, and TCF settings that cannot work (`gvl`: the vendor list in force);
+ * gives the regional columns and the TCF settings the changes set.
  */
-function checkChanges(changes: BannerChanges, row: BannerRow): Partial<RegionalColumns> {
+function checkChanges(changes: BannerChanges, row: BannerRow, gvl: VendorListFacts | undefined): CheckedChanges {
   const problems = new Problems();
   if (changes.privacy_policy_url) {
     changes.privacy_policy_url = changes.privacy_policy_url.trim();
@@ -60,15 +70,18 @@ function checkChanges(changes: BannerChanges, row: BannerRow): Partial<RegionalC
   checkLanguageCodes(problems, 'translations', Object.keys(changes.translations ?? {}));
   checkLanguageCodes(problems, 'languages', changes.languages ?? []);
   const regional = regionalChanges(problems, changes, row);
+  const tcf = changes.tcf === undefined ? undefined : mergeTcfChanges(problems, tcfSettingsOf(row.banner.tcf), changes.tcf, gvl);
   problems.throwIfAny();
-  return regional;
+  return { regional, tcf };
 }
 
 /** What the account set of its look and texts, with the changes merged in: a theme colour or a language's text at a time. */
-function merged(row: BannerRow, changes: BannerChanges): Record<string, unknown> {
+function merged(row: BannerRow, changes: BannerChanges, tcf?: TcfSettings): Record<string, unknown> {
   const stored = { ...(row.banner as Record<string, unknown>) };
-  // The regional settings have columns of their own.
-  const { theme, translations, regional_rules: _rules, default_mode: _mode, consent_mode: _consentMode, ...plain } = changes;
+  // The regional settings have columns of their own; the TCF settings come checked and merged.
+  const { theme, translations, regional_rules: _rules, default_mode: _mode, consent_mode: _consentMode, tcf: _tcf, ...plain } = changes;
+  if (changes.tcf === null) delete stored.tcf;
+  else if (tcf) stored.tcf = tcf;
   Object.assign(stored, plain);
   if (plain.privacy_policy_url === '') stored.privacy_policy_url = null;
   // No languages chosen: the default ones.
@@ -84,20 +97,20 @@ function merged(row: BannerRow, changes: BannerChanges): Record<string, unknown>
  * the look, the texts or the regional rules change (a rule decides how visitors who have not chosen
  * are asked, not what a choice meant).
  */
-export async function changeBanner(db: Executor, accountId: string, changes: BannerChanges): Promise<BannerSettings> {
+export async function changeBanner(db: Executor, accountId: string, changes: BannerChanges, gvl?: VendorListFacts): Promise<BannerSettings> {
   return db.transaction().execute(async (trx) => {
     const row = found(await findBanner(trx, accountId));
-    const regional = checkChanges(changes, row);
-    const saved = found(await saveBanner(trx, accountId, merged(row, changes), regionalValues(regional)));
+    const { regional, tcf } = checkChanges(changes, row, gvl);
+    const saved = found(await saveBanner(trx, accountId, merged(row, changes, tcf), regionalValues(regional)));
     return settingsOf(saved);
   });
 }
 
 /** The settings the changes would give, checked as a save checks them, and not saved. */
-export async function previewBanner(db: Executor, accountId: string, changes: BannerChanges): Promise<BannerSettings> {
+export async function previewBanner(db: Executor, accountId: string, changes: BannerChanges, gvl?: VendorListFacts): Promise<BannerSettings> {
   const row = found(await findBanner(db, accountId));
-  const regional = checkChanges(changes, row);
-  return settingsOf({ ...row, ...regional, banner: merged(row, changes) });
+  const { regional, tcf } = checkChanges(changes, row, gvl);
+  return settingsOf({ ...row, ...regional, banner: merged(row, changes, tcf) });
 }
 
 /** Asks every visitor again: their stored choices now carry an older revision. */

@@ -11,6 +11,8 @@ import type { MaybePromise } from '../../lib/maybe-promise.ts';
 import { TtlMap } from '../../lib/ttl-map.ts';
 import type { BannerSettings } from '../banner/banner.schema.ts';
 import { bannerRegions, bannerTexts, findBannerSettings, translationsFor } from '../banner/banner.service.ts';
+import { bannerTcf, type VendorListFacts } from '../tcf/tcf-settings.ts';
+import type { VendorLists } from '../tcf/vendor-lists.ts';
 import { bannerContent, findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
 
 type Content = Awaited<ReturnType<typeof bannerContent>>;
@@ -51,7 +53,7 @@ async function loadBundles(): Promise<BuiltBundles> {
 }
 
 /** Compressed once, when built (brotli at quality 11, gzip at 9): see banner-script.routes.ts. */
-async function encode(identity: Buffer): Promise<EncodedScript> {
+export async function encode(identity: Buffer): Promise<EncodedScript> {
   const [gzipped, brotli] = await Promise.all([
     gzipAsync(identity, { level: 9 }),
     brotliAsync(identity, {
@@ -65,14 +67,16 @@ async function encode(identity: Buffer): Promise<EncodedScript> {
 /**
  * What the banner script is given: the account, its look and texts, its regional rules (the named
  * groups expanded as of now: the same script for every visitor, wherever they are), and its
- * categories; the account's own words in other languages only in those the banner speaks.
+ * categories; the account's own words in other languages only in those the banner speaks; its TCF
+ * settings when it has TCF on and a vendor list is loaded (`gvl`), else no `tcf` at all.
  */
-function configOf(account: WidgetAccount, settings: BannerSettings, content: Content): BannerConfig {
+function configOf(account: WidgetAccount, settings: BannerSettings, content: Content, gvl: VendorListFacts | undefined): BannerConfig {
   const {
     translations: _, revision, account_id: __, languages,
-    regional_rules, default_mode, consent_mode, regional_rules_customised: ___,
+    regional_rules, default_mode, consent_mode, regional_rules_customised: ___, tcf: tcfSettings,
     ...look
   } = settings;
+  const tcf = bannerTcf(tcfSettings, gvl);
   const spoken = <T extends { translations: Parameters<typeof translationsFor>[0] }>(thing: T): T =>
     ({ ...thing, translations: translationsFor(thing.translations, languages) });
   return {
@@ -86,6 +90,7 @@ function configOf(account: WidgetAccount, settings: BannerSettings, content: Con
       storage_items: category.storage_items.map(spoken),
       services: category.services.map(spoken),
     })),
+    ...(tcf ? { tcf } : {}),
   };
 }
 
@@ -117,7 +122,7 @@ export class BannerScripts {
   private gpp: Promise<BuiltGppFile> | undefined;
   private tcf: Promise<BuiltGppFile> | undefined;
 
-  constructor(private readonly db: Executor) {}
+  constructor(private readonly db: Executor, private readonly vendorLists?: Pick<VendorLists, 'current'>) {}
 
   /** The banner at once when built (the hot path spends no promise on it), else a promise of it. */
   get(accountId: string): MaybePromise<BuiltBanner | undefined> {
@@ -180,19 +185,22 @@ export class BannerScripts {
    * built fresh and never cached.
    */
   async preview(accountId: string, settings: BannerSettings): Promise<string | undefined> {
-    const [bundles, account, categories] = await Promise.all([this.loaded(), findWidgetAccount(this.db, accountId), bannerContent(this.db, accountId)]);
-    return account && scriptFor(bundles, configOf(account, settings, categories));
+    const [bundles, account, categories, gvl] = await Promise.all([
+      this.loaded(), findWidgetAccount(this.db, accountId), bannerContent(this.db, accountId), this.vendorLists?.current(),
+    ]);
+    return account && scriptFor(bundles, configOf(account, settings, categories, gvl));
   }
 
   private async build(accountId: string): Promise<BuiltBanner | undefined> {
-    const [bundles, account, settings, categories] = await Promise.all([
+    const [bundles, account, settings, categories, gvl] = await Promise.all([
       this.loaded(),
       findWidgetAccount(this.db, accountId),
       findBannerSettings(this.db, accountId),
       bannerContent(this.db, accountId),
+      this.vendorLists?.current(),
     ]);
     if (!account || !settings) return undefined;
-    const config = configOf(account, settings, categories);
+    const config = configOf(account, settings, categories, gvl);
     return { config, ...await encode(Buffer.from(scriptFor(bundles, config))) };
   }
 }

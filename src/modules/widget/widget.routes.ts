@@ -8,9 +8,10 @@ import { ReceiptParams, ReceiptQuery, ReceiptSchema, toReceipt } from '../consen
 import { visitorContext } from '../consents/consents.service.ts';
 import { bannerScriptHandler, gppFileHandler, tcfFileHandler } from './banner-script.routes.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
+import { sendVendorFile, TcfVendorFiles, tcfVendorsOf } from './tcf-vendor-files.ts';
 import type { WidgetAccount } from './widget.repository.ts';
 import { bannerConfig, countPageview, recordVisitorConsent, visitorReceipt, visitorRegion } from './widget.service.ts';
-import { GppFileParams, RecordedConsent, VisitorRegion, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
+import { GppFileParams, RecordedConsent, TcfVendorsQuery, VisitorRegion, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -157,6 +158,29 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     const config = await bannerConfig(services, usableAccount(request), request.query.session_id);
     reply.header('cache-control', 'no-store');
     return { data: config };
+  });
+
+  const vendorFiles = new TcfVendorFiles();
+  app.get('/widget/:account_id/tcf-vendors.json', {
+    config: { auth: 'public', throttle: 'widget' },
+    preParsing: admitted,
+    schema: {
+      operationId: 'widgetTcfVendors', tags,
+      summary: "The IAB Global Vendor List cut to the account's TCF vendors, in GVL v3 form, its texts in `lang` where translated (else English)",
+      description: 'For `new GVL(json)` of @iabtechlabtcf/core. Not found for an account without TCF on, as for an unknown account. Cacheable: ETag, If-None-Match',
+      params: WidgetParams,
+      querystring: TcfVendorsQuery,
+      response: {
+        200: { description: 'The vendor list (GVL v3 JSON); Content-Language names the translation used', content: { 'application/json': { schema: { type: 'object' } } } },
+        304: { description: 'Not modified (If-None-Match)', type: 'null' },
+        ...errors,
+      },
+    },
+  }, async (request, reply) => {
+    const account = usableAccount(request);
+    const [banner, current] = await Promise.all([services.bannerScripts.get(account.id), services.vendorLists.current()]);
+    const { vendorIds, gvl } = tcfVendorsOf(banner?.config.tcf, current);
+    return sendVendorFile(request, reply, await vendorFiles.get(gvl, vendorIds, request.query.lang));
   });
 
   // The answer depends on the visitor's address and the CDN's headers as well as the Origin.

@@ -42,6 +42,25 @@ const Theme = Type.Object({
   primary_text: Nullable(Type.String()),
 });
 
+const TcfRestriction = Type.Object({
+  purpose_id: Type.Integer(),
+  restriction_type: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)]),
+  vendor_ids: Type.Array(Type.Integer()),
+});
+
+/** The TCF block of an account with TCF on (banner/src/config.ts's BannerTcf). */
+const WidgetTcf = Type.Object({
+  cmp_id: Type.Integer(),
+  cmp_version: Type.Integer(),
+  publisher_country_code: Type.String(),
+  vendor_ids: Type.Array(Type.Integer(), { description: 'The GVL vendors: GET /widget/{account_id}/tcf-vendors.json lists them' }),
+  google_atp_ids: Type.Array(Type.Integer()),
+  legitimate_interest_purposes: Type.Array(Type.Integer()),
+  publisher_restrictions: Type.Array(TcfRestriction),
+  gvl_version: Type.Integer({ description: 'The Global Vendor List version in force when the configuration was built' }),
+  tcf_policy_version: Type.Integer(),
+}, { description: 'IAB TCF settings: only for an account with TCF on' });
+
 export const WidgetConfig = Type.Object({
   data: Type.Object({
     account: Type.Object({ id: Type.String(), name: Type.String(), default_language: Type.String() }),
@@ -77,7 +96,12 @@ export const WidgetConfig = Type.Object({
       storage_items: Type.Array(BannerItem),
       services: Type.Array(BannerService, { description: "The account's services in this category, named in the banner" }),
     })),
+    tcf: Type.Optional(WidgetTcf),
   }),
+});
+
+export const TcfVendorsQuery = Type.Object({
+  lang: Type.Optional(Type.String({ maxLength: 35, description: "The visitor's language (de, pt-PT): the purposes' translation loaded for it or its primary language; else English" })),
 });
 
 export const VisitorRegion = Type.Object({

@@ -895,6 +895,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/{account_id}/tcf-vendors.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The IAB Global Vendor List cut to the account's TCF vendors, in GVL v3 form, its texts in `lang` where translated (else English)
+         * @description For `new GVL(json)` of @iabtechlabtcf/core. Not found for an account without TCF on, as for an unknown account. Cacheable: ETag, If-None-Match
+         */
+        get: operations["widgetTcfVendors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{account_id}/region": {
         parameters: {
             query?: never;
@@ -11062,6 +11082,29 @@ export interface operations {
                                 /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
                                 url_passthrough: boolean;
                             };
+                            /** @description IAB TCF 2.3: the banner as a TCF CMP (see docs/tcf.md) */
+                            tcf: {
+                                /** @description The banner is an IAB TCF CMP in opt-in regions; needs cmp_id and a loaded Global Vendor List */
+                                enabled: boolean;
+                                cmp_id: number | null;
+                                /** @description The CMP version written into the TC string */
+                                cmp_version: number;
+                                /** @description The Global Vendor List vendors the publisher works with */
+                                vendor_ids: number[];
+                                publisher_country_code: string | null;
+                                /** @description Google's Additional Consent: the ad technology providers (not in the GVL) the AC string names */
+                                google_atp_ids: number[];
+                                /** @description The purposes the publisher itself processes under legitimate interest: 2, 7, 8, 9, 10, 11 (never 1, nor 3 to 6) */
+                                legitimate_interest_purposes: number[];
+                                /** @description Per purpose, the legal basis the publisher requires of some vendors */
+                                publisher_restrictions: {
+                                    purpose_id: number;
+                                    /** @description 0: not allowed, 1: consent required, 2: legitimate interest required */
+                                    restriction_type: number;
+                                    /** @description The GVL vendors the restriction applies to */
+                                    vendor_ids: number[];
+                                }[];
+                            };
                         };
                     };
                 };
@@ -11210,6 +11253,28 @@ export interface operations {
                             /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
                             url_passthrough?: boolean;
                         } | null;
+                        tcf?: {
+                            /** @description The banner is an IAB TCF CMP in opt-in regions; needs cmp_id and a loaded Global Vendor List */
+                            enabled?: boolean;
+                            cmp_id?: number | null;
+                            /** @description The CMP version written into the TC string */
+                            cmp_version?: number;
+                            /** @description The Global Vendor List vendors the publisher works with */
+                            vendor_ids?: number[];
+                            publisher_country_code?: string | null;
+                            /** @description Google's Additional Consent: the ad technology providers (not in the GVL) the AC string names */
+                            google_atp_ids?: number[];
+                            /** @description The purposes the publisher itself processes under legitimate interest: 2, 7, 8, 9, 10, 11 (never 1, nor 3 to 6) */
+                            legitimate_interest_purposes?: number[];
+                            /** @description Per purpose, the legal basis the publisher requires of some vendors */
+                            publisher_restrictions?: {
+                                purpose_id: number;
+                                /** @description 0: not allowed, 1: consent required, 2: legitimate interest required */
+                                restriction_type: number;
+                                /** @description The GVL vendors the restriction applies to */
+                                vendor_ids: number[];
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -11295,6 +11360,29 @@ export interface operations {
                                 ads_data_redaction: boolean;
                                 /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
                                 url_passthrough: boolean;
+                            };
+                            /** @description IAB TCF 2.3: the banner as a TCF CMP (see docs/tcf.md) */
+                            tcf: {
+                                /** @description The banner is an IAB TCF CMP in opt-in regions; needs cmp_id and a loaded Global Vendor List */
+                                enabled: boolean;
+                                cmp_id: number | null;
+                                /** @description The CMP version written into the TC string */
+                                cmp_version: number;
+                                /** @description The Global Vendor List vendors the publisher works with */
+                                vendor_ids: number[];
+                                publisher_country_code: string | null;
+                                /** @description Google's Additional Consent: the ad technology providers (not in the GVL) the AC string names */
+                                google_atp_ids: number[];
+                                /** @description The purposes the publisher itself processes under legitimate interest: 2, 7, 8, 9, 10, 11 (never 1, nor 3 to 6) */
+                                legitimate_interest_purposes: number[];
+                                /** @description Per purpose, the legal basis the publisher requires of some vendors */
+                                publisher_restrictions: {
+                                    purpose_id: number;
+                                    /** @description 0: not allowed, 1: consent required, 2: legitimate interest required */
+                                    restriction_type: number;
+                                    /** @description The GVL vendors the restriction applies to */
+                                    vendor_ids: number[];
+                                }[];
                             };
                         };
                     };
@@ -11498,6 +11586,28 @@ export interface operations {
                             ads_data_redaction?: boolean;
                             /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
                             url_passthrough?: boolean;
+                        } | null;
+                        tcf?: {
+                            /** @description The banner is an IAB TCF CMP in opt-in regions; needs cmp_id and a loaded Global Vendor List */
+                            enabled?: boolean;
+                            cmp_id?: number | null;
+                            /** @description The CMP version written into the TC string */
+                            cmp_version?: number;
+                            /** @description The Global Vendor List vendors the publisher works with */
+                            vendor_ids?: number[];
+                            publisher_country_code?: string | null;
+                            /** @description Google's Additional Consent: the ad technology providers (not in the GVL) the AC string names */
+                            google_atp_ids?: number[];
+                            /** @description The purposes the publisher itself processes under legitimate interest: 2, 7, 8, 9, 10, 11 (never 1, nor 3 to 6) */
+                            legitimate_interest_purposes?: number[];
+                            /** @description Per purpose, the legal basis the publisher requires of some vendors */
+                            publisher_restrictions?: {
+                                purpose_id: number;
+                                /** @description 0: not allowed, 1: consent required, 2: legitimate interest required */
+                                restriction_type: number;
+                                /** @description The GVL vendors the restriction applies to */
+                                vendor_ids: number[];
+                            }[];
                         } | null;
                     };
                 };
@@ -11718,6 +11828,29 @@ export interface operations {
                                 ads_data_redaction: boolean;
                                 /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
                                 url_passthrough: boolean;
+                            };
+                            /** @description IAB TCF 2.3: the banner as a TCF CMP (see docs/tcf.md) */
+                            tcf: {
+                                /** @description The banner is an IAB TCF CMP in opt-in regions; needs cmp_id and a loaded Global Vendor List */
+                                enabled: boolean;
+                                cmp_id: number | null;
+                                /** @description The CMP version written into the TC string */
+                                cmp_version: number;
+                                /** @description The Global Vendor List vendors the publisher works with */
+                                vendor_ids: number[];
+                                publisher_country_code: string | null;
+                                /** @description Google's Additional Consent: the ad technology providers (not in the GVL) the AC string names */
+                                google_atp_ids: number[];
+                                /** @description The purposes the publisher itself processes under legitimate interest: 2, 7, 8, 9, 10, 11 (never 1, nor 3 to 6) */
+                                legitimate_interest_purposes: number[];
+                                /** @description Per purpose, the legal basis the publisher requires of some vendors */
+                                publisher_restrictions: {
+                                    purpose_id: number;
+                                    /** @description 0: not allowed, 1: consent required, 2: legitimate interest required */
+                                    restriction_type: number;
+                                    /** @description The GVL vendors the restriction applies to */
+                                    vendor_ids: number[];
+                                }[];
                             };
                         };
                     };
@@ -13262,9 +13395,171 @@ export interface operations {
                                     };
                                 }[];
                             }[];
+                            /** @description IAB TCF settings: only for an account with TCF on */
+                            tcf?: {
+                                cmp_id: number;
+                                cmp_version: number;
+                                publisher_country_code: string;
+                                /** @description The GVL vendors: GET /widget/{account_id}/tcf-vendors.json lists them */
+                                vendor_ids: number[];
+                                google_atp_ids: number[];
+                                legitimate_interest_purposes: number[];
+                                publisher_restrictions: {
+                                    purpose_id: number;
+                                    restriction_type: 0 | 1 | 2;
+                                    vendor_ids: number[];
+                                }[];
+                                /** @description The Global Vendor List version in force when the configuration was built */
+                                gvl_version: number;
+                                tcf_policy_version: number;
+                            };
                         };
                     };
                 };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    widgetTcfVendors: {
+        parameters: {
+            query?: {
+                /** @description The visitor's language (de, pt-PT): the purposes' translation loaded for it or its primary language; else English */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vendor list (GVL v3 JSON); Content-Language names the translation used */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Authentication, authorization, pagination, not-found and other errors */
             400: {
