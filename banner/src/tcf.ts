@@ -67,6 +67,16 @@ function loadFile(): Promise<TcfFile> {
   });
 }
 
+/**
+ * The list's version and a hash of the account's vendors, for the vendor file's address: a browser's
+ * cached copy is never of another list, nor of the vendors before the owner changed them.
+ */
+function listKey(tcf: { gvl_version: number; vendor_ids: number[] }): string {
+  let hash = 0x811c9dc5;
+  for (const char of tcf.vendor_ids.join(',')) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
+  return `${tcf.gvl_version}-${(hash >>> 0).toString(36)}`;
+}
+
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((slug) => b.includes(slug));
 
 export interface TcfStart {
@@ -98,8 +108,7 @@ export function startTcf(start: TcfStart): void {
   loadFile().then((file) => {
     session = file.runTcf({
       tcf,
-      // The list's version in the address: a browser's cached copy is never of another list.
-      vendorsUrl: `${serviceBase}/widget/${config.account.id}/tcf-vendors.json?lang=${encodeURIComponent(start.language)}&v=${tcf.gvl_version}`,
+      vendorsUrl: `${serviceBase}/widget/${config.account.id}/tcf-vendors.json?lang=${encodeURIComponent(start.language)}&v=${listKey(tcf)}`,
       language: start.language,
       texts: start.texts,
       look: config.banner,

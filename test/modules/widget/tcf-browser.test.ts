@@ -59,7 +59,8 @@ describeBrowser('the IAB TCF CMP in the browser', RETRIED_UNDER_CI, () => {
   var w = window, cmp;
   while (w) { try { if (w.frames.__tcfapiLocator) { cmp = w; break; } } catch (e) {} if (w === window.top) break; w = w.parent; }
   window.addEventListener('message', function (event) { var r = event.data && event.data.__tcfapiReturn; if (r) window.reply = r; });
-  if (cmp) cmp.postMessage({ __tcfapiCall: { command: 'ping', version: 2, callId: 'frame-1' } }, '*');
+  window.ask = function (callId) { cmp.postMessage({ __tcfapiCall: { command: 'ping', version: 2, callId: callId } }, '*'); };
+  if (cmp) ask('frame-1');
 </script></body></html>`;
 
   const patchTcf = (tcf: object | null, who = tenant) => call(t.app, 'PATCH', '/api/v1/banner', { token: who.tokens.admin, body: { banner: { tcf } } });
@@ -94,8 +95,16 @@ describeBrowser('the IAB TCF CMP in the browser', RETRIED_UNDER_CI, () => {
     };
   }
 
-  const firstLayer = (p: Page) => p.getByRole('dialog', { name: en.title });
-  const secondLayer = (p: Page) => p.getByRole('dialog', { name: en.preferences_title });
+  const firstLayer = (p: Page) => p.locator('#consentry-tcf').getByRole('dialog', { name: en.title });
+  const secondLayer = (p: Page) => p.locator('#consentry-tcf').getByRole('dialog', { name: en.preferences_title });
+  /** What the banner sent with each consent (the browser's side of the record). */
+  const sent = (p: Page) => {
+    const bodies: any[] = [];
+    p.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/consents')) bodies.push(JSON.parse(request.postData() ?? '{}').consent);
+    });
+    return bodies;
+  };
   const tcfapi = (p: Page, command: string) =>
     p.evaluate((command) => new Promise<any>((resolve) => window.__tcfapi!(command, 2, (data: unknown, success: boolean) => resolve({ data, success }))), command);
   const ping = async (p: Page) => (await tcfapi(p, 'ping')).data;
@@ -136,7 +145,9 @@ describeBrowser('the IAB TCF CMP in the browser', RETRIED_UNDER_CI, () => {
     // A frame's call through the locator frame.
     const frame = p.frames().find((f) => f.url().endsWith('/frame'))!;
     await expect.poll(() => frame.evaluate(() => (window as any).reply?.callId ?? null)).toBe('frame-1');
-    expect(await frame.evaluate(() => (window as any).reply.returnValue.cmpStatus)).toBe('loaded');
+    await frame.evaluate(() => (window as any).ask('frame-2'));
+    await expect.poll(() => frame.evaluate(() => (window as any).reply?.callId ?? null)).toBe('frame-2');
+    expect(await frame.evaluate(() => (window as any).reply.returnValue)).toMatchObject({ cmpStatus: 'loaded', displayStatus: 'visible', gdprApplies: true });
     expect(files.filter((f) => /^\/widget\/tcf\.[0-9a-f]{16}\.js$/.test(f))).toHaveLength(1);
     expect(files.some((f) => f.endsWith('/tcf-vendors.json'))).toBe(true);
     // Keyboard: the dialog has the focus, and Tab stays inside it.
@@ -161,6 +172,7 @@ describeBrowser('the IAB TCF CMP in the browser', RETRIED_UNDER_CI, () => {
   it('"Accept all": every purpose and the vendors consented, the settings in the string, the categories on, recorded with the AC string', async () => {
     const v = await visitor();
     const { page: p, errors } = await v.open();
+    const posted = sent(p);
     await firstLayer(p).getByRole('button', { name: en.accept_all }).click();
     const tc = await tcCookie(v.context);
     const model = decode(tc);
@@ -188,10 +200,13 @@ describeBrowser('the IAB TCF CMP in the browser', RETRIED_UNDER_CI, () => {
     // The account's categories follow: every purpose consented turns them all on.
     await expect.poll(() => runs(p)).toEqual([1, 1]);
     expect((await consentOf(p))!.accepted.sort()).toEqual(['analytics', 'marketing', 'necessary']);
-    const consent = await recorded(p);
-    expect(consent.tc_string).toBe(tc);
     // The AC string names the account's ATP ids, ascending, consented and disclosed.
-    expect(consent.ac_string).toBe(`2~${[...ATP_IDS].sort((a, b) => a - b).join('.')}~dv.${[...ATP_IDS].sort((a, b) => a - b).join('.')}`);
+    const acExpected = `2~${[...ATP_IDS].sort((a, b) => a - b).join('.')}~dv.${[...ATP_IDS].sort((a, b) => a - b).join('.')}`;
+    await expect.poll(() => posted.length).toBe(1);
+    expect(posted[0]).toMatchObject({ tc_string: tc, ac_string: acExpected, mode: 'opt-in' });
+    const consent = await recorded(p);
+    expect.soft(consent.tc_string).toBe(tc);
+    expect.soft(consent.ac_string).toBe(acExpected);
     expect(await firstLayer(p).isVisible()).toBe(false);
     expect(errors).toEqual([]);
 
@@ -208,14 +223,17 @@ describeBrowser('the IAB TCF CMP in the browser', RETRIED_UNDER_CI, () => {
   it('"Reject all": no purpose and no vendor consent, the optional categories off', async () => {
     const v = await visitor();
     const { page: p } = await v.open();
+    const posted = sent(p);
     await firstLayer(p).getByRole('button', { name: en.reject_all }).click();
     const model = decode(await tcCookie(v.context));
     expect(ids(model.purposeConsents)).toEqual([]);
     expect(ids(model.vendorConsents)).toEqual([]);
     expect(ids(model.specialFeatureOptins)).toEqual([]);
     expect(ids(model.vendorsDisclosed)).toEqual(IN_V100);
-    const consent = await recorded(p);
-    expect(consent.ac_string).toBe('2~~dv.89.1301');
+    await expect.poll(() => posted.length).toBe(1);
+    expect(posted[0].ac_string).toBe('2~~dv.89.1301');
+    expect(decode(posted[0].tc_string).vendorConsents.size).toBe(0);
+    expect.soft((await recorded(p)).ac_string).toBe('2~~dv.89.1301');
     expect((await consentOf(p))!.accepted).toEqual(['necessary']);
     expect(await runs(p)).toEqual([0, 0]);
   });
@@ -223,6 +241,7 @@ describeBrowser('the IAB TCF CMP in the browser', RETRIED_UNDER_CI, () => {
   it('a custom choice on the second layer: purposes 1 and 7, one vendor, one objection, decoded as chosen', async () => {
     const v = await visitor();
     const { page: p } = await v.open();
+    const posted = sent(p);
     await firstLayer(p).getByRole('button', { name: en.manage }).click();
     const layer = secondLayer(p);
     await layer.waitFor();
@@ -248,7 +267,9 @@ describeBrowser('the IAB TCF CMP in the browser', RETRIED_UNDER_CI, () => {
     expect(Number(model.consentScreen)).toBe(2);
     // Purposes 1 and 7 alone turn on neither analytics (8, 9) nor marketing (2, 3, 4).
     expect((await consentOf(p))!.accepted).toEqual(['necessary']);
-    expect((await recorded(p)).tc_string).toBe(tc);
+    await expect.poll(() => posted.length).toBe(1);
+    expect(posted[0].tc_string).toBe(tc);
+    expect.soft((await recorded(p)).tc_string).toBe(tc);
     // Consentry.showPreferences() opens the second layer with the choice in force.
     await p.evaluate(() => window.Consentry!.showPreferences());
     await layer.waitFor();
