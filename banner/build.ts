@@ -28,7 +28,7 @@ export const TCF_GLOBAL = '__consentryTcf';
  */
 export const TCF_BLOCK = /\/\* tcf \*\/[\s\S]*?\/\* \/tcf \*\//g;
 
-const withoutTcf = (root: string): Plugin => ({
+export const withoutTcf = (root: string): Plugin => ({
   name: 'consentry-without-tcf',
   setup(build) {
     const sources = join(root, 'banner', 'src');

@@ -214,6 +214,7 @@ const TABLE: Record<string, Entry> = {
   'POST /api/v1/banner/reconsent': { rule: 'account', admin: true },
   'GET /widget/:account_id.js': { rule: 'public', path: (t) => `/widget/${t.account.id}.js` },
   'GET /widget/gpp.:hash.js': { rule: 'public', path: () => '/widget/gpp.0000000000000000.js' },
+  'GET /widget/tcf.:hash.js': { rule: 'public', path: () => '/widget/tcf.0000000000000000.js' },
   'GET /widget/:account_id/config.json': { rule: 'public', path: (t) => `/widget/${t.account.id}/config.json` },
   'GET /widget/:account_id/region': { rule: 'public', path: (t) => `/widget/${t.account.id}/region` },
   'GET /widget/:account_id/tcf-vendors.json': { rule: 'public', path: (t) => `/widget/${t.account.id}/tcf-vendors.json` },

@@ -46,9 +46,9 @@ export async function probeLeaks(world: World, only?: string[]): Promise<LeakRep
   const { a, b } = world;
   const foreign = [b.marker, ...b.allIds];
   const report: LeakReport = { probes: 0, leaks: [], reached: [], blind: [] };
-  // The GPP file is the same static file for every account, named by its content's hash: no tenant's record.
+  // The GPP and TCF files are the same static files for every account, named by their content's hash: no tenant's record.
   const routes = app.routeTable.filter((route) => route.method === 'GET' && /^\/(api\/v1|widget)\//.test(route.url) && route.auth !== 'none')
-    .filter((route) => route.url !== '/widget/gpp.:hash.js')
+    .filter((route) => route.url !== '/widget/gpp.:hash.js' && route.url !== '/widget/tcf.:hash.js')
     .filter((route) => !only || only.includes(route.url));
   for (const route of routes) {
     const params = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1]!);
