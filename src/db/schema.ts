@@ -262,10 +262,16 @@ export interface ConsentsTable {
   mode: ColumnType<ConsentMode | null, ConsentMode | null | undefined, never>;
   /** The IAB GPP string sent with the consent; null when none. */
   gpp_string: ColumnType<string | null, string | null | undefined, never>;
+  /** The IAB TCF TC string of the choice; null when none. */
+  tc_string: ColumnType<string | null, string | null | undefined, never>;
+  /** Google's Additional Consent string of the choice; null when none. */
+  ac_string: ColumnType<string | null, string | null | undefined, never>;
 }
 
 /** A consent's fields of where and under which mode it was given, and its GPP string: absent is null. */
-export type RegionalField = 'country' | 'region' | 'mode' | 'gpp_string';
+export type RegionalField = 'country' | 'region' | 'mode' | 'gpp_string' | TcfField;
+/** A consent's TCF signals (issue 47): absent is null. */
+export type TcfField = 'tc_string' | 'ac_string';
 
 /** How a banner treats a visitor's region: opt-in (today's banner), opt-out, a notice, or none. */
 export type ConsentMode = 'opt-in' | 'opt-out' | 'notice' | 'none';
@@ -313,6 +319,8 @@ export interface ConsentRow {
   region: string | null;
   mode: ConsentMode | null;
   gpp_string: string | null;
+  tc_string: string | null;
+  ac_string: string | null;
 }
 
 /** A consent as recorded, before the writer chains it; also what a list shows of one. */
@@ -454,6 +462,15 @@ export interface ConsentDailyCountryModesTable {
 }
 
 /** A HyperLogLog of the distinct visitors of an account in a UTC day, ISO week or month (named by its first day). */
+/** Per account, day and TCF purpose (0: the TC strings themselves): consents given, legitimate interests standing. */
+export interface ConsentDailyTcfPurposesTable {
+  account_id: string;
+  day: ColumnType<Date, string, string>;
+  purpose: number;
+  consents: number;
+  legitimate_interests: number;
+}
+
 export interface AccountVisitorSketchesTable {
   account_id: string;
   grain: 'day' | 'week' | 'month';
@@ -516,6 +533,7 @@ export interface Database {
   consent_daily_categories: ConsentDailyCategoriesTable;
   consent_hourly_counts: ConsentHourlyCountsTable;
   consent_daily_country_modes: ConsentDailyCountryModesTable;
+  consent_daily_tcf_purposes: ConsentDailyTcfPurposesTable;
   account_visitor_sketches: AccountVisitorSketchesTable;
   consent_erasures: ConsentErasuresTable;
   tcf_vendor_lists: TcfVendorListsTable;

@@ -30,6 +30,7 @@ import * as consentRegions from './2026_12_06_1001_consent_regions.ts';
 import * as regionalRules from './2026_12_06_1201_regional_rules.ts';
 import * as categorySaleOrSharing from './2026_12_06_1202_category_sale_or_sharing.ts';
 import * as tcfVendorLists from './2026_12_07_4701_tcf_vendor_lists.ts';
+import * as consentTcfStrings from './2026_12_07_4702_consent_tcf_strings.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_06_1201_regional_rules': regionalRules,
   '2026_12_06_1202_category_sale_or_sharing': categorySaleOrSharing,
   '2026_12_07_4701_tcf_vendor_lists': tcfVendorLists,
+  '2026_12_07_4702_consent_tcf_strings': consentTcfStrings,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -44,14 +44,15 @@ export interface PageLimits {
  * An upper bound of the bytes a consent of the account takes once read or exported, from sizes
  * PostgreSQL knows without reading its lists: its choice's lists twice (CSV doubles their quotes),
  * each of its categories' names twice at the account's longest, its personal texts six times (JSON
- * writes a control character in six bytes), its country, region and GPP string once (letters,
- * digits and `-_.~` as the API takes them: nothing to escape or quote), and 720 for the fixed fields
- * (80 of them the names of those three and of the mode, the mode, and their quotes).
+ * writes a control character in six bytes), its country, region, GPP, TC and AC strings once (letters,
+ * digits and `-_.~` as the API takes them: nothing to escape or quote), and 760 for the fixed fields
+ * (120 of them the names of those five and of the mode, the mode, and their quotes).
  */
-const rowBytes = (accountId: string) => sql<number>`(2 * coalesce(choice_bytes, 0) + 720
+const rowBytes = (accountId: string) => sql<number>`(2 * coalesce(choice_bytes, 0) + 760
   + 2 * coalesce(choice_categories, 0) * (select coalesce(max(octet_length(name)), 0) + 16 from categories where account_id = ${accountId})
   + 6 * (octet_length(session_id) + coalesce(octet_length(user_id), 0) + coalesce(octet_length(url), 0) + coalesce(octet_length(user_agent), 0))
-  + coalesce(octet_length(country), 0) + coalesce(octet_length(region), 0) + coalesce(octet_length(gpp_string), 0))`;
+  + coalesce(octet_length(country), 0) + coalesce(octet_length(region), 0) + coalesce(octet_length(gpp_string), 0)
+  + coalesce(octet_length(tc_string), 0) + coalesce(octet_length(ac_string), 0))`;
 
 /**
  * The part of `candidates` (a CTE of rows with `bytes`, in the order `order`) that fits in `bytes`:
@@ -115,7 +116,7 @@ function exportLine(format: 'csv' | 'ndjson'): RawBuilder<string> {
         'accepted_categories', coalesce(accepted_categories, '{}'), 'rejected_categories', coalesce(rejected_categories, '{}'),
         'accepted_services', ${services('accepted_services')}, 'rejected_services', ${services('rejected_services')}),
       'url', url, 'user_agent', user_agent, 'ip_address', ip_address, 'gpc', gpc,
-      'country', country, 'region', region, 'mode', mode, 'gpp_string', gpp_string,
+      'country', country, 'region', region, 'mode', mode, 'gpp_string', gpp_string, 'tc_string', tc_string, 'ac_string', ac_string,
       'chain_seq', chain_seq, 'hash', ${hex('hash')}, 'personal_hash', ${hex('personal_hash')}, 'erased_at', ${iso('erased_at')})::text || E'\n'`;
   }
   // Only the fields a visitor, a client or a person wrote (the category names) can hold a comma, a
@@ -130,6 +131,7 @@ function exportLine(format: 'csv' | 'ndjson'): RawBuilder<string> {
     csvMap(sql`accepted_services_text`), csvMap(sql`rejected_services_text`), csvField(sql`url`),
     csvField(sql`user_agent`), plain(sql`ip_address`), plain(sql`gpc`), plain(sql`chain_seq`), plain(hex('hash')), plain(hex('personal_hash')),
     plain(iso('erased_at')), csvField(sql`country`), csvField(sql`region`), plain(sql`mode`), csvField(sql`gpp_string`),
+    csvField(sql`tc_string`), csvField(sql`ac_string`),
   ];
   return sql<string>`concat_ws(',', ${sql.join(fields)}) || E'\n'`;
 }

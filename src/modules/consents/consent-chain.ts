@@ -55,14 +55,27 @@ function regionalPart(c: Pick<Hashable, 'country' | 'region' | 'mode' | 'gpp_str
 }
 
 /**
+ * A consent's TC string and AC string as one object, or nothing when neither is set: consents
+ * recorded before they were kept (and those without TCF) hold none, and their links stay what they were.
+ */
+function tcfPart(c: Pick<Hashable, 'tc_string' | 'ac_string'>) {
+  const { tc_string = null, ac_string = null } = c;
+  if (tc_string === null && ac_string === null) return undefined;
+  return { ac_string, tc_string };
+}
+
+/**
  * One link: SHA-256 over the previous link and the consent's canonical encoding, the array
- * `[id, account_id, seq, created_at, user_preferences, gpc, personal_hash]`, with an eighth item,
- * `{country, gpp_string, mode, region}`, when any of those is set.
+ * `[id, account_id, seq, created_at, user_preferences, gpc, personal_hash]`, followed by
+ * `{country, gpp_string, mode, region}` when any of those is set, then by `{ac_string, tc_string}`
+ * when either of those is (the two objects' keys tell them apart).
  */
 export function linkHash(previous: string, seq: number, c: Omit<Hashable, 'session_id' | 'user_id' | 'ip_address' | 'user_agent' | 'url'>, personal: string): string {
   const fields: unknown[] = [c.id, c.account_id, seq, c.created_at.toISOString(), c.user_preferences, c.gpc, personal];
   const regional = regionalPart(c);
   if (regional) fields.push(regional);
+  const tcf = tcfPart(c);
+  if (tcf) fields.push(tcf);
   return sha256(`${previous}\n${canonical(fields)}`);
 }
 

@@ -14,7 +14,9 @@ import {
   type Head,
   type HourlyCount,
   type NewConsent,
+  type TcfPurposeRollup,
 } from './consents.repository.ts';
+import { tcPurposes } from './tc-string.ts';
 
 interface Pending {
   consent: NewConsent;
@@ -253,10 +255,11 @@ export class ConsentWriter {
     const choices = categoryRollup(rows);
     const hourly = hourlyRollup(rows);
     const places = countryModeRollup(rows);
+    const purposes = tcfPurposeRollup(rows);
     const fresh = accounts.filter((id) => !this.installed.has(id));
     let stored: Set<string>;
     try {
-      stored = await insertConsentBatch(db, { accounts, expected, heads, rows, daily, hourly, choices, places, fresh });
+      stored = await insertConsentBatch(db, { accounts, expected, heads, rows, daily, hourly, choices, places, purposes, fresh });
     } catch (error) {
       for (const id of accounts) this.heads.delete(id);
       throw error;
@@ -331,6 +334,31 @@ function categoryRollup(rows: ChainedConsent[]): CategoryRollup[] {
     for (const id of c.user_preferences.rejected_categories) add(c, day, id, 'rejected');
   }
   return counts.inKeyOrder();
+}
+
+/**
+ * Per account, UTC day and TCF purpose, from the TC strings decoded (remembered from their check
+ * when recorded): consents given and legitimate interests standing; purpose 0 counts the strings.
+ * In key order, as the rows' locks are taken in it.
+ */
+function tcfPurposeRollup(rows: ChainedConsent[]): TcfPurposeRollup[] {
+  const counts = new Map<string, TcfPurposeRollup>();
+  const at = (c: ChainedConsent, day: string, purpose: number) => {
+    const key = `${c.account_id} ${day} ${String(purpose).padStart(2, '0')}`;
+    let entry = counts.get(key);
+    if (!entry) counts.set(key, (entry = { account_id: c.account_id, day, purpose, consents: 0, legitimate_interests: 0 }));
+    return entry;
+  };
+  for (const c of rows) {
+    if (!c.tc_string) continue;
+    const decoded = tcPurposes(c.tc_string);
+    if (!decoded) continue;
+    const day = utcDay(c.created_at);
+    at(c, day, 0).consents++;
+    for (const purpose of decoded.consents) at(c, day, purpose).consents++;
+    for (const purpose of decoded.legitimateInterests) at(c, day, purpose).legitimate_interests++;
+  }
+  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, entry]) => entry);
 }
 
 /**

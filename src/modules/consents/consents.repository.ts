@@ -66,6 +66,18 @@ export interface CountryModeRollup {
   gpc: number;
 }
 
+/**
+ * One account's TC strings of one UTC day in a batch, per TCF purpose: how many gave consent to it
+ * and how many left its legitimate interest standing; purpose 0 counts the TC strings.
+ */
+export interface TcfPurposeRollup {
+  account_id: string;
+  day: string;
+  purpose: number;
+  consents: number;
+  legitimate_interests: number;
+}
+
 /** A batch of the consent writer: its accounts (sorted), their heads before and after, rows and rollups. */
 export interface ConsentBatch {
   accounts: string[];
@@ -76,6 +88,7 @@ export interface ConsentBatch {
   hourly: HourlyCount[];
   choices: CategoryRollup[];
   places: CountryModeRollup[];
+  purposes: TcfPurposeRollup[];
   /** Accounts whose first install may not be recorded yet. */
   fresh: string[];
 }
@@ -104,6 +117,7 @@ export function fromStored(row: Selectable<ConsentRecordsView>): ConsentRow {
     url: row.url, user_agent: row.user_agent, ip_address: row.ip_address, gpc: row.gpc, created_at: row.created_at,
     chain_seq: Number(row.chain_seq), hash: hex(row.hash), personal_hash: hex(row.personal_hash), personal_salt: hex(row.personal_salt),
     erased_at: row.erased_at, country: row.country, region: row.region, mode: row.mode, gpp_string: row.gpp_string,
+    tc_string: row.tc_string, ac_string: row.ac_string,
   };
 }
 
@@ -182,9 +196,9 @@ export function storedConsents(rows: ChainedConsent[], accounts: RawBuilder<unkn
         left join added_choices a on a.account_id = c.account_id and a.digest = c.digest
     ), inserted as (
       insert into consents (id, account_id, session_id, user_id, accept_type, choice_id, url, user_agent, ip_address, gpc, created_at,
-        chain_seq, hash, personal_hash, personal_salt, country, region, mode, gpp_string)
+        chain_seq, hash, personal_hash, personal_salt, country, region, mode, gpp_string, tc_string, ac_string)
       select id, account_id, session_id, user_id, accept_type, (select ids from choice_ids)[place], url, user_agent, ip_address, gpc, created_at,
-        chain_seq, decode(hash, 'hex'), decode(personal_hash, 'hex'), decode(personal_salt, 'hex'), country, region, mode, gpp_string
+        chain_seq, decode(hash, 'hex'), decode(personal_hash, 'hex'), decode(personal_salt, 'hex'), country, region, mode, gpp_string, tc_string, ac_string
       from unnest(
         ${rows.map((c) => c.id)}::uuid[], ${rows.map((c) => c.account_id)}::uuid[], ${rows.map((c) => c.session_id)}::text[],
         ${rows.map((c) => c.user_id)}::text[], ${rows.map((c) => c.user_preferences.accept_type)}::text[], ${places}::int[],
@@ -193,9 +207,10 @@ export function storedConsents(rows: ChainedConsent[], accounts: RawBuilder<unkn
         ${rows.map((c) => c.seq)}::bigint[], ${rows.map((c) => c.hash)}::text[],
         ${rows.map((c) => c.personal_hash)}::text[], ${rows.map((c) => c.personal_salt)}::text[],
         ${rows.map((c) => c.country ?? null)}::text[], ${rows.map((c) => c.region ?? null)}::text[],
-        ${rows.map((c) => c.mode ?? null)}::text[], ${rows.map((c) => c.gpp_string ?? null)}::text[]
+        ${rows.map((c) => c.mode ?? null)}::text[], ${rows.map((c) => c.gpp_string ?? null)}::text[],
+        ${rows.map((c) => c.tc_string ?? null)}::text[], ${rows.map((c) => c.ac_string ?? null)}::text[]
       ) as row(id, account_id, session_id, user_id, accept_type, place, url, user_agent, ip_address, gpc, created_at, chain_seq, hash, personal_hash, personal_salt,
-        country, region, mode, gpp_string)
+        country, region, mode, gpp_string, tc_string, ac_string)
       where account_id in (${accounts})
       returning account_id
     )`;
@@ -235,7 +250,7 @@ const addedUp = (columns: string[]) => sql.raw(columns.map((column) => `${column
  * writer moved the head of meanwhile stored nothing and is chained again by the caller.
  */
 export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepared'>, batch: ConsentBatch): Promise<Set<string>> {
-  const { accounts, expected, heads, rows, daily, hourly, choices, places, fresh } = batch;
+  const { accounts, expected, heads, rows, daily, hourly, choices, places, purposes, fresh } = batch;
   const statement = sql<{ account_id: string }>`with expected(account_id, seq, hash, new_seq, new_hash) as (
         select * from unnest(${accounts}::uuid[], ${expected.map((h) => h.seq)}::bigint[], ${expected.map((h) => h.hash)}::text[],
           ${heads.map((h) => h.seq)}::bigint[], ${heads.map((h) => h.hash)}::text[])
@@ -287,6 +302,12 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
           as row(account_id) where row.account_id in (select account_id from stored)
         on conflict (account_id, day, country, mode) do update set
           ${addedUp(['consents', 'accept_all', 'accept_custom', 'accept_necessary', 'opt_outs', 'gpc'])}
+      ), purposed as (
+        insert into consent_daily_tcf_purposes as d (account_id, day, purpose, consents, legitimate_interests)
+        select * from unnest(${arraysOf(purposes, [['account_id', 'uuid'], ['day', 'date'], ['purpose', 'smallint'],
+          ['consents', 'int'], ['legitimate_interests', 'int']])})
+          as row(account_id) where row.account_id in (select account_id from stored)
+        on conflict (account_id, day, purpose) do update set ${addedUp(['consents', 'legitimate_interests'])}
       ), installed as (
         update accounts set code_installed_at = now() where id = any(${fresh}::uuid[]) and code_installed_at is null
       )
@@ -296,7 +317,7 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
 }
 
 const LISTED = ['id', 'account_id', 'session_id', 'user_id', 'accept_type', 'accepted_categories', 'rejected_categories',
-  'accepted_services', 'rejected_services', 'url', 'user_agent', 'ip_address', 'gpc', 'created_at', 'country', 'region', 'mode', 'gpp_string'] as const;
+  'accepted_services', 'rejected_services', 'url', 'user_agent', 'ip_address', 'gpc', 'created_at', 'country', 'region', 'mode', 'gpp_string', 'tc_string', 'ac_string'] as const;
 
 /** Pages of this size whose text holds no offset are prepared statements (`listConsents`). */
 const PREPARED_PAGE_SIZE = 20;
@@ -349,6 +370,7 @@ export async function listConsents(
       id: row.id, account_id: row.account_id, session_id: row.session_id, user_id: row.user_id, user_preferences: preferencesOf(row),
       url: row.url, user_agent: row.user_agent, ip_address: row.ip_address, gpc: row.gpc, created_at: row.created_at,
       country: row.country, region: row.region, mode: row.mode, gpp_string: row.gpp_string,
+      tc_string: row.tc_string, ac_string: row.ac_string,
     })),
     count: Number(result[0]?.total ?? 0),
   };

@@ -3,6 +3,7 @@ import type { ConsentMode, ConsentRow, NewConsent, RegionalField } from '../../d
 import { MODES } from '../../geo/regional-rules.ts';
 import { offsetQuery } from '../../http/pagination.ts';
 import { Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
+import { MAX_AC_STRING_LENGTH } from '../../../banner/src/ac-string.ts';
 
 export const ACCEPT_TYPES = ['all', 'custom', 'necessary'] as const;
 
@@ -59,11 +60,30 @@ const regionalInput = {
 };
 
 /** The same fields as stored: null where none was given. */
+/** The longest TC string taken: it is kept in the first-party `euconsent-v2` cookie, within a cookie's 4,096 bytes. */
+export const TC_STRING_MAX_LENGTH = 4_096;
+/** A TC string's form: base64url segments separated by `.`. */
+const TC_STRING_PATTERN = '^[A-Za-z0-9_-]+(?:\\.[A-Za-z0-9_-]+)*$';
+
+/** The TCF signals of a choice (each optional: null when none). */
+const tcfInput = {
+  tc_string: Type.Optional(Nullable(Type.String({
+    minLength: 1, maxLength: TC_STRING_MAX_LENGTH, pattern: TC_STRING_PATTERN,
+    description: 'The IAB TCF TC string of the choice; it must decode with the IAB library',
+  }))),
+  ac_string: Type.Optional(Nullable(Type.String({
+    minLength: 1, maxLength: MAX_AC_STRING_LENGTH,
+    description: "Google's Additional Consent string of the choice (version 2: 2~1.35~dv.9.21, or version 1)",
+  }))),
+};
+
 export const RegionalSchema = {
   country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2; null when unknown' })),
   region: Nullable(Type.String({ description: 'ISO 3166-2 (US-CA); null when unknown' })),
   mode: Nullable(StringEnum(CONSENT_MODES, { description: MODE_DESCRIPTION })),
   gpp_string: Nullable(Type.String({ description: 'The IAB GPP string sent with the consent; null when none' })),
+  tc_string: Nullable(Type.String({ description: 'The IAB TCF TC string sent with the consent; null when none' })),
+  ac_string: Nullable(Type.String({ description: "Google's Additional Consent string sent with the consent; null when none" })),
 };
 
 export const ConsentInput = Type.Object({
@@ -72,6 +92,7 @@ export const ConsentInput = Type.Object({
   user_preferences: UserPreferencesInput,
   url: Type.Optional(Nullable(Text(2048))),
   ...regionalInput,
+  ...tcfInput,
 });
 export type ConsentInput = Static<typeof ConsentInput>;
 
@@ -116,6 +137,7 @@ export type ConsentFilters = Pick<Static<typeof ConsentListQuery>, 'session_id' 
 /** A consent's country, region, mode and GPP string as the API shows them: null where none. */
 export const regionalOf = (row: Partial<Pick<ConsentRow, RegionalField>>) => ({
   country: row.country ?? null, region: row.region ?? null, mode: row.mode ?? null, gpp_string: row.gpp_string ?? null,
+  tc_string: row.tc_string ?? null, ac_string: row.ac_string ?? null,
 });
 
 export function toConsent(row: NewConsent): Consent {

@@ -9,6 +9,8 @@ import { SERVICES_LIMIT, type ConsentInput } from './consents.schema.ts';
 import { isWebUrl } from '../../lib/web-url.ts';
 import { maskIp } from './ip-mask.ts';
 import { decodesAsGpp } from './gpp-string.ts';
+import { decodesAsTcString } from './tc-string.ts';
+import { parseAcString } from '../../../banner/src/ac-string.ts';
 import { isCountryCode } from '../../geo/country-codes.ts';
 
 /** What the request itself says about the visitor, beyond the body. */
@@ -64,6 +66,8 @@ async function checkRegional(input: ConsentInput, problems: Problems): Promise<v
   if (region != null && country == null) problems.add('region', 'needs the country it lies in');
   else if (region != null && country != null && !region.startsWith(`${country}-`)) problems.add('region', `must lie in the country (${country}-…)`);
   if (gpp != null && !(await decodesAsGpp(gpp))) problems.add('gpp_string', 'is not a GPP string the IAB library can decode');
+  if (input.tc_string != null && !decodesAsTcString(input.tc_string)) problems.add('tc_string', 'is not a TC string the IAB library can decode');
+  if (input.ac_string != null && !parseAcString(input.ac_string)) problems.add('ac_string', 'is not an Additional Consent string (2~1.35~dv.9.21)');
 }
 
 async function checkPreferences(categories: CategoryCache, accountId: string, input: ConsentInput, problems: Problems): Promise<UserPreferences> {
@@ -132,6 +136,8 @@ export async function recordConsent(
     region: input.region ?? null,
     mode: input.mode ?? null,
     gpp_string: input.gpp_string ?? null,
+    tc_string: input.tc_string ?? null,
+    ac_string: input.ac_string ?? null,
   };
   await consentWriter.write(consent);
   return consent;

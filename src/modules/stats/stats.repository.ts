@@ -95,6 +95,15 @@ export async function consentsBy(db: Executor, accountIds: string[], from: strin
     .execute();
 }
 
+/** TC strings' purpose consents and standing legitimate interests between two days, per purpose (0: the strings), summed. */
+export async function tcfPurposeCounts(db: Executor, accountIds: string[], from: string, to: string) {
+  return db.selectFrom('consent_daily_tcf_purposes')
+    .select(['purpose', sql<number>`sum(consents)::int`.as('consents'), sql<number>`sum(legitimate_interests)::int`.as('legitimate_interests')])
+    .where('account_id', 'in', accountIds).where('day', '>=', sql<Date>`${from}::date`).where('day', '<=', sql<Date>`${to}::date`)
+    .groupBy('purpose')
+    .execute();
+}
+
 /** Accepted and rejected choices per category and day, summed over the accounts. */
 export async function categoryDays(db: Executor, accountIds: string[], from: string, to: string) {
   return db.selectFrom('consent_daily_categories')

@@ -7,15 +7,16 @@ export type Interval = (typeof INTERVALS)[number];
 const Day = Type.String({ format: 'date', description: 'A UTC day, YYYY-MM-DD' });
 
 /** What the consents of a range can be broken down by. */
-export const BREAKDOWNS = ['country', 'mode'] as const;
-export type Breakdown = (typeof BREAKDOWNS)[number];
+export const BREAKDOWNS = ['country', 'mode', 'tcf_purpose'] as const;
+export type Breakdown = Exclude<(typeof BREAKDOWNS)[number], 'tcf_purpose'>;
 
 export const StatsQuery = Type.Object({
   from: Type.Optional(Type.String({ format: 'date', description: 'First UTC day (inclusive); default: 29 days before `to`' })),
   to: Type.Optional(Type.String({ format: 'date', description: 'Last UTC day (inclusive); default: today' })),
   interval: Type.Optional(StringEnum(INTERVALS, { description: 'Bucket size; weeks start on Monday (ISO); default: day' })),
   by: Type.Optional(StringEnum(BREAKDOWNS, {
-    description: "Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`)",
+    description: "Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`), "
+      + 'or count the TC strings recorded per IAB TCF purpose (`tcf_purposes`)',
   })),
 });
 export type StatsQuery = Static<typeof StatsQuery>;
@@ -74,6 +75,17 @@ const Breakdowns = Type.Array(BreakdownEntry, {
     + 'their consents add up to `totals.consents`',
 });
 
+/** Per TCF purpose, from the TC strings recorded in the range (decoded when they were recorded). */
+const TcfPurposes = Type.Object({
+  tc_strings: Type.Integer({ description: 'Consents recorded with a TC string in the range' }),
+  purposes: Type.Array(Type.Object({
+    purpose: Type.Integer({ description: 'The TCF purpose, 1 to 11' }),
+    consents: Type.Integer({ description: 'TC strings giving consent to the purpose' }),
+    legitimate_interests: Type.Integer({ description: 'TC strings leaving the legitimate interest for the purpose standing (not objected to)' }),
+    consent_rate: Rate,
+  }), { description: 'Purposes 1 to 11, in order, each present (zero when no string named it)' }),
+}, { description: 'With `by=tcf_purpose`: acceptance per IAB TCF purpose' });
+
 const Change = Nullable(Type.Number({ description: 'Relative change against the previous period; null when it had none' }));
 
 export const StatsSchema = Type.Object({
@@ -89,7 +101,9 @@ export const StatsSchema = Type.Object({
     change: Type.Object({ consents: Change, pageviews: Change, unique_visitors: Change, consent_rate: Change }),
   }),
   breakdown: Type.Optional(Breakdowns),
+  tcf_purposes: Type.Optional(TcfPurposes),
 });
+export type TcfPurposeStats = Static<typeof TcfPurposes>;
 export type Stats = Static<typeof StatsSchema>;
 
 export const GroupStatsSchema = Type.Object({

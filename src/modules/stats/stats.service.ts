@@ -2,9 +2,10 @@ import type { Executor } from '../../db/kysely.ts';
 import { BadRequestError, NotFoundError } from '../../http/app-errors.ts';
 import { HyperLogLog } from '../../lib/hyperloglog.ts';
 import { addDays, buckets, cover, daysBetween, type Period } from './periods.ts';
-import { categoryDays, categoryNames, consentDays, consentsBy, groupAccounts, groupExists, sketchesOf, visitDays } from './stats.repository.ts';
+import { categoryDays, categoryNames, consentDays, consentsBy, groupAccounts, groupExists, sketchesOf, tcfPurposeCounts, visitDays } from './stats.repository.ts';
 import {
   toGroupAccount, type Breakdown, type BreakdownEntry, type GroupStats, type Interval, type Stats, type StatsFigures, type StatsQuery,
+  type TcfPurposeStats,
 } from './stats.schema.ts';
 
 /** Ten years of days at most in one answer. */
@@ -18,7 +19,7 @@ const FIRST_DAY = '1970-01-01';
 const LAST_DAY = '2999-12-31';
 
 /** The range asked for, or the last 30 days; 400 when it is backwards, too long or out of bounds. */
-function rangeOf(query: StatsQuery): { from: string; to: string; interval: Interval; by: Breakdown | undefined } {
+function rangeOf(query: StatsQuery): { from: string; to: string; interval: Interval; by: StatsQuery['by'] } {
   const to = query.to ?? new Date().toISOString().slice(0, 10);
   // The default start never falls before the first day: only a day the client sent is blamed.
   const start = addDays(to, -29);
@@ -36,9 +37,9 @@ export async function statsOfAccount(db: Executor, accountId: string, query: Sta
   const { from, to, interval, by } = rangeOf(query);
   const [{ perAccount: _, ...stats }, breakdown] = await Promise.all([
     accountStats(db, [accountId], from, to, interval),
-    by && consentBreakdown(db, [accountId], from, to, by),
+    breakdownOf(db, [accountId], from, to, by),
   ]);
-  return breakdown ? { ...stats, breakdown } : stats;
+  return { ...stats, ...breakdown };
 }
 
 /** The statistics of a partner's group: its accounts' summed, with each one's totals; 404 for another's group. */
@@ -49,9 +50,9 @@ export async function statsOfGroup(db: Executor, partnerId: string, groupId: str
   const accountIds = accounts.map((a) => a.id);
   const [{ perAccount, ...stats }, breakdown] = await Promise.all([
     accountStats(db, accountIds, from, to, interval, { perAccount: true }),
-    by && consentBreakdown(db, accountIds, from, to, by),
+    breakdownOf(db, accountIds, from, to, by),
   ]);
-  return { ...stats, ...(breakdown && { breakdown }), accounts: accounts.map((account) => toGroupAccount(account, perAccount.get(account.id)!)) };
+  return { ...stats, ...breakdown, accounts: accounts.map((account) => toGroupAccount(account, perAccount.get(account.id)!)) };
 }
 
 interface Tally {
@@ -249,6 +250,31 @@ export async function consentBreakdown(db: Executor, accountIds: string[], from:
       gpc_share: rate(row.gpc, row.consents),
     }))
     .sort((a, b) => b.consents - a.consents || (a.value === null ? 1 : b.value === null ? -1 : a.value < b.value ? -1 : 1));
+}
+
+/** The part of the answer `by` asks for: `breakdown` per country or mode, or `tcf_purposes`; nothing without `by`. */
+async function breakdownOf(db: Executor, accountIds: string[], from: string, to: string, by: StatsQuery['by']): Promise<Pick<Stats, 'breakdown' | 'tcf_purposes'>> {
+  if (by === undefined) return {};
+  if (by === 'tcf_purpose') return { tcf_purposes: await tcfPurposeStats(db, accountIds, from, to) };
+  return { breakdown: await consentBreakdown(db, accountIds, from, to, by) };
+}
+
+/**
+ * The range's TC strings and, per TCF purpose 1 to 11, how many gave consent to it and how many
+ * left its legitimate interest standing: read from the writer's rollup by day and purpose.
+ */
+export async function tcfPurposeStats(db: Executor, accountIds: string[], from: string, to: string): Promise<TcfPurposeStats> {
+  const rows = accountIds.length === 0 ? [] : await tcfPurposeCounts(db, accountIds, from, to);
+  const of = new Map(rows.map((row) => [Number(row.purpose), row]));
+  const strings = of.get(0)?.consents ?? 0;
+  return {
+    tc_strings: strings,
+    purposes: Array.from({ length: 11 }, (_, i) => {
+      const row = of.get(i + 1);
+      const consents = row?.consents ?? 0;
+      return { purpose: i + 1, consents, legitimate_interests: row?.legitimate_interests ?? 0, consent_rate: rate(consents, strings) };
+    }),
+  };
 }
 
 /** What other modules use of the statistics: the seed's sketches and the visit counter. */

@@ -214,8 +214,9 @@ describe('the chain with country, region, mode and GPP string', () => {
     expect(receipt.body.data).toMatchObject({ id, ...placed });
     expect(ndjson((await exportOf(tenant)).body)[0]).toMatchObject({ id, ...placed });
     const [header, line] = (await exportOf(tenant, { format: 'csv' })).body.trimEnd().split('\n');
-    expect(header.endsWith(',erased_at,country,region,mode,gpp_string')).toBe(true);
-    expect(line.endsWith(`,US,US-CA,opt-out,${GPP}`)).toBe(true);
+    // The TC and AC strings (issue 47) come after them, empty here.
+    expect(header.endsWith(',erased_at,country,region,mode,gpp_string,tc_string,ac_string')).toBe(true);
+    expect(line.endsWith(`,US,US-CA,opt-out,${GPP},,`)).toBe(true);
   });
 });
 

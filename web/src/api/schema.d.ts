@@ -8755,6 +8755,8 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            tc_string: string | null;
+                            ac_string: string | null;
                         }[];
                     };
                 };
@@ -8864,6 +8866,8 @@ export interface operations {
                         region?: string | null;
                         mode?: ("opt-in" | "opt-out" | "notice" | "none") | null;
                         gpp_string?: string | null;
+                        tc_string?: string | null;
+                        ac_string?: string | null;
                     };
                 };
             };
@@ -8903,6 +8907,8 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            tc_string: string | null;
+                            ac_string: string | null;
                         };
                     };
                 };
@@ -9082,6 +9088,8 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            tc_string: string | null;
+                            ac_string: string | null;
                             /** @description Position in the account's consent chain (1, 2, 3, …) */
                             chain_seq: number;
                             hash: string | null;
@@ -9785,8 +9793,8 @@ export interface operations {
                 to?: string;
                 /** @description Bucket size; weeks start on Monday (ISO); default: day */
                 interval?: "day" | "week" | "month";
-                /** @description Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`) */
-                by?: "country" | "mode";
+                /** @description Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`), or count the TC strings recorded per IAB TCF purpose (`tcf_purposes`) */
+                by?: "country" | "mode" | "tcf_purpose";
                 /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
@@ -9912,6 +9920,21 @@ export interface operations {
                             opt_out_rate: number | null;
                             gpc_share: number | null;
                         }[];
+                        /** @description With `by=tcf_purpose`: acceptance per IAB TCF purpose */
+                        tcf_purposes?: {
+                            /** @description Consents recorded with a TC string in the range */
+                            tc_strings: number;
+                            /** @description Purposes 1 to 11, in order, each present (zero when no string named it) */
+                            purposes: {
+                                /** @description The TCF purpose, 1 to 11 */
+                                purpose: number;
+                                /** @description TC strings giving consent to the purpose */
+                                consents: number;
+                                /** @description TC strings leaving the legitimate interest for the purpose standing (not objected to) */
+                                legitimate_interests: number;
+                                consent_rate: number | null;
+                            }[];
+                        };
                     };
                 };
             };
@@ -9996,8 +10019,8 @@ export interface operations {
                 to?: string;
                 /** @description Bucket size; weeks start on Monday (ISO); default: day */
                 interval?: "day" | "week" | "month";
-                /** @description Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`) */
-                by?: "country" | "mode";
+                /** @description Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`), or count the TC strings recorded per IAB TCF purpose (`tcf_purposes`) */
+                by?: "country" | "mode" | "tcf_purpose";
             };
             header?: never;
             path: {
@@ -10123,6 +10146,21 @@ export interface operations {
                             opt_out_rate: number | null;
                             gpc_share: number | null;
                         }[];
+                        /** @description With `by=tcf_purpose`: acceptance per IAB TCF purpose */
+                        tcf_purposes?: {
+                            /** @description Consents recorded with a TC string in the range */
+                            tc_strings: number;
+                            /** @description Purposes 1 to 11, in order, each present (zero when no string named it) */
+                            purposes: {
+                                /** @description The TCF purpose, 1 to 11 */
+                                purpose: number;
+                                /** @description TC strings giving consent to the purpose */
+                                consents: number;
+                                /** @description TC strings leaving the legitimate interest for the purpose standing (not objected to) */
+                                legitimate_interests: number;
+                                consent_rate: number | null;
+                            }[];
+                        };
                         accounts: {
                             id: string;
                             name: string;
@@ -13981,6 +14019,8 @@ export interface operations {
                         region?: string | null;
                         mode?: ("opt-in" | "opt-out" | "notice" | "none") | null;
                         gpp_string?: string | null;
+                        tc_string?: string | null;
+                        ac_string?: string | null;
                         /** @description navigator.globalPrivacyControl was true (also stored when Sec-GPC is absent) */
                         gpc?: boolean;
                     };
@@ -14174,6 +14214,8 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            tc_string: string | null;
+                            ac_string: string | null;
                             chain_seq: number;
                             hash: string | null;
                             personal_hash: string | null;
