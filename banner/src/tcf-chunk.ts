@@ -9,6 +9,7 @@
 
 import { CmpApi } from '@iabtechlabtcf/cmpapi';
 import { GVL } from '@iabtechlabtcf/core';
+import { parseAcString } from './ac-string.ts';
 import type { GppStub } from './gpp-stub.ts';
 import type { BannerLook, BannerTcf } from './config.ts';
 import { categoriesFor } from './tcf-categories.ts';
@@ -88,7 +89,7 @@ export function runTcf(run: TcfRun): TcfSession {
       const storedAc = readCookie(AC_COOKIE) ?? null;
       // A new visitor's switches: every consent off, every legitimate interest on (until objected to).
       let current: TcfChoice = stored
-        ? choiceOf(stored, gvl, run.tcf, !!storedAc && !storedAc.startsWith('2~~'))
+        ? choiceOf(stored, gvl, run.tcf, (parseAcString(storedAc ?? '')?.consented.length ?? 0) > 0)
         : { ...allOrNothing(gvl, run.tcf, false), purposeLi: new Set(liPurposes(gvl, run.tcf)), vendorLi: new Set(liVendors(gvl)) };
       let chosen = !!stored && run.returning;
 

@@ -7,6 +7,7 @@
  */
 
 import { GVL, PurposeRestriction, TCModel, TCString } from '@iabtechlabtcf/core';
+import { buildAcString } from './ac-string.ts';
 import type { BannerTcf } from './config.ts';
 
 export const TC_COOKIE = 'euconsent-v2';
@@ -103,13 +104,11 @@ export function encodeChoice(gvl: GVL, tcf: BannerTcf, language: string, choice:
 }
 
 /**
- * Google's Additional Consent string, version 2: the consented providers, then the disclosed ones
- * (`2~1.35~dv.1.35.41`), ascending; every provider of the account's is disclosed.
+ * Google's Additional Consent string, version 2 (ac-string.ts): every provider of the account's is
+ * disclosed, all consented to or none; null when the account names none.
  */
 export function acString(atpIds: readonly number[], consented: boolean): string | null {
-  if (atpIds.length === 0) return null;
-  const sorted = [...new Set(atpIds)].sort((a, b) => a - b).join('.');
-  return `2~${consented ? sorted : ''}~dv.${sorted}`;
+  return atpIds.length === 0 ? null : buildAcString(atpIds, consented ? atpIds : []);
 }
 
 /**
