@@ -1,15 +1,19 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BuildOptions } from 'esbuild';
-import { BUNDLE_PATH, EXTRAS_CHUNK_PATH, extrasChunkName, GPP_CHUNK_PATH, gppChunkName, projectRoot } from './paths.ts';
+import type { BuildOptions, Plugin } from 'esbuild';
+import { BUNDLE_PATH, BUNDLE_TCF_PATH, EXTRAS_CHUNK_PATH, extrasChunkName, GPP_CHUNK_PATH, gppChunkName, projectRoot, TCF_CHUNK_PATH, tcfChunkName } from './paths.ts';
 
-/** The banner as built: its bundle, and the GPP file it loads in opt-out regions under `name`. */
+/** The banner as built: its bundles (without and with TCF), and the files they load under `name`. */
 export interface BuiltBundles {
   banner: string;
+  /** The banner of accounts with TCF on: the same sources with their TCF blocks (see withoutTcf). */
+  bannerTcf: string;
   gpp: { name: string; code: string };
   /** The declaration and the placeholders of embedded content (banner/src/extras.ts). */
   extras: { name: string; code: string };
+  tcf: { name: string; code: string };
 }
 
 /** The global the GPP file's IIFE leaves its exports in, for the banner to pick up (see banner/src/gpp.ts). */
@@ -17,12 +21,37 @@ export const GPP_GLOBAL = '__consentryGpp';
 /** The same for the extras file (banner/src/extras.ts). */
 export const EXTRAS_GLOBAL = '__consentryExtras';
 
+/** The global the TCF file's IIFE leaves its exports in (see banner/src/tcf.ts). */
+export const TCF_GLOBAL = '__consentryTcf';
+
+/**
+ * A block of the banner's sources between `/* tcf *\/` and `/* /tcf *\/` is what accounts with TCF
+ * on need (the `__tcfapi` stub, the TCF file's loader, the hooks the TCF screens use): the banner of
+ * the other accounts is built without these blocks, from text that is then exactly what it was
+ * before TCF, so that their script stays the same bytes (esbuild's minifier names variables by the
+ * characters of the whole source: a dead branch left in would rename them).
+ */
+export const TCF_BLOCK = /\/\* tcf \*\/[\s\S]*?\/\* \/tcf \*\//g;
+
+export const withoutTcf = (root: string): Plugin => ({
+  name: 'consentry-without-tcf',
+  setup(build) {
+    const sources = join(root, 'banner', 'src');
+    build.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (!args.path.startsWith(sources)) return undefined;
+      return { contents: (await readFile(args.path, 'utf8')).replace(TCF_BLOCK, ''), loader: 'ts' };
+    });
+  },
+});
+
 /**
  * The banner bundle: vanilla-cookieconsent and our adapter, with the library's stylesheet inlined,
  * as one IIFE that reads `__CONSENTRY_CONFIG__`, which the service wraps around it per account; and
  * beside it the GPP file (the IAB's `@iabgpp/cmpapi`, banner/src/gpp-chunk.ts), a separate IIFE
- * whose content-hashed name the bundle carries. `npm run build` writes both to dist/; a server that
- * finds them missing builds them in memory.
+ * whose content-hashed name the bundle carries. For accounts with TCF on, a second bundle with the
+ * `__tcfapi` stub, and the TCF file it loads in opt-in regions (the IAB's `@iabtechlabtcf/cmpapi` and
+ * `core`, and the TCF screens: banner/src/tcf-chunk.ts). `npm run build` writes them to dist/; a
+ * server that finds them missing builds them in memory.
  */
 export async function buildBanner(root = projectRoot()): Promise<BuiltBundles> {
   // Loaded here, not at the top: a server with a built bundle never needs esbuild.
@@ -37,7 +66,7 @@ export async function buildBanner(root = projectRoot()): Promise<BuiltBundles> {
     legalComments: 'inline',
     logLevel: 'silent',
   } satisfies BuildOptions;
-  const [css, gpp, extras] = await Promise.all([
+  const [css, gpp, extras, tcf] = await Promise.all([
     build({
       entryPoints: [join(root, 'node_modules', 'vanilla-cookieconsent', 'dist', 'cookieconsent.css')],
       bundle: true,
@@ -47,11 +76,14 @@ export async function buildBanner(root = projectRoot()): Promise<BuiltBundles> {
     }),
     build({ ...common, entryPoints: [join(root, 'banner', 'src', 'gpp-chunk.ts')], globalName: GPP_GLOBAL }),
     build({ ...common, entryPoints: [join(root, 'banner', 'src', 'extras-chunk.ts')], globalName: EXTRAS_GLOBAL }),
+    build({ ...common, entryPoints: [join(root, 'banner', 'src', 'tcf-chunk.ts')], globalName: TCF_GLOBAL }),
   ]);
   const extrasCode = extras.outputFiles[0].text;
   const gppCode = gpp.outputFiles[0].text;
   const name = gppChunkName(gppCode);
-  const js = await build({
+  const tcfCode = tcf.outputFiles[0].text;
+  const tcfName = tcfChunkName(tcfCode);
+  const banner = {
     ...common,
     entryPoints: [join(root, 'banner', 'src', 'main.ts')],
     define: {
@@ -60,9 +92,18 @@ export async function buildBanner(root = projectRoot()): Promise<BuiltBundles> {
       __CONSENTRY_GPP_GLOBAL__: JSON.stringify(GPP_GLOBAL),
       __CONSENTRY_EXTRAS_CHUNK__: JSON.stringify(extrasChunkName(extrasCode)),
       __CONSENTRY_EXTRAS_GLOBAL__: JSON.stringify(EXTRAS_GLOBAL),
+      __CONSENTRY_TCF_CHUNK__: JSON.stringify(tcfName),
+      __CONSENTRY_TCF_GLOBAL__: JSON.stringify(TCF_GLOBAL),
     },
-  });
-  return { banner: js.outputFiles[0].text, gpp: { name, code: gppCode }, extras: { name: extrasChunkName(extrasCode), code: extrasCode } };
+  } satisfies BuildOptions;
+  const [js, jsTcf] = await Promise.all([build({ ...banner, plugins: [withoutTcf(root)] }), build(banner)]);
+  return {
+    banner: js.outputFiles[0].text,
+    bannerTcf: jsTcf.outputFiles[0].text,
+    gpp: { name, code: gppCode },
+    extras: { name: extrasChunkName(extrasCode), code: extrasCode },
+    tcf: { name: tcfName, code: tcfCode },
+  };
 }
 
 /** Writes `text` to `path`, renamed into place: a server reading it meanwhile sees the old file or the new one, never half. */
@@ -75,9 +116,11 @@ function replace(path: string, text: string): void {
 
 export async function writeBanner(root = projectRoot()): Promise<string> {
   const built = await buildBanner(root);
-  // The GPP and extras files first: a banner that names them is never on disk without them.
+  // The files the banners name first: a banner that names them is never on disk without them.
   replace(GPP_CHUNK_PATH(root), built.gpp.code);
   replace(EXTRAS_CHUNK_PATH(root), built.extras.code);
+  replace(TCF_CHUNK_PATH(root), built.tcf.code);
+  replace(BUNDLE_TCF_PATH(root), built.bannerTcf);
   replace(BUNDLE_PATH(root), built.banner);
   return BUNDLE_PATH(root);
 }

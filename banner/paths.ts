@@ -14,6 +14,9 @@ export function projectRoot(from = dirname(fileURLToPath(import.meta.url))): str
 /** Where `npm run build` writes the banner bundle. */
 export const BUNDLE_PATH = (root = projectRoot()) => join(root, 'dist', 'banner.js');
 
+/** Where `npm run build` writes the banner bundle for accounts with TCF on: the same with its TCF blocks (banner/build.ts). */
+export const BUNDLE_TCF_PATH = (root = projectRoot()) => join(root, 'dist', 'banner-tcf.js');
+
 /** Where `npm run build` writes the GPP file, which the banner loads only in opt-out regions. */
 export const GPP_CHUNK_PATH = (root = projectRoot()) => join(root, 'dist', 'gpp.js');
 
@@ -29,3 +32,9 @@ export const EXTRAS_CHUNK_PATH = (root = projectRoot()) => join(root, 'dist', 'e
 
 /** The name the extras file is served under (`/widget/extras.<hash>.js`), as the GPP file's. */
 export const extrasChunkName = (code: string) => `extras.${createHash('sha256').update(code).digest('hex').slice(0, 16)}.js`;
+
+/** Where `npm run build` writes the TCF file, which the banner of a TCF account loads only in opt-in regions. */
+export const TCF_CHUNK_PATH = (root = projectRoot()) => join(root, 'dist', 'tcf.js');
+
+/** The name the TCF file is served under (`/widget/tcf.<hash>.js`): its content's hash, as for the GPP file. */
+export const tcfChunkName = (code: string) => `tcf.${createHash('sha256').update(code).digest('hex').slice(0, 16)}.js`;

@@ -1,5 +1,8 @@
 import * as CookieConsent from 'vanilla-cookieconsent';
 import { currentPreferences, state, type ConsentState } from './state.ts';
+/* tcf */
+import { showTcfPreferences } from './tcf.ts';
+/* /tcf */
 
 declare global {
   interface Window {
@@ -35,7 +38,8 @@ export function installApi(): void {
   window.Consentry = {
     getConsent: state,
     acceptedCategory: (slug) => !!currentPreferences()?.acceptedCategories.includes(slug),
-    showPreferences: () => CookieConsent.showPreferences(),
+    // Where the TCF screens ask, their second layer.
+    showPreferences: () => /* tcf */ showTcfPreferences() || /* /tcf */ CookieConsent.showPreferences(),
     onChange(callback) {
       listeners.add(callback);
       return () => listeners.delete(callback);

@@ -11,6 +11,9 @@ import { showConsentId } from './preferences-modal.ts';
 import { recordConsent } from './recording.ts';
 import { accepted, consentId, ownDomain, place, rejected, sessionId, setConsentId } from './state.ts';
 import { eraseOtherCopies } from './stored.ts';
+/* tcf */
+import { tcfFields } from './tcf-signal.ts';
+/* /tcf */
 
 /** What a valid choice means for the page: Consent Mode, gated elements, storage of rejected categories. */
 export function apply(): void {
@@ -44,6 +47,10 @@ function record(): void {
     ...(place?.country ? { country: place.country, region: place.region } : {}),
     // What the visitor was shown: the notice snapshot this configuration was served as.
     ...(config.notice_hash ? { notice_hash: config.notice_hash } : {}),
+    /* tcf */
+    // The TC and AC strings of a choice made on the TCF screens.
+    ...tcfFields(),
+    /* /tcf */
     user_preferences: {
       accept_type: preferences.acceptType,
       accepted_categories: idsOf(preferences.acceptedCategories),

@@ -11,6 +11,9 @@
 import type { UsSignal } from './gpp-chunk.ts';
 import { forgetGppString, keepGppString } from './gpp-storage.ts';
 import { installGppStub, type GppStub } from './gpp-stub.ts';
+/* tcf */
+import { tcfTakesGpp } from './tcf.ts';
+/* /tcf */
 
 /** The GPP file's name (`gpp.<hash>.js`), and the global its IIFE leaves its exports in: see banner/build.ts. */
 declare const __CONSENTRY_GPP_CHUNK__: string;
@@ -86,6 +89,10 @@ export function startGpp(start: GppStart): Promise<string | null> {
   if (!own || started) return current;
   started = true;
   if (!usApplies(start)) {
+    /* tcf */
+    // Where the TCF screens ask, the TCF file writes GPP's tcfeuv2 section.
+    if (tcfTakesGpp(start.mode, own)) return current;
+    /* /tcf */
     own.settle();
     forgetGppString();
     return current;

@@ -27,6 +27,9 @@ import {
 } from './state.ts';
 import { COOKIE, eraseChoice } from './stored.ts';
 import { injectStyle } from './style.ts';
+/* tcf */
+import { installTcf, markLibraryStarted, startTcf, tcfAsks } from './tcf.ts';
+/* /tcf */
 
 function start(mode: BannerMode): void {
   injectStyle();
@@ -41,7 +44,8 @@ function start(mode: BannerMode): void {
   markStarted();
   void CookieConsent.run({
     revision: config.revision,
-    autoShow: mode !== 'none',
+    // Where the TCF screens ask, they take the place of the banner's.
+    autoShow: mode !== 'none' /* tcf */ && !tcfAsks(mode) /* /tcf */,
     hideFromBots: false,
     manageScriptTags: false,
     autoClearCookies: false,
@@ -70,6 +74,9 @@ function start(mode: BannerMode): void {
       showConsentId(modal);
     },
   }).then(() => {
+    /* tcf */
+    markLibraryStarted();
+    /* /tcf */
     releaseGated(accepted);
     watchGated(accepted);
     startExtras();
@@ -94,12 +101,20 @@ function decided(): void {
   // GPP for this mode: its US sections (and the GPP file) in opt-out regions only.
   const optedOut = !!currentPreferences() && !saleSlugs.every((slug) => inForce().includes(slug));
   void startGpp({ mode, country: place!.country, region: place!.region, gpc, optedOut });
+  /* tcf */
+  // The TCF where it applies (its screens and the TCF file), `gdprApplies` false elsewhere.
+  startTcf({ mode, language, texts, returning: returning(), cookieDomain: ownDomain, secure: secureCookie, recordAgain: onChoice });
+  /* /tcf */
   if (!returning() && mode !== 'opt-in') notify();
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => start(mode), { once: true });
   else start(mode);
 }
 
 function boot(): void {
+  /* tcf */
+  // The `__tcfapi` stub before anything else, for an account with TCF on.
+  installTcf();
+  /* /tcf */
   // The `__gpp` stub first: before any tag on the page can call it.
   installGpp(serviceBase);
   // A returning visitor's opt-in choice holds wherever they are: their place is asked of no one.

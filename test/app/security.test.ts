@@ -251,6 +251,7 @@ const TABLE: Record<string, Entry> = {
   'GET /api/v1/notices/:hash': { rule: 'account', path: (t) => `/api/v1/notices/${t.records.notice}`, foreign: (o) => `/api/v1/notices/${o.records.notice}` },
   'GET /widget/:account_id.js': { rule: 'public', path: (t) => `/widget/${t.account.id}.js` },
   'GET /widget/gpp.:hash.js': { rule: 'public', path: () => '/widget/gpp.0000000000000000.js' },
+  'GET /widget/tcf.:hash.js': { rule: 'public', path: () => '/widget/tcf.0000000000000000.js' },
   'GET /widget/:account_id/config.json': { rule: 'public', path: (t) => `/widget/${t.account.id}/config.json` },
   'GET /widget/:account_id/region': { rule: 'public', path: (t) => `/widget/${t.account.id}/region` },
   'GET /widget/:account_id/tcf-vendors.json': { rule: 'public', path: (t) => `/widget/${t.account.id}/tcf-vendors.json` },

@@ -46,9 +46,9 @@ export async function probeLeaks(world: World, only?: string[]): Promise<LeakRep
   const { a, b } = world;
   const foreign = [b.marker, ...b.allIds];
   const report: LeakReport = { probes: 0, leaks: [], reached: [], blind: [] };
-  // The GPP and extras files are the same static files for every account, named by their content's hash: no tenant's record.
+  // The GPP, TCF and extras files are the same static files for every account, named by their content's hash: no tenant's record.
   const routes = app.routeTable.filter((route) => route.method === 'GET' && /^\/(api\/v1|widget)\//.test(route.url) && route.auth !== 'none')
-    .filter((route) => route.url !== '/widget/gpp.:hash.js' && route.url !== '/widget/extras.:hash.js')
+    .filter((route) => !['/widget/gpp.:hash.js', '/widget/tcf.:hash.js', '/widget/extras.:hash.js'].includes(route.url))
     .filter((route) => !only || only.includes(route.url));
   for (const route of routes) {
     const params = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1]!);

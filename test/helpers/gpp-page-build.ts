@@ -1,6 +1,7 @@
 import { build } from 'esbuild';
 import { join } from 'node:path';
-import { GPP_GLOBAL } from '../../banner/build.ts';
+import { GPP_GLOBAL, withoutTcf } from '../../banner/build.ts';
+import { projectRoot } from '../../banner/paths.ts';
 import type { BannerConfig } from '../../banner/src/config.ts';
 
 /**
@@ -17,6 +18,8 @@ export async function buildGppPage(gppFile: string, accountId: string, expiryDay
     platform: 'browser',
     write: false,
     logLevel: 'silent',
+    // As the banner of accounts without TCF runs it.
+    plugins: [withoutTcf(projectRoot())],
     define: {
       __CONSENTRY_CONFIG__: JSON.stringify(config satisfies Partial<Omit<BannerConfig, 'banner'>>),
       __CONSENTRY_GPP_CHUNK__: JSON.stringify(gppFile),

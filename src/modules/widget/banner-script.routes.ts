@@ -14,6 +14,7 @@ const JAVASCRIPT = 'text/javascript; charset=utf-8';
 const UNKNOWN = '/* Consentry: there is no banner for this account. Check the account id in the script tag. */\n';
 const NO_GPP_FILE = '/* Consentry: no such GPP file. The banner names the one it was built with. */\n';
 const NO_EXTRAS_FILE = '/* Consentry: no such extras file. The banner names the one it was built with. */\n';
+const NO_TCF_FILE = '/* Consentry: no such TCF file. The banner names the one it was built with. */\n';
 
 /**
  * The script goes out as it was compressed once, when built (brotli at quality 11, gzip at 9). Not
@@ -81,5 +82,17 @@ export function extrasFileHandler(services: Services) {
   return async (request: FastifyRequest<{ Params: { hash: string } }>, reply: FastifyReply): Promise<void> => {
     const file = await services.bannerScripts.extrasFile();
     send(request, reply, file.name === `extras.${request.params.hash}.js` ? file : undefined, IMMUTABLE, NO_EXTRAS_FILE);
+  };
+}
+
+/**
+ * `GET /widget/tcf.{hash}.js`: the TCF file (the IAB's `@iabtechlabtcf/cmpapi` and `core`, and the
+ * TCF screens), which the banner of an account with TCF on loads in opt-in regions only; the same
+ * for every account, compressed once. Another hash than the one the banner was built with is not found.
+ */
+export function tcfFileHandler(services: Services) {
+  return async (request: FastifyRequest<{ Params: { hash: string } }>, reply: FastifyReply): Promise<void> => {
+    const file = await services.bannerScripts.tcfFile();
+    send(request, reply, file.name === `tcf.${request.params.hash}.js` ? file : undefined, IMMUTABLE, NO_TCF_FILE);
   };
 }

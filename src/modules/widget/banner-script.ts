@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { BuiltBundles } from '../../../banner/build.ts';
-import { BUNDLE_PATH, EXTRAS_CHUNK_PATH, extrasChunkName, GPP_CHUNK_PATH, gppChunkName } from '../../../banner/paths.ts';
+import { BUNDLE_PATH, BUNDLE_TCF_PATH, EXTRAS_CHUNK_PATH, extrasChunkName, GPP_CHUNK_PATH, gppChunkName, TCF_CHUNK_PATH, tcfChunkName } from '../../../banner/paths.ts';
 import type { BannerConfig } from '../../../banner/src/config.ts';
 import type { Executor } from '../../db/kysely.ts';
 import type { MaybePromise } from '../../lib/maybe-promise.ts';
@@ -34,20 +34,25 @@ export interface BuiltBanner extends EncodedScript {
   config: BannerConfig;
 }
 
-/** The GPP file the banner loads in opt-out regions, under its content-hashed name. */
+/** The GPP file the banner loads in opt-out regions (or the TCF file, in opt-in ones), under its content-hashed name. */
 export interface BuiltGppFile extends EncodedScript {
   name: string;
 }
 
 /**
- * The bundle and the GPP file `npm run build` wrote, or (a fresh clone, a test run, a dist/ from
- * before the GPP file) the same built in memory: the bundle names the GPP file it was built with.
+ * The bundles, the GPP file and the TCF file `npm run build` wrote, or (a fresh clone, a test run,
+ * a dist/ from before one of them) the same built in memory: a bundle names the files it was built with.
  */
 async function loadBundles(): Promise<BuiltBundles> {
-  const [bundle, gpp, extras] = [BUNDLE_PATH(), GPP_CHUNK_PATH(), EXTRAS_CHUNK_PATH()];
-  if (existsSync(bundle) && existsSync(gpp) && existsSync(extras)) {
-    const [banner, code, extrasCode] = await Promise.all([readFile(bundle, 'utf8'), readFile(gpp, 'utf8'), readFile(extras, 'utf8')]);
-    return { banner, gpp: { name: gppChunkName(code), code }, extras: { name: extrasChunkName(extrasCode), code: extrasCode } };
+  const paths = [BUNDLE_PATH(), BUNDLE_TCF_PATH(), GPP_CHUNK_PATH(), TCF_CHUNK_PATH(), EXTRAS_CHUNK_PATH()];
+  if (paths.every((path) => existsSync(path))) {
+    const [banner, bannerTcf, gpp, tcf, extras] = await Promise.all(paths.map((path) => readFile(path, 'utf8')));
+    return {
+      banner, bannerTcf,
+      gpp: { name: gppChunkName(gpp), code: gpp },
+      tcf: { name: tcfChunkName(tcf), code: tcf },
+      extras: { name: extrasChunkName(extras), code: extras },
+    };
   }
   const { buildBanner } = await import('../../../banner/build.ts');
   return buildBanner();
@@ -95,8 +100,13 @@ function configOf(account: WidgetAccount, settings: BannerSettings, content: Con
   };
 }
 
-/** The bundle runs inside a function whose one parameter is the account's configuration. */
-export function scriptFor(bundle: string, config: BannerConfig): string {
+/**
+ * The bundle runs inside a function whose one parameter is the account's configuration: the bundle
+ * with the `__tcfapi` stub and the TCF file's loader for an account with TCF on, the plain one
+ * (the same bytes as before TCF existed) for the others.
+ */
+export function scriptFor(bundles: Pick<BuiltBundles, 'banner' | 'bannerTcf'>, config: BannerConfig): string {
+  const bundle = config.tcf ? bundles.bannerTcf : bundles.banner;
   return `/* Consentry banner, account ${config.account.id}, revision ${config.revision} */\n` +
     `(function(__CONSENTRY_CONFIG__){${bundle}})(${JSON.stringify(config)});\n`;
 }
@@ -117,6 +127,7 @@ export class BannerScripts {
   private bundles: Promise<BuiltBundles> | undefined;
   private gpp: Promise<BuiltGppFile> | undefined;
   private extras: Promise<BuiltGppFile> | undefined;
+  private tcf: Promise<BuiltGppFile> | undefined;
 
   constructor(
     private readonly db: Executor,
@@ -171,6 +182,17 @@ export class BannerScripts {
     return this.extras;
   }
 
+  /** The TCF file, compressed once: the same for every account. */
+  tcfFile(): Promise<BuiltGppFile> {
+    this.tcf ??= this.loaded()
+      .then(async ({ tcf }) => ({ name: tcf.name, ...await encode(Buffer.from(tcf.code)) }))
+      .catch((error: unknown) => {
+        this.tcf = undefined;
+        throw error;
+      });
+    return this.tcf;
+  }
+
   /** The bundle, loaded once. */
   private loaded(): Promise<BuiltBundles> {
     this.bundles ??= loadBundles().catch((error: unknown) => {
@@ -188,7 +210,7 @@ export class BannerScripts {
     const [bundles, account, categories, gvl] = await Promise.all([
       this.loaded(), findWidgetAccount(this.db, accountId), bannerContent(this.db, accountId), this.vendorLists?.current(),
     ]);
-    return account && scriptFor(bundles.banner, configOf(account, settings, categories, gvl));
+    return account && scriptFor(bundles, configOf(account, settings, categories, gvl));
   }
 
   private async build(accountId: string): Promise<BuiltBanner | undefined> {
@@ -207,6 +229,6 @@ export class BannerScripts {
     const { hash } = await recordNoticeSnapshot(this.db, accountId, content);
     this.notices?.remember(accountId, hash);
     const config: BannerConfig = { ...shown, notice_hash: hash };
-    return { config, ...await encode(Buffer.from(scriptFor(bundles.banner, config))) };
+    return { config, ...await encode(Buffer.from(scriptFor(bundles, config))) };
   }
 }

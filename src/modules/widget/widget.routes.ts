@@ -6,7 +6,7 @@ import type { RoutesPlugin } from '../../services.ts';
 import { ErrorList, ValidationErrorList } from '../../http/schemas.ts';
 import { ReceiptParams, ReceiptQuery, ReceiptSchema, toReceipt } from '../consent-proof/consent-proof.schema.ts';
 import { idempotencyKeyHeader, visitorContext } from '../consents/consents.service.ts';
-import { bannerScriptHandler, extrasFileHandler, gppFileHandler } from './banner-script.routes.ts';
+import { bannerScriptHandler, extrasFileHandler, gppFileHandler, tcfFileHandler } from './banner-script.routes.ts';
 import { registerDeclarationRoutes } from './declaration.routes.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
 import { sendVendorFile, TcfVendorFiles, tcfVendorsOf } from './tcf-vendor-files.ts';
@@ -144,6 +144,16 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
       response: scriptResponses('The script (text/javascript), compressed when the client accepts it; cached for good', 'No such file: a JavaScript comment'),
     },
   }, extrasFileHandler(services));
+
+  app.get('/widget/tcf.:hash.js', {
+    config: { auth: 'public', throttle: 'widget' },
+    schema: {
+      operationId: 'widgetTcfFile', tags,
+      summary: 'The IAB TCF file (`__tcfapi` and its screens) the banner of a TCF account loads in opt-in regions; its name is its content hash',
+      params: GppFileParams,
+      response: scriptResponses('The script (text/javascript), compressed when the client accepts it; cached for good', 'No such file: a JavaScript comment'),
+    },
+  }, tcfFileHandler(services));
 
   app.get('/widget/:account_id/config.json', {
     config: { auth: 'public', throttle: 'widget' },
