@@ -24,7 +24,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The database answers and holds the schema; degraded (still 200) while Redis is lost */
+        /** The database answers and holds the schema; degraded (still 200) while Redis is lost or the read replica lags; 503 while stopping */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -827,6 +827,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The notice snapshots of the account (what its banner showed), newest first */
+        get: operations["listNotices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notices/{hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One notice snapshot: the exact content its hash was computed over */
+        get: operations["getNotice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's webhook endpoints (never their secrets) */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** Add a webhook endpoint: an https URL and the events it wants; its signing secret is answered this once */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint and its delivery log */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /** Change a webhook endpoint; only the fields sent change. Enabling a disabled one resumes its deliveries */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the signing secret; the new one is answered this once and signs every delivery from now on */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's delivery log, newest first: each event's status, response code, attempts and next attempt */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again (any status): it is due now and retried for a new window */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{account_id}.js": {
         parameters: {
             query?: never;
@@ -853,6 +975,23 @@ export interface paths {
         };
         /** The IAB GPP file (`__gpp`) the banner loads in opt-out regions; its name is its content hash */
         get: operations["widgetGppFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/extras.{hash}.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The cookie declaration and the placeholders of embedded content, which the banner loads on pages that use them; its name is its content hash */
+        get: operations["widgetExtrasFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -966,6 +1105,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/{account_id}/declaration.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The cookie declaration: the finalised storage items by category, in a language the banner speaks */
+        get: operations["widgetDeclaration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/{account_id}/declaration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The cookie declaration as a page of its own (HTML), for sites that link to it */
+        get: operations["widgetDeclarationPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{account_id}/consents/{id}": {
         parameters: {
             query?: never;
@@ -1033,10 +1206,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description `ok`, or `degraded` (still ready) while Redis is unreachable */
+                        /** @description `ok`, or `degraded` (still ready) while Redis is unreachable or the read replica is passed over */
                         status: string;
                         /** @description `unreachable` while Redis is configured but lost */
                         redis?: string;
+                        /** @description With DATABASE_READ_URL: `ok`; `lagging` (past DATABASE_READ_MAX_LAG_S) or `unreachable` while its reads go to the primary */
+                        replica?: string;
+                        /** @description How stale the replica may be, in seconds; null when unknown */
+                        replica_lag_s?: number | null;
                     };
                 };
             };
@@ -8757,6 +8934,7 @@ export interface operations {
                             gpp_string: string | null;
                             tc_string: string | null;
                             ac_string: string | null;
+                            notice_hash: string | null;
                         }[];
                     };
                 };
@@ -8866,6 +9044,7 @@ export interface operations {
                         region?: string | null;
                         mode?: ("opt-in" | "opt-out" | "notice" | "none") | null;
                         gpp_string?: string | null;
+                        notice_hash?: string | null;
                         tc_string?: string | null;
                         ac_string?: string | null;
                     };
@@ -8909,6 +9088,7 @@ export interface operations {
                             gpp_string: string | null;
                             tc_string: string | null;
                             ac_string: string | null;
+                            notice_hash: string | null;
                         };
                     };
                 };
@@ -9090,6 +9270,7 @@ export interface operations {
                             gpp_string: string | null;
                             tc_string: string | null;
                             ac_string: string | null;
+                            notice_hash: string | null;
                             /** @description Position in the account's consent chain (1, 2, 3, …) */
                             chain_seq: number;
                             hash: string | null;
@@ -12101,6 +12282,25 @@ export interface operations {
                                     /** @enum {string} */
                                     created_by: "user" | "api" | "scan";
                                 }[];
+                                /** @description What changed since the previous completed scan (absent on the first scan and on scans made before this was kept) */
+                                changes?: {
+                                    /** @description The completed scan of the account before this one, compared with */
+                                    previous_scan_id: string;
+                                    /** @description Found by this scan and not by the previous one */
+                                    new_items: {
+                                        name: string;
+                                        domain: string;
+                                        /** @enum {string} */
+                                        storage_type: "cookie" | "local_storage" | "session_storage";
+                                    }[];
+                                    /** @description Found by the previous scan and not by this one */
+                                    gone_items: {
+                                        name: string;
+                                        domain: string;
+                                        /** @enum {string} */
+                                        storage_type: "cookie" | "local_storage" | "session_storage";
+                                    }[];
+                                };
                                 /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
                                 refused: {
                                     url: string;
@@ -12308,6 +12508,25 @@ export interface operations {
                                     /** @enum {string} */
                                     created_by: "user" | "api" | "scan";
                                 }[];
+                                /** @description What changed since the previous completed scan (absent on the first scan and on scans made before this was kept) */
+                                changes?: {
+                                    /** @description The completed scan of the account before this one, compared with */
+                                    previous_scan_id: string;
+                                    /** @description Found by this scan and not by the previous one */
+                                    new_items: {
+                                        name: string;
+                                        domain: string;
+                                        /** @enum {string} */
+                                        storage_type: "cookie" | "local_storage" | "session_storage";
+                                    }[];
+                                    /** @description Found by the previous scan and not by this one */
+                                    gone_items: {
+                                        name: string;
+                                        domain: string;
+                                        /** @enum {string} */
+                                        storage_type: "cookie" | "local_storage" | "session_storage";
+                                    }[];
+                                };
                                 /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
                                 refused: {
                                     url: string;
@@ -12559,6 +12778,25 @@ export interface operations {
                                     /** @enum {string} */
                                     created_by: "user" | "api" | "scan";
                                 }[];
+                                /** @description What changed since the previous completed scan (absent on the first scan and on scans made before this was kept) */
+                                changes?: {
+                                    /** @description The completed scan of the account before this one, compared with */
+                                    previous_scan_id: string;
+                                    /** @description Found by this scan and not by the previous one */
+                                    new_items: {
+                                        name: string;
+                                        domain: string;
+                                        /** @enum {string} */
+                                        storage_type: "cookie" | "local_storage" | "session_storage";
+                                    }[];
+                                    /** @description Found by the previous scan and not by this one */
+                                    gone_items: {
+                                        name: string;
+                                        domain: string;
+                                        /** @enum {string} */
+                                        storage_type: "cookie" | "local_storage" | "session_storage";
+                                    }[];
+                                };
                                 /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
                                 refused: {
                                     url: string;
@@ -12769,6 +13007,25 @@ export interface operations {
                                     /** @enum {string} */
                                     created_by: "user" | "api" | "scan";
                                 }[];
+                                /** @description What changed since the previous completed scan (absent on the first scan and on scans made before this was kept) */
+                                changes?: {
+                                    /** @description The completed scan of the account before this one, compared with */
+                                    previous_scan_id: string;
+                                    /** @description Found by this scan and not by the previous one */
+                                    new_items: {
+                                        name: string;
+                                        domain: string;
+                                        /** @enum {string} */
+                                        storage_type: "cookie" | "local_storage" | "session_storage";
+                                    }[];
+                                    /** @description Found by the previous scan and not by this one */
+                                    gone_items: {
+                                        name: string;
+                                        domain: string;
+                                        /** @enum {string} */
+                                        storage_type: "cookie" | "local_storage" | "session_storage";
+                                    }[];
+                                };
                                 /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
                                 refused: {
                                     url: string;
@@ -13074,6 +13331,1410 @@ export interface operations {
             };
         };
     };
+    listNotices: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Page number, from 1 */
+                page?: number;
+                sort?: "created_at";
+                order?: "asc" | "desc";
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            prev_url: string;
+                            next_url: string;
+                            count: number;
+                            page: number;
+                            prev: number | null;
+                            next: number | null;
+                        };
+                        data: {
+                            /** @description SHA-256 (hex) of the canonical JSON of the content */
+                            hash: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Size of the canonical JSON in bytes */
+                            bytes: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getNotice: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The snapshot's SHA-256, hex */
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description SHA-256 (hex) of the canonical JSON of `content` (keys sorted, no whitespace) */
+                            hash: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The banner configuration the widget served (GET /widget/{account_id}/config.json, without `notice_hash`), exactly as hashed */
+                            content: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Page number, from 1 */
+                page?: number;
+                sort?: "created_at";
+                order?: "asc" | "desc";
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            prev_url: string;
+                            next_url: string;
+                            count: number;
+                            page: number;
+                            prev: number | null;
+                            next: number | null;
+                        };
+                        data: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            events: ("consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed")[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            failing_since: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    webhook: {
+                        /** @description An https URL with a public address */
+                        url: string;
+                        /** @description The events to be sent */
+                        events: ("consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed")[];
+                        description?: string;
+                        /** @default true */
+                        enabled?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            events: ("consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed")[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            failing_since: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description The signing secret (`whsec_…`), shown this once: keep it to verify the `webhook-signature` header */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one human-readable sentence per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            events: ("consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed")[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            failing_since: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    webhook: {
+                        /** @description An https URL with a public address */
+                        url?: string;
+                        /** @description The events to be sent */
+                        events?: ("consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed")[];
+                        description?: string;
+                        /** @default true */
+                        enabled?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            events: ("consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed")[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            failing_since: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one human-readable sentence per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            events: ("consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed")[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            failing_since: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description The signing secret (`whsec_…`), shown this once: keep it to verify the `webhook-signature` header */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Page number, from 1 */
+                page?: number;
+                sort?: "created_at";
+                order?: "asc" | "desc";
+                status?: "pending" | "delivered" | "parked";
+                event?: "consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed";
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            prev_url: string;
+                            next_url: string;
+                            count: number;
+                            page: number;
+                            prev: number | null;
+                            next: number | null;
+                        };
+                        data: {
+                            id: string;
+                            webhook_id: string;
+                            /** @description The `webhook-id` header sent, the same on every attempt */
+                            message_id: string;
+                            /** @enum {string} */
+                            event: "consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed";
+                            /**
+                             * @description `pending` (waiting or retrying), `delivered` (a 2xx answer), `parked` (retried for its whole window, or its endpoint was disabled)
+                             * @enum {string}
+                             */
+                            status: "pending" | "delivered" | "parked";
+                            attempts: number;
+                            response_code: number | null;
+                            error: string | null;
+                            next_attempt_at: string | null;
+                            delivered_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            webhook_id: string;
+                            /** @description The `webhook-id` header sent, the same on every attempt */
+                            message_id: string;
+                            /** @enum {string} */
+                            event: "consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed";
+                            /**
+                             * @description `pending` (waiting or retrying), `delivered` (a 2xx answer), `parked` (retried for its whole window, or its endpoint was disabled)
+                             * @enum {string}
+                             */
+                            status: "pending" | "delivered" | "parked";
+                            attempts: number;
+                            response_code: number | null;
+                            error: string | null;
+                            next_attempt_at: string | null;
+                            delivered_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     widgetScript: {
         parameters: {
             query?: never;
@@ -13155,6 +14816,86 @@ export interface operations {
         };
     };
     widgetGppFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script (text/javascript), compressed when the client accepts it; cached for good */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such file: a JavaScript comment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    widgetExtrasFile: {
         parameters: {
             query?: never;
             header?: never;
@@ -13433,6 +15174,8 @@ export interface operations {
                                     };
                                 }[];
                             }[];
+                            /** @description SHA-256 of the canonical JSON of the fields above: the notice snapshot stored before this configuration was served (GET /api/v1/notices/{hash}); the banner sends it with each consent */
+                            notice_hash?: string;
                             /** @description IAB TCF settings: only for an account with TCF on */
                             tcf?: {
                                 cmp_id: number;
@@ -14019,11 +15762,14 @@ export interface operations {
                         region?: string | null;
                         mode?: ("opt-in" | "opt-out" | "notice" | "none") | null;
                         gpp_string?: string | null;
+                        notice_hash?: string | null;
                         tc_string?: string | null;
                         ac_string?: string | null;
                         /** @description navigator.globalPrivacyControl was true (also stored when Sec-GPC is absent) */
                         gpc?: boolean;
                     };
+                    /** @description A random id made once per choice and sent again with it when the answer was lost: within 24 hours the same key for the same account answers the first consent (its id and time) and records nothing. 16 to 128 letters, digits, - or _ (a UUID will do) */
+                    idempotency_key?: string;
                 };
             };
         };
@@ -14170,6 +15916,277 @@ export interface operations {
             };
         };
     };
+    widgetDeclaration: {
+        parameters: {
+            query?: {
+                /** @description The language wanted (a tag: de, de-CH); one the banner does not speak falls back as the banner does, then to the account's default language */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The language of the texts and the account's words */
+                            language: string;
+                            /** @description Every language the declaration is served in */
+                            languages: string[];
+                            texts: {
+                                title: string;
+                                intro: string;
+                                name: string;
+                                provider: string;
+                                purpose: string;
+                                duration: string;
+                                type: string;
+                                type_cookie: string;
+                                type_local_storage: string;
+                                type_session_storage: string;
+                                caption: string;
+                                always_on: string;
+                                no_items: string;
+                                choice_title: string;
+                                no_choice: string;
+                                allowed: string;
+                                not_allowed: string;
+                                consent_id: string;
+                                not_recorded: string;
+                                date: string;
+                                change: string;
+                                withdraw: string;
+                                standalone_note: string;
+                                languages: string;
+                            };
+                            /** @description The published categories, in the banner's order */
+                            categories: {
+                                slug: string;
+                                name: string;
+                                description: string;
+                                required: boolean;
+                                /** @description The finalised storage items of the category */
+                                items: {
+                                    name: string;
+                                    /** @description The company, else the domain */
+                                    provider: string;
+                                    domain: string;
+                                    purpose: string;
+                                    duration: string;
+                                    /** @enum {string} */
+                                    type: "cookie" | "local_storage" | "session_storage";
+                                }[];
+                            }[];
+                            /** @description The same as markup, every word escaped: what the banner script shows */
+                            html: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    widgetDeclarationPage: {
+        parameters: {
+            query?: {
+                /** @description The language wanted (a tag: de, de-CH); one the banner does not speak falls back as the banner does, then to the account's default language */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (text/html) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     widgetConsentReceipt: {
         parameters: {
             query: {
@@ -14216,6 +16233,7 @@ export interface operations {
                             gpp_string: string | null;
                             tc_string: string | null;
                             ac_string: string | null;
+                            notice_hash: string | null;
                             chain_seq: number;
                             hash: string | null;
                             personal_hash: string | null;
