@@ -247,8 +247,10 @@ instance_number() {
 
 up() {
   if [ -f "$STATE/balancer.port" ] && alive "$(pid_of haproxy)"; then die "already up ($STATE); deploy/try-cluster.sh down first"; fi
-  rm -rf "$STATE"
+  # What a failed start left running is stopped first; a start that fails now stops what it started.
+  down
   mkdir -p "$STATE"
+  trap 'say "up failed: stopping what it started (logs were in $STATE)"; down' EXIT
   need_packages
   if [ ! -f "$ROOT/dist/server.js" ]; then
     say "building the server (npm run build:server)"
@@ -275,6 +277,7 @@ up() {
   start_haproxy "${ports[0]}"
   for i in $(seq 1 $INSTANCES); do wait_in_rotation "$i"; done
   wait_ok "http://127.0.0.1:${ports[0]}/readyz" 30 || die "the balancer does not answer /readyz: $(tail -n 5 "$STATE/haproxy.log")"
+  trap - EXIT
   json
 }
 
