@@ -11,8 +11,7 @@ import type { MaybePromise } from '../../lib/maybe-promise.ts';
 import { TtlMap } from '../../lib/ttl-map.ts';
 import type { BannerSettings } from '../banner/banner.schema.ts';
 import { bannerRegions, bannerTexts, findBannerSettings, translationsFor } from '../banner/banner.service.ts';
-import { bannerTcf, type VendorListFacts } from '../tcf/tcf-settings.ts';
-import type { VendorLists } from '../tcf/vendor-lists.ts';
+import { bannerTcf, type VendorListFacts, type VendorLists } from '../tcf/tcf.service.ts';
 import { bannerContent, findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
 
 type Content = Awaited<ReturnType<typeof bannerContent>>;
