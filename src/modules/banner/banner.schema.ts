@@ -4,7 +4,7 @@ import { TEXT_KEYS, type TextKey } from '../../../banner/src/translations.ts';
 import { MAX_REGIONAL_RULES, MODES } from '../../geo/regional-rules.ts';
 import { Nullable, StringEnum, Text } from '../../http/schemas.ts';
 import { MAX_LANGUAGES } from './languages.ts';
-import { TcfChangesSchema, TcfSettingsSchema } from '../tcf/tcf-settings.ts';
+import { TcfChangesSchema, TcfSettingsSchema } from '../tcf/tcf.schema.ts';
 
 export const LAYOUTS = ['box', 'bar', 'cloud'] as const;
 export const POSITIONS = [

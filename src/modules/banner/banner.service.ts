@@ -8,7 +8,7 @@ import type { BannerChanges, BannerSettings } from './banner.schema.ts';
 import { checkLanguageCodes, mergeTranslations, offeredLanguages, primaryOf } from './languages.ts';
 import { regionalChanges, regionalSettingsOf, regionalValues, type RegionalColumns, type RegionalSettings } from './regional-settings.ts';
 import { isWebUrl } from '../../lib/web-url.ts';
-import { mergeTcfChanges, tcfSettingsOf, type TcfSettings, type VendorListFacts } from '../tcf/tcf-settings.ts';
+import { mergeTcfChanges, tcfSettingsOf, type TcfSettings, type VendorListFacts } from '../tcf/tcf.service.ts';
 
 /** What other modules use of the languages: the checks and merging of their own texts in other languages. */
 export { checkLanguageCodes, knownLanguage, mergeTranslations, translationsFor, type TranslationChanges } from './languages.ts';

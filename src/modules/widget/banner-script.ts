@@ -12,8 +12,7 @@ import { TtlMap } from '../../lib/ttl-map.ts';
 import type { BannerSettings } from '../banner/banner.schema.ts';
 import { bannerRegions, bannerTexts, findBannerSettings, translationsFor } from '../banner/banner.service.ts';
 import { recordNoticeSnapshot, type NoticeHashes } from '../notices/notices.service.ts';
-import { bannerTcf, type VendorListFacts } from '../tcf/tcf-settings.ts';
-import type { VendorLists } from '../tcf/vendor-lists.ts';
+import { bannerTcf, type VendorListFacts, type VendorLists } from '../tcf/tcf.service.ts';
 import { bannerContent, findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
 
 type Content = Awaited<ReturnType<typeof bannerContent>>;

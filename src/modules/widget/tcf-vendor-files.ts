@@ -3,8 +3,7 @@ import { chooseEncoding } from '../../http/accept-encoding.ts';
 import { NotFoundError } from '../../http/app-errors.ts';
 import { etagMatches } from '../../http/if-none-match.ts';
 import { TtlMap } from '../../lib/ttl-map.ts';
-import type { LoadedVendorList } from '../tcf/vendor-lists.ts';
-import { translationFor, vendorListSubset } from '../tcf/vendor-list.ts';
+import { translationFor, vendorListSubset, type LoadedVendorList } from '../tcf/tcf.service.ts';
 import { encode, type EncodedScript } from './banner-script.ts';
 import { SCRIPT_MAX_AGE_S } from './script-max-age.ts';
 
