@@ -325,6 +325,22 @@ export type OptionalProofField = RegionalField | 'notice_hash';
 export type NewConsent = Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at' | OptionalProofField>
   & Partial<Pick<ConsentRow, OptionalProofField>>;
 
+/** One change of an account's configuration: who, when, what, and the fields before and after (no secrets). */
+export interface AuditLogTable {
+  id: string;
+  account_id: string;
+  actor_type: 'user' | 'token' | 'partner' | 'ai' | 'system';
+  actor_id: string | null;
+  resource_type: string;
+  resource_id: string | null;
+  action: string;
+  before: NullableJson<unknown>;
+  after: NullableJson<unknown>;
+  created_at: CreatedAt;
+}
+export type NewAuditEntry = Insertable<AuditLogTable>;
+export type AuditEntryRow = Selectable<AuditLogTable>;
+
 /** One public banner configuration an account served, stored once per content hash; never updated. */
 export interface NoticeSnapshotsTable {
   account_id: string;
@@ -521,6 +537,7 @@ export interface Database {
   account_visitor_sketches: AccountVisitorSketchesTable;
   consent_erasures: ConsentErasuresTable;
   notice_snapshots: NoticeSnapshotsTable;
+  audit_log: AuditLogTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;

@@ -217,6 +217,7 @@ const TABLE: Record<string, Entry> = {
   'POST /api/v1/banner/reconsent': { rule: 'account', admin: true },
   'GET /api/v1/notices': { rule: 'account' },
   'GET /api/v1/notices/:hash': { rule: 'account', path: (t) => `/api/v1/notices/${t.records.notice}`, foreign: (o) => `/api/v1/notices/${o.records.notice}` },
+  'GET /api/v1/audit-log': { rule: 'account' },
   'GET /widget/:account_id.js': { rule: 'public', path: (t) => `/widget/${t.account.id}.js` },
   'GET /widget/gpp.:hash.js': { rule: 'public', path: () => '/widget/gpp.0000000000000000.js' },
   'GET /widget/:account_id/config.json': { rule: 'public', path: (t) => `/widget/${t.account.id}/config.json` },
