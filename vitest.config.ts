@@ -26,6 +26,7 @@ const ENGINE_INDEPENDENT = [
   'test/modules/widget/banner-languages-browser.test.ts',
   'test/modules/widget/gpp-browser.test.ts',
   'test/modules/widget/banner-modes-browser.test.ts',
+  'test/modules/notices/notice-browser.test.ts',
   // The OpenAPI document and the types made from it: built from the route schemas, read no row.
   'test/app/openapi.test.ts',
   'test/web/web-types.test.ts',

@@ -11,6 +11,7 @@ import { CategoryCache } from './modules/categories/category-cache.ts';
 import { TokenLookup } from './modules/tokens/token-lookup.ts';
 import { ConsentWriter } from './modules/consents/consent-writer.ts';
 import { BannerScripts } from './modules/widget/banner-script.ts';
+import { NoticeHashes } from './modules/notices/notices.service.ts';
 import { createScanRunner, type ScanRunner } from './modules/scans/scan-jobs.ts';
 import { RetentionJob } from './modules/consent-proof/consent-retention.ts';
 import { VisitCounter } from './modules/stats/visit-counter.ts';
@@ -49,6 +50,8 @@ export interface Services {
   memberships: MembershipCache;
   /** Each account's banner script and configuration, built once (see banner-script.ts). */
   bannerScripts: BannerScripts;
+  /** Which notice snapshots each account holds (consents name one), remembered. */
+  notices: NoticeHashes;
   /** The AI's background work on storage items (`takeForAi` marks them, `submit` hands them over). */
   ai: AiWorker;
   /** Prometheus metrics, only when METRICS_TOKEN or METRICS_PORT is set. */
@@ -120,7 +123,8 @@ export async function createServices(config: Config, options: { migrate?: boolea
   const retention = new RetentionJob(database.kysely, config.retentionIntervalS);
   const memberships = new MembershipCache(database.kysely);
   const categories = new CategoryCache(database.kysely);
-  const bannerScripts = new BannerScripts(database.kysely);
+  const notices = new NoticeHashes(database.kysely);
+  const bannerScripts = new BannerScripts(database.kysely, notices);
   const ai = createAiWorker(config, database.kysely);
   if (config.metricsToken || config.metricsPort !== undefined) {
     metrics = new Metrics({
@@ -168,6 +172,7 @@ export async function createServices(config: Config, options: { migrate?: boolea
     categories,
     memberships,
     bannerScripts,
+    notices,
     ai,
     metrics,
     scans,

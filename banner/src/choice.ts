@@ -41,6 +41,8 @@ function record(): void {
     // The mode applied, and where the visitor is when the banner knows it (else the service finds it).
     mode: place?.mode,
     ...(place?.country ? { country: place.country, region: place.region } : {}),
+    // What the visitor was shown: the notice snapshot this configuration was served as.
+    ...(config.notice_hash ? { notice_hash: config.notice_hash } : {}),
     user_preferences: {
       accept_type: preferences.acceptType,
       accepted_categories: idsOf(preferences.acceptedCategories),

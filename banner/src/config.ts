@@ -89,4 +89,10 @@ export interface BannerConfig {
   /** Every language the banner speaks, each complete. */
   texts: Record<string, Texts>;
   categories: BannerCategory[];
+  /**
+   * SHA-256 of the canonical JSON of the fields above: the notice snapshot the service stored before
+   * serving this configuration (GET /api/v1/notices/{hash}), sent back with each consent.
+   * Absent in the editor's preview.
+   */
+  notice_hash?: string;
 }

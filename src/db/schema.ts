@@ -262,6 +262,8 @@ export interface ConsentsTable {
   mode: ColumnType<ConsentMode | null, ConsentMode | null | undefined, never>;
   /** The IAB GPP string sent with the consent; null when none. */
   gpp_string: ColumnType<string | null, string | null | undefined, never>;
+  /** The notice snapshot the visitor was shown (`notice_snapshots.hash`); null when not known. */
+  notice_hash: ColumnType<string | null, string | null | undefined, never>;
 }
 
 /** A consent's fields of where and under which mode it was given, and its GPP string: absent is null. */
@@ -313,11 +315,41 @@ export interface ConsentRow {
   region: string | null;
   mode: ConsentMode | null;
   gpp_string: string | null;
+  notice_hash: string | null;
 }
 
+/** A consent's fields that only some consents carry, hashed into the chain only when set: absent is null. */
+export type OptionalProofField = RegionalField | 'notice_hash';
+
 /** A consent as recorded, before the writer chains it; also what a list shows of one. */
-export type NewConsent = Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at' | RegionalField>
-  & Partial<Pick<ConsentRow, RegionalField>>;
+export type NewConsent = Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash' | 'personal_salt' | 'erased_at' | OptionalProofField>
+  & Partial<Pick<ConsentRow, OptionalProofField>>;
+
+/** One change of an account's configuration: who, when, what, and the fields before and after (no secrets). */
+export interface AuditLogTable {
+  id: string;
+  account_id: string;
+  actor_type: 'user' | 'token' | 'partner' | 'ai' | 'system';
+  actor_id: string | null;
+  resource_type: string;
+  resource_id: string | null;
+  action: string;
+  before: NullableJson<unknown>;
+  after: NullableJson<unknown>;
+  created_at: CreatedAt;
+}
+export type NewAuditEntry = Insertable<AuditLogTable>;
+export type AuditEntryRow = Selectable<AuditLogTable>;
+
+/** One public banner configuration an account served, stored once per content hash; never updated. */
+export interface NoticeSnapshotsTable {
+  account_id: string;
+  /** SHA-256 (hex) of `content`. */
+  hash: string;
+  /** The configuration as canonical JSON (keys sorted, no whitespace): exactly what was hashed. */
+  content: string;
+  created_at: CreatedAt;
+}
 
 export type InvitationRole = 'admin' | 'member';
 
@@ -557,6 +589,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_consent_queue: WebhookConsentQueueTable;
+  notice_snapshots: NoticeSnapshotsTable;
+  audit_log: AuditLogTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;

@@ -4,6 +4,7 @@
  * is written here by hand, not read from the app: a route that is missing, or declares another rule,
  * fails the suite.
  */
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthRule } from '../../src/http/auth.ts';
 import { EXPIRED_TOKEN, INVALID_TOKEN, NEEDS_ACCOUNT, NEEDS_ADMIN, NEEDS_PARTNER, NEEDS_USER } from '../../src/http/app-errors.ts';
@@ -54,7 +55,9 @@ async function seedRecords(tenant: Tenant): Promise<Record<string, string>> {
   await db.insertInto('webhook_deliveries').values({
     id: delivery, account_id: tenant.account.id, endpoint_id: webhook, event: 'scan.completed', payload: '{}', status: 'parked', next_attempt_at: new Date(),
   }).execute();
-  return { consent, aiAction, category, service, storageItem, accountUser, invitation, scan, webhook, delivery };
+  const notice = createHash('sha256').update(tenant.account.id).digest('hex');
+  await db.insertInto('notice_snapshots').values({ account_id: tenant.account.id, hash: notice, content: '{}' }).execute();
+  return { consent, aiAction, category, service, storageItem, accountUser, invitation, scan, webhook, delivery, notice };
 }
 
 interface Entry {
@@ -244,6 +247,9 @@ const TABLE: Record<string, Entry> = {
   'PATCH /api/v1/banner': { rule: 'account', admin: true, body: { banner: { layout: 'bar' } } },
   'POST /api/v1/banner/preview': { rule: 'account', body: { banner: { layout: 'bar' } } },
   'POST /api/v1/banner/reconsent': { rule: 'account', admin: true },
+  'GET /api/v1/notices': { rule: 'account' },
+  'GET /api/v1/notices/:hash': { rule: 'account', path: (t) => `/api/v1/notices/${t.records.notice}`, foreign: (o) => `/api/v1/notices/${o.records.notice}` },
+  'GET /api/v1/audit-log': { rule: 'account' },
   'GET /widget/:account_id.js': { rule: 'public', path: (t) => `/widget/${t.account.id}.js` },
   'GET /widget/gpp.:hash.js': { rule: 'public', path: () => '/widget/gpp.0000000000000000.js' },
   'GET /widget/:account_id/config.json': { rule: 'public', path: (t) => `/widget/${t.account.id}/config.json` },

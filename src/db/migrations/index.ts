@@ -1,4 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
+import * as noticeSnapshots from './2026_12_07_4911_notice_snapshots.ts';
+import * as auditLog from './2026_12_07_4912_audit_log.ts';
 import * as foundation from './2026_11_22_0001_foundation.ts';
 import * as accountResources from './2026_11_22_0002_account_resources.ts';
 import * as aiFeatures from './2026_11_22_0005_ai_features.ts';
@@ -64,6 +66,8 @@ const migrations: Record<string, Migration> = {
   '2026_12_06_1201_regional_rules': regionalRules,
   '2026_12_06_1202_category_sale_or_sharing': categorySaleOrSharing,
   '2026_12_07_4921_webhooks': webhooks,
+  '2026_12_07_4911_notice_snapshots': noticeSnapshots,
+  '2026_12_07_4912_audit_log': auditLog,
 };
 
 export const migrationProvider: MigrationProvider = {

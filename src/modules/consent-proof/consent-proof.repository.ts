@@ -51,7 +51,8 @@ export interface PageLimits {
 const rowBytes = (accountId: string) => sql<number>`(2 * coalesce(choice_bytes, 0) + 720
   + 2 * coalesce(choice_categories, 0) * (select coalesce(max(octet_length(name)), 0) + 16 from categories where account_id = ${accountId})
   + 6 * (octet_length(session_id) + coalesce(octet_length(user_id), 0) + coalesce(octet_length(url), 0) + coalesce(octet_length(user_agent), 0))
-  + coalesce(octet_length(country), 0) + coalesce(octet_length(region), 0) + coalesce(octet_length(gpp_string), 0))`;
+  + coalesce(octet_length(country), 0) + coalesce(octet_length(region), 0) + coalesce(octet_length(gpp_string), 0)
+  + coalesce(octet_length(notice_hash), 0) + 16)`;
 
 /**
  * The part of `candidates` (a CTE of rows with `bytes`, in the order `order`) that fits in `bytes`:
@@ -115,7 +116,7 @@ function exportLine(format: 'csv' | 'ndjson'): RawBuilder<string> {
         'accepted_categories', coalesce(accepted_categories, '{}'), 'rejected_categories', coalesce(rejected_categories, '{}'),
         'accepted_services', ${services('accepted_services')}, 'rejected_services', ${services('rejected_services')}),
       'url', url, 'user_agent', user_agent, 'ip_address', ip_address, 'gpc', gpc,
-      'country', country, 'region', region, 'mode', mode, 'gpp_string', gpp_string,
+      'country', country, 'region', region, 'mode', mode, 'gpp_string', gpp_string, 'notice_hash', notice_hash,
       'chain_seq', chain_seq, 'hash', ${hex('hash')}, 'personal_hash', ${hex('personal_hash')}, 'erased_at', ${iso('erased_at')})::text || E'\n'`;
   }
   // Only the fields a visitor, a client or a person wrote (the category names) can hold a comma, a
@@ -129,7 +130,7 @@ function exportLine(format: 'csv' | 'ndjson'): RawBuilder<string> {
     plain(categoryList('rejected_categories')), csvField(categoryNames('rejected_categories')),
     csvMap(sql`accepted_services_text`), csvMap(sql`rejected_services_text`), csvField(sql`url`),
     csvField(sql`user_agent`), plain(sql`ip_address`), plain(sql`gpc`), plain(sql`chain_seq`), plain(hex('hash')), plain(hex('personal_hash')),
-    plain(iso('erased_at')), csvField(sql`country`), csvField(sql`region`), plain(sql`mode`), csvField(sql`gpp_string`),
+    plain(iso('erased_at')), csvField(sql`country`), csvField(sql`region`), plain(sql`mode`), csvField(sql`gpp_string`), plain(sql`notice_hash`),
   ];
   return sql<string>`concat_ws(',', ${sql.join(fields)}) || E'\n'`;
 }

@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import type { ConsentDailyStatsTable, ConsentErasureRow, ConsentRow } from '../../db/schema.ts';
 import { offsetQuery } from '../../http/pagination.ts';
 import { Nullable, StringEnum, Text, Timestamp } from '../../http/schemas.ts';
-import { RegionalSchema, regionalOf, UserPreferencesSchema } from '../consents/consents.schema.ts';
+import { NoticeSchema, noticeOf, RegionalSchema, regionalOf, UserPreferencesSchema } from '../consents/consents.schema.ts';
 
 export const VerificationSchema = Type.Object({
   valid: Type.Boolean(),
@@ -78,6 +78,7 @@ export const ReceiptSchema = Type.Object({
     gpc: Type.Boolean(),
     url: Nullable(Type.String()),
     ...RegionalSchema,
+    ...NoticeSchema,
     chain_seq: Type.Integer(),
     hash: Nullable(Type.String({ description: "SHA-256 link of the account's consent chain" })),
     personal_hash: Nullable(Type.String()),
@@ -93,6 +94,7 @@ export function toReceipt(row: ConsentRow) {
       gpc: row.gpc,
       url: row.url,
       ...regionalOf(row),
+      ...noticeOf(row),
       chain_seq: Number(row.chain_seq),
       hash: row.hash,
       personal_hash: row.personal_hash,

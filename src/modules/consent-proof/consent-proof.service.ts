@@ -118,7 +118,7 @@ const CSV_COLUMNS = [
   'id', 'created_at', 'session_id', 'user_id', 'accept_type', 'accepted_categories', 'accepted_category_names',
   'rejected_categories', 'rejected_category_names',
   'accepted_services', 'rejected_services', 'url', 'user_agent', 'ip_address', 'gpc', 'chain_seq', 'hash', 'personal_hash', 'erased_at',
-  'country', 'region', 'mode', 'gpp_string',
+  'country', 'region', 'mode', 'gpp_string', 'notice_hash',
 ] as const;
 
 /**

@@ -1,4 +1,5 @@
 import { hash as digest, randomBytes } from 'node:crypto';
+import { canonicalJson as canonical } from '../../lib/canonical-json.ts';
 import type { NewConsent } from './consents.repository.ts';
 
 /** The link before an account's first hashed consent. */
@@ -8,26 +9,6 @@ export const GENESIS = '0'.repeat(64);
 export type Hashable = NewConsent;
 
 const sha256 = (text: string) => digest('sha256', text, 'hex');
-
-/** JSON with every object's keys sorted, so that jsonb's reordering of keys changes nothing. */
-function canonical(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonical(value[i]);
-    return `${out}]`;
-  }
-  if (value !== null && typeof value === 'object') {
-    // Sorted by UTF-16 code units, as `<` compares strings.
-    const keys = Object.keys(value).sort();
-    let out = '{';
-    for (let i = 0; i < keys.length; i++) {
-      out += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${canonical((value as Record<string, unknown>)[keys[i]])}`;
-    }
-    return `${out}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /** Random salts, one per consent, drawn in one call. */
 export function salts(count: number): string[] {
@@ -44,25 +25,28 @@ export function personalHash(salt: string, c: Pick<Hashable, 'session_id' | 'use
 }
 
 /**
- * A consent's country, region, mode and GPP string as one object, or nothing when none of them is
- * set: consents recorded before they were kept hold none, and their links stay what they were.
+ * What a consent carries beyond the first seven fields, as one object, or nothing when it carries
+ * none of it: consents recorded before these were kept hold none, and their links stay what they were.
+ * - When any of country, region, mode and GPP string is set: those four keys (absent ones null).
+ * - When the notice the visitor was shown is known: `notice_hash`.
  * Setting, clearing or changing any one of them changes the link.
  */
-function regionalPart(c: Pick<Hashable, 'country' | 'region' | 'mode' | 'gpp_string'>) {
-  const { country = null, region = null, mode = null, gpp_string = null } = c;
-  if (country === null && region === null && mode === null && gpp_string === null) return undefined;
-  return { country, region, mode, gpp_string };
+function optionalPart(c: Pick<Hashable, 'country' | 'region' | 'mode' | 'gpp_string' | 'notice_hash'>) {
+  const { country = null, region = null, mode = null, gpp_string = null, notice_hash = null } = c;
+  const regional = country !== null || region !== null || mode !== null || gpp_string !== null;
+  if (!regional && notice_hash === null) return undefined;
+  return { ...(regional && { country, region, mode, gpp_string }), ...(notice_hash !== null && { notice_hash }) };
 }
 
 /**
  * One link: SHA-256 over the previous link and the consent's canonical encoding, the array
  * `[id, account_id, seq, created_at, user_preferences, gpc, personal_hash]`, with an eighth item,
- * `{country, gpp_string, mode, region}`, when any of those is set.
+ * `{country, gpp_string, mode, region}` when any of those is set, and `notice_hash` in it when that is.
  */
 export function linkHash(previous: string, seq: number, c: Omit<Hashable, 'session_id' | 'user_id' | 'ip_address' | 'user_agent' | 'url'>, personal: string): string {
   const fields: unknown[] = [c.id, c.account_id, seq, c.created_at.toISOString(), c.user_preferences, c.gpc, personal];
-  const regional = regionalPart(c);
-  if (regional) fields.push(regional);
+  const optional = optionalPart(c);
+  if (optional) fields.push(optional);
   return sha256(`${previous}\n${canonical(fields)}`);
 }
 

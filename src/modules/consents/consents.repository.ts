@@ -106,7 +106,7 @@ export function fromStored(row: Selectable<ConsentRecordsView>): ConsentRow {
     user_preferences: preferencesOf(row),
     url: row.url, user_agent: row.user_agent, ip_address: row.ip_address, gpc: row.gpc, created_at: row.created_at,
     chain_seq: Number(row.chain_seq), hash: hex(row.hash), personal_hash: hex(row.personal_hash), personal_salt: hex(row.personal_salt),
-    erased_at: row.erased_at, country: row.country, region: row.region, mode: row.mode, gpp_string: row.gpp_string,
+    erased_at: row.erased_at, country: row.country, region: row.region, mode: row.mode, gpp_string: row.gpp_string, notice_hash: row.notice_hash,
   };
 }
 
@@ -185,9 +185,9 @@ export function storedConsents(rows: ChainedConsent[], accounts: RawBuilder<unkn
         left join added_choices a on a.account_id = c.account_id and a.digest = c.digest
     ), inserted as (
       insert into consents (id, account_id, session_id, user_id, accept_type, choice_id, url, user_agent, ip_address, gpc, created_at,
-        chain_seq, hash, personal_hash, personal_salt, country, region, mode, gpp_string)
+        chain_seq, hash, personal_hash, personal_salt, country, region, mode, gpp_string, notice_hash)
       select id, account_id, session_id, user_id, accept_type, (select ids from choice_ids)[place], url, user_agent, ip_address, gpc, created_at,
-        chain_seq, decode(hash, 'hex'), decode(personal_hash, 'hex'), decode(personal_salt, 'hex'), country, region, mode, gpp_string
+        chain_seq, decode(hash, 'hex'), decode(personal_hash, 'hex'), decode(personal_salt, 'hex'), country, region, mode, gpp_string, notice_hash
       from unnest(
         ${rows.map((c) => c.id)}::uuid[], ${rows.map((c) => c.account_id)}::uuid[], ${rows.map((c) => c.session_id)}::text[],
         ${rows.map((c) => c.user_id)}::text[], ${rows.map((c) => c.user_preferences.accept_type)}::text[], ${places}::int[],
@@ -196,9 +196,10 @@ export function storedConsents(rows: ChainedConsent[], accounts: RawBuilder<unkn
         ${rows.map((c) => c.seq)}::bigint[], ${rows.map((c) => c.hash)}::text[],
         ${rows.map((c) => c.personal_hash)}::text[], ${rows.map((c) => c.personal_salt)}::text[],
         ${rows.map((c) => c.country ?? null)}::text[], ${rows.map((c) => c.region ?? null)}::text[],
-        ${rows.map((c) => c.mode ?? null)}::text[], ${rows.map((c) => c.gpp_string ?? null)}::text[]
+        ${rows.map((c) => c.mode ?? null)}::text[], ${rows.map((c) => c.gpp_string ?? null)}::text[],
+        ${rows.map((c) => c.notice_hash ?? null)}::text[]
       ) as row(id, account_id, session_id, user_id, accept_type, place, url, user_agent, ip_address, gpc, created_at, chain_seq, hash, personal_hash, personal_salt,
-        country, region, mode, gpp_string)
+        country, region, mode, gpp_string, notice_hash)
       where account_id in (${accounts})
       returning account_id
     )`;
@@ -304,7 +305,7 @@ export async function insertConsentBatch(db: Pick<Db, 'kysely' | 'executePrepare
 }
 
 const LISTED = ['id', 'account_id', 'session_id', 'user_id', 'accept_type', 'accepted_categories', 'rejected_categories',
-  'accepted_services', 'rejected_services', 'url', 'user_agent', 'ip_address', 'gpc', 'created_at', 'country', 'region', 'mode', 'gpp_string'] as const;
+  'accepted_services', 'rejected_services', 'url', 'user_agent', 'ip_address', 'gpc', 'created_at', 'country', 'region', 'mode', 'gpp_string', 'notice_hash'] as const;
 
 /** Pages of this size whose text holds no offset are prepared statements (`listConsents`). */
 const PREPARED_PAGE_SIZE = 20;
@@ -356,7 +357,7 @@ export async function listConsents(
     rows: result.filter((row) => row.id !== null).map((row) => ({
       id: row.id, account_id: row.account_id, session_id: row.session_id, user_id: row.user_id, user_preferences: preferencesOf(row),
       url: row.url, user_agent: row.user_agent, ip_address: row.ip_address, gpc: row.gpc, created_at: row.created_at,
-      country: row.country, region: row.region, mode: row.mode, gpp_string: row.gpp_string,
+      country: row.country, region: row.region, mode: row.mode, gpp_string: row.gpp_string, notice_hash: row.notice_hash,
     })),
     count: Number(result[0]?.total ?? 0),
   };

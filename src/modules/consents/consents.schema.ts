@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { NOTICE_HASH_PATTERN } from '../notices/notices.schema.ts';
 import type { ConsentMode, ConsentRow, NewConsent, RegionalField } from '../../db/schema.ts';
 import { MODES } from '../../geo/regional-rules.ts';
 import { offsetQuery } from '../../http/pagination.ts';
@@ -66,12 +67,26 @@ export const RegionalSchema = {
   gpp_string: Nullable(Type.String({ description: 'The IAB GPP string sent with the consent; null when none' })),
 };
 
+/** The notice the visitor was shown: its snapshot's hash (GET /notices/{hash}). */
+const noticeInput = {
+  notice_hash: Type.Optional(Nullable(Type.String({
+    pattern: NOTICE_HASH_PATTERN,
+    description: 'The hash of the notice the visitor was shown (the banner sends its configuration\'s `notice_hash`); it must be one of the account\'s snapshots',
+  }))),
+};
+
+/** The same as stored: null where none was given. */
+export const NoticeSchema = {
+  notice_hash: Nullable(Type.String({ description: 'SHA-256 of the notice snapshot the visitor was shown (GET /notices/{hash}); null when not known' })),
+};
+
 export const ConsentInput = Type.Object({
   session_id: Type.String({ minLength: 1, maxLength: 128 }),
   user_id: Type.Optional(Nullable(Text(255))),
   user_preferences: UserPreferencesInput,
   url: Type.Optional(Nullable(Text(2048))),
   ...regionalInput,
+  ...noticeInput,
 });
 export type ConsentInput = Static<typeof ConsentInput>;
 
@@ -88,6 +103,7 @@ export const ConsentSchema = Type.Object({
   gpc: Type.Boolean({ description: 'The browser sent Sec-GPC: 1, or the banner reported navigator.globalPrivacyControl' }),
   created_at: Timestamp,
   ...RegionalSchema,
+  ...NoticeSchema,
 });
 export type Consent = Static<typeof ConsentSchema>;
 
@@ -118,6 +134,9 @@ export const regionalOf = (row: Partial<Pick<ConsentRow, RegionalField>>) => ({
   country: row.country ?? null, region: row.region ?? null, mode: row.mode ?? null, gpp_string: row.gpp_string ?? null,
 });
 
+/** A consent's notice hash as the API shows it: null where none. */
+export const noticeOf = (row: Partial<Pick<ConsentRow, 'notice_hash'>>) => ({ notice_hash: row.notice_hash ?? null });
+
 export function toConsent(row: NewConsent): Consent {
   return {
     id: row.id,
@@ -130,6 +149,7 @@ export function toConsent(row: NewConsent): Consent {
     gpc: row.gpc,
     created_at: row.created_at.toISOString(),
     ...regionalOf(row),
+    ...noticeOf(row),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { NoticeHashes } from '../notices/notices.service.ts';
 import { newId } from '../../db/ids.ts';
 import type { UserPreferences } from '../../db/schema.ts';
 import { Problems } from '../../http/validation.ts';
@@ -104,19 +105,23 @@ async function checkPreferences(categories: CategoryCache, accountId: string, in
 export interface ConsentRecorder {
   categories: CategoryCache;
   consentWriter: ConsentWriter;
+  /** Which notice snapshots the account holds: a consent may name only one of them. */
+  notices: Pick<NoticeHashes, 'has'>;
 }
 
 /**
  * Validates and stores one consent, with the visit it counts; it is committed when this resolves.
  */
 export async function recordConsent(
-  { categories, consentWriter }: ConsentRecorder,
+  { categories, consentWriter, notices }: ConsentRecorder,
   accountId: string,
   input: ConsentInput,
   visitor: VisitorContext,
 ): Promise<NewConsent> {
   const problems = new Problems();
   await checkRegional(input, problems);
+  // A notice the account never served is refused, not replaced: the record says what was shown or nothing.
+  if (input.notice_hash != null && !(await notices.has(accountId, input.notice_hash))) problems.add('notice_hash', 'must exist');
   const consent: NewConsent = {
     id: newId(),
     account_id: accountId,
@@ -132,6 +137,7 @@ export async function recordConsent(
     region: input.region ?? null,
     mode: input.mode ?? null,
     gpp_string: input.gpp_string ?? null,
+    notice_hash: input.notice_hash ?? null,
   };
   await consentWriter.write(consent);
   return consent;

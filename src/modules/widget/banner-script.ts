@@ -11,6 +11,7 @@ import type { MaybePromise } from '../../lib/maybe-promise.ts';
 import { TtlMap } from '../../lib/ttl-map.ts';
 import type { BannerSettings } from '../banner/banner.schema.ts';
 import { bannerRegions, bannerTexts, findBannerSettings, translationsFor } from '../banner/banner.service.ts';
+import { recordNoticeSnapshot, type NoticeHashes } from '../notices/notices.service.ts';
 import { bannerContent, findWidgetAccount, type WidgetAccount } from './widget.repository.ts';
 
 type Content = Awaited<ReturnType<typeof bannerContent>>;
@@ -111,7 +112,7 @@ export class BannerScripts {
   private bundles: Promise<BuiltBundles> | undefined;
   private gpp: Promise<BuiltGppFile> | undefined;
 
-  constructor(private readonly db: Executor) {}
+  constructor(private readonly db: Executor, private readonly notices?: Pick<NoticeHashes, 'remember'>) {}
 
   /** The banner at once when built (the hot path spends no promise on it), else a promise of it. */
   get(accountId: string): MaybePromise<BuiltBanner | undefined> {
@@ -175,7 +176,13 @@ export class BannerScripts {
       bannerContent(this.db, accountId),
     ]);
     if (!account || !settings) return undefined;
-    const config = configOf(account, settings, categories);
+    const shown = configOf(account, settings, categories);
+    // The snapshot of what this banner shows is stored before the banner is served, so that every
+    // `notice_hash` a visitor can send back names a stored snapshot. The same content is stored once.
+    const content = JSON.parse(JSON.stringify(shown)) as unknown;
+    const { hash } = await recordNoticeSnapshot(this.db, accountId, content);
+    this.notices?.remember(accountId, hash);
+    const config: BannerConfig = { ...shown, notice_hash: hash };
     return { config, ...await encode(Buffer.from(scriptFor(bundles.banner, config))) };
   }
 }

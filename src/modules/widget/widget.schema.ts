@@ -77,6 +77,9 @@ export const WidgetConfig = Type.Object({
       storage_items: Type.Array(BannerItem),
       services: Type.Array(BannerService, { description: "The account's services in this category, named in the banner" }),
     })),
+    notice_hash: Type.Optional(Type.String({
+      description: 'SHA-256 of the canonical JSON of the fields above: the notice snapshot stored before this configuration was served (GET /api/v1/notices/{hash}); the banner sends it with each consent',
+    })),
   }),
 });
 
