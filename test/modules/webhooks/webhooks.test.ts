@@ -186,6 +186,17 @@ describe(`webhooks (${ENGINE})`, () => {
     await api('DELETE', `/api/v1/webhooks/${id}`, tenant.tokens.admin);
   });
 
+  it('tells notice.changed once per new notice snapshot', async () => {
+    const [, other] = tenants;
+    await endpoint(t.app, other, '/notices', ['notice.changed']);
+    for (let i = 0; i < 2; i++) expect((await call(t.app, 'GET', `/widget/${other.account.id}/config.json`)).status).toBe(200);
+    await expect.poll(() => receiver.of('/notices').length).toBe(1);
+    const [told] = receiver.of('/notices');
+    expect(told.verified).toMatchObject({ type: 'notice.changed', account_id: other.account.id, data: { notice_hash: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    const stored = await t.services.db.selectFrom('notice_snapshots').select('hash').where('account_id', '=', other.account.id).execute();
+    expect(stored.map((row) => row.hash)).toEqual([told.verified!.data.notice_hash]);
+  });
+
   it('pages the delivery log with links naming the webhook, and filters it', async () => {
     const [tenant] = tenants;
     const id = await endpoint(t.app, tenant, '/paged', ['consent.erased']);
