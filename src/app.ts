@@ -5,7 +5,8 @@ import apiReference from '@scalar/fastify-api-reference';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { declareAccountParameter } from './http/account-parameter.ts';
 import { declareRouteContract } from './http/route-contract.ts';
-import { registerAuth } from './http/auth.ts';
+import { actorOf, registerAuth } from './http/auth.ts';
+import { runAs } from './lib/actor-context.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { registerMetrics } from './http/metrics.ts';
@@ -31,6 +32,7 @@ import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { consentsRoutes } from './modules/consents/consents.routes.ts';
 import { consentProofRoutes } from './modules/consent-proof/consent-proof.routes.ts';
+import { auditLogRoutes } from './modules/audit-log/audit-log.routes.ts';
 import { noticesRoutes } from './modules/notices/notices.routes.ts';
 import { scansRoutes } from './modules/scans/scans.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
@@ -149,6 +151,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerRequestGuards(app);
   if (services.metrics) registerMetrics(app, services.metrics, config.metricsToken);
   registerAuth(app, services);
+  // Every change a request makes is made as its caller: the audit log names them (lib/actor-context.ts).
+  app.addHook('preHandler', (request, _reply, done) => (request.method === 'GET' ? done() : runAs(actorOf(request.principal), done)));
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -182,8 +186,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(aiActionsRoutes, api);
   await app.register(bannerRoutes, api);
   await app.register(scansRoutes, api);
-  await app.register(noticesRoutes, api);
   await app.register(webhooksRoutes, api);
+  await app.register(noticesRoutes, api);
+  await app.register(auditLogRoutes, api);
   await app.register(widgetRoutes, { services });
 
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());

@@ -335,6 +335,22 @@ export type NewConsent = Omit<ConsentRow, 'chain_seq' | 'hash' | 'personal_hash'
   // The client's key for this consent (stored beside it, not in it: consent_idempotency_keys).
   & { idempotency_key?: string | null };
 
+/** One change of an account's configuration: who, when, what, and the fields before and after (no secrets). */
+export interface AuditLogTable {
+  id: string;
+  account_id: string;
+  actor_type: 'user' | 'token' | 'partner' | 'ai' | 'system';
+  actor_id: string | null;
+  resource_type: string;
+  resource_id: string | null;
+  action: string;
+  before: NullableJson<unknown>;
+  after: NullableJson<unknown>;
+  created_at: CreatedAt;
+}
+export type NewAuditEntry = Insertable<AuditLogTable>;
+export type AuditEntryRow = Selectable<AuditLogTable>;
+
 /** One public banner configuration an account served, stored once per content hash; never updated. */
 export interface NoticeSnapshotsTable {
   account_id: string;
@@ -613,10 +629,11 @@ export interface Database {
   consent_daily_tcf_purposes: ConsentDailyTcfPurposesTable;
   account_visitor_sketches: AccountVisitorSketchesTable;
   consent_erasures: ConsentErasuresTable;
-  notice_snapshots: NoticeSnapshotsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_consent_queue: WebhookConsentQueueTable;
+  notice_snapshots: NoticeSnapshotsTable;
+  audit_log: AuditLogTable;
   tcf_vendor_lists: TcfVendorListsTable;
 }
 

@@ -3,6 +3,7 @@ import { isId } from '../db/ids.ts';
 import type { ApiTokenRow, TokenType } from '../db/schema.ts';
 import { after, settle, type MaybePromise } from '../lib/maybe-promise.ts';
 import { hashToken, tokenTypeOf } from '../lib/token-secret.ts';
+import { SYSTEM_ACTOR, type Actor } from '../lib/actor-context.ts';
 import {
   EXPIRED_TOKEN,
   ForbiddenError,
@@ -167,6 +168,14 @@ function authenticate(stores: AuthStores, request: FastifyRequest, reply: Fastif
 }
 
 /** The caller on a route whose rule guarantees a token. */
+/** Who a caller is for the audit log: a user (session or user token), an account token, a partner; nobody is the system. */
+export function actorOf(principal: Principal | null): Actor {
+  if (!principal) return SYSTEM_ACTOR;
+  if (principal.type === 'user') return { type: 'user', id: principal.userId };
+  if (principal.type === 'account') return { type: 'token', id: principal.tokenId };
+  return { type: 'partner', id: principal.partnerId };
+}
+
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new Error(`Route ${request.routeOptions.url} has no token rule`);
   return request.principal;

@@ -47,8 +47,6 @@ async function seedRecords(tenant: Tenant): Promise<Record<string, string>> {
     id: invitation, account_id: tenant.account.id, name: 'I', email: `${invitation}@example.test`, role: 'member',
     secret_hash: invitation, invited_by_type: 'API', invited_by_id: null, expires_at: new Date(Date.now() + 86_400_000),
   }).execute();
-  const notice = createHash('sha256').update(tenant.account.id).digest('hex');
-  await db.insertInto('notice_snapshots').values({ account_id: tenant.account.id, hash: notice, content: '{}' }).execute();
   const webhook = newId();
   await db.insertInto('webhook_endpoints').values({
     id: webhook, account_id: tenant.account.id, url: 'https://hooks.example.test/', events: ['scan.completed'], secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', enabled: false,
@@ -57,7 +55,9 @@ async function seedRecords(tenant: Tenant): Promise<Record<string, string>> {
   await db.insertInto('webhook_deliveries').values({
     id: delivery, account_id: tenant.account.id, endpoint_id: webhook, event: 'scan.completed', payload: '{}', status: 'parked', next_attempt_at: new Date(),
   }).execute();
-  return { consent, aiAction, category, service, storageItem, accountUser, invitation, scan, notice, webhook, delivery };
+  const notice = createHash('sha256').update(tenant.account.id).digest('hex');
+  await db.insertInto('notice_snapshots').values({ account_id: tenant.account.id, hash: notice, content: '{}' }).execute();
+  return { consent, aiAction, category, service, storageItem, accountUser, invitation, scan, webhook, delivery, notice };
 }
 
 interface Entry {
@@ -249,6 +249,7 @@ const TABLE: Record<string, Entry> = {
   'POST /api/v1/banner/reconsent': { rule: 'account', admin: true },
   'GET /api/v1/notices': { rule: 'account' },
   'GET /api/v1/notices/:hash': { rule: 'account', path: (t) => `/api/v1/notices/${t.records.notice}`, foreign: (o) => `/api/v1/notices/${o.records.notice}` },
+  'GET /api/v1/audit-log': { rule: 'account' },
   'GET /widget/:account_id.js': { rule: 'public', path: (t) => `/widget/${t.account.id}.js` },
   'GET /widget/gpp.:hash.js': { rule: 'public', path: () => '/widget/gpp.0000000000000000.js' },
   'GET /widget/tcf.:hash.js': { rule: 'public', path: () => '/widget/tcf.0000000000000000.js' },

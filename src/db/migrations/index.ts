@@ -1,5 +1,4 @@
 import type { Migration, MigrationProvider } from 'kysely';
-import * as noticeSnapshots from './2026_12_07_4911_notice_snapshots.ts';
 import * as foundation from './2026_11_22_0001_foundation.ts';
 import * as accountResources from './2026_11_22_0002_account_resources.ts';
 import * as aiFeatures from './2026_11_22_0005_ai_features.ts';
@@ -30,10 +29,12 @@ import * as consentChoiceBytes from './2026_12_06_0001_consent_choice_bytes.ts';
 import * as consentRegions from './2026_12_06_1001_consent_regions.ts';
 import * as regionalRules from './2026_12_06_1201_regional_rules.ts';
 import * as categorySaleOrSharing from './2026_12_06_1202_category_sale_or_sharing.ts';
-import * as consentIdempotencyKeys from './2026_12_07_482_consent_idempotency_keys.ts';
-import * as webhooks from './2026_12_07_4921_webhooks.ts';
 import * as tcfVendorLists from './2026_12_07_4701_tcf_vendor_lists.ts';
 import * as consentTcfStrings from './2026_12_07_4702_consent_tcf_strings.ts';
+import * as consentIdempotencyKeys from './2026_12_07_482_consent_idempotency_keys.ts';
+import * as noticeSnapshots from './2026_12_07_4911_notice_snapshots.ts';
+import * as auditLog from './2026_12_07_4912_audit_log.ts';
+import * as webhooks from './2026_12_07_4921_webhooks.ts';
 
 /** Every migration, in order. Names sort by their timestamp. */
 const migrations: Record<string, Migration> = {
@@ -67,11 +68,12 @@ const migrations: Record<string, Migration> = {
   '2026_12_06_1001_consent_regions': consentRegions,
   '2026_12_06_1201_regional_rules': regionalRules,
   '2026_12_06_1202_category_sale_or_sharing': categorySaleOrSharing,
-  '2026_12_07_482_consent_idempotency_keys': consentIdempotencyKeys,
-  '2026_12_07_4911_notice_snapshots': noticeSnapshots,
-  '2026_12_07_4921_webhooks': webhooks,
   '2026_12_07_4701_tcf_vendor_lists': tcfVendorLists,
   '2026_12_07_4702_consent_tcf_strings': consentTcfStrings,
+  '2026_12_07_482_consent_idempotency_keys': consentIdempotencyKeys,
+  '2026_12_07_4911_notice_snapshots': noticeSnapshots,
+  '2026_12_07_4912_audit_log': auditLog,
+  '2026_12_07_4921_webhooks': webhooks,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { recordAudit } from '../audit-log/audit-log.service.ts';
 import { found, NotFoundError } from '../../http/app-errors.ts';
 import { listAnswer, OLDEST_FIRST } from '../../http/pagination.ts';
 import { ACCOUNT_ACCESS, resourceRoutes } from '../../http/resource-routes.ts';
@@ -82,7 +83,11 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
     const name = problems.required('name', request.body.account_invitation.name);
     problems.throwIfAny();
     const { accountId } = scopeOf(request);
-    if (!(await updateOpenInvitation(db, accountId, request.params.id, { name }))) throw new NotFoundError();
+    const before = await findInvitation(db, accountId, request.params.id);
+    await db.transaction().execute(async (trx) => {
+      if (!before || !(await updateOpenInvitation(trx, accountId, request.params.id, { name }))) throw new NotFoundError();
+      await recordAudit(trx, { accountId, resourceType: 'account_invitation', resourceId: request.params.id, action: 'update', before: { name: before.name }, after: { name } });
+    });
     return current(accountId, request.params.id);
   });
 
@@ -90,7 +95,12 @@ export const accountInvitationsRoutes: RoutesPlugin = async (app, { services }) 
     operationId: 'cancelAccountInvitation', summary: 'Cancel an open invitation; its link stops working',
     message: 'Account invitation was cancelled',
   }, async (request) => {
-    found(await updateOpenInvitation(db, scopeOf(request).accountId, request.params.id, { deleted_at: new Date() }));
+    const { accountId } = scopeOf(request);
+    const before = await findInvitation(db, accountId, request.params.id);
+    await db.transaction().execute(async (trx) => {
+      found(await updateOpenInvitation(trx, accountId, request.params.id, { deleted_at: new Date() }));
+      await recordAudit(trx, { accountId, resourceType: 'account_invitation', resourceId: request.params.id, action: 'delete', before });
+    });
   });
 
   app.post('/account-invitations/accept', {

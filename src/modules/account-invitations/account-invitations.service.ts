@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { recordAudit } from '../audit-log/audit-log.service.ts';
 import { isUniqueViolation } from '../../db/kysely.ts';
 import type { AccountInvitationRow } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
@@ -69,6 +70,7 @@ export async function inviteToAccount(
       if (!row) throw error;
     }
   }
+  await recordAudit(db, { accountId, resourceType: 'account_invitation', resourceId: row.id, action: created ? 'create' : 'resend', before: created ? undefined : open, after: row });
   return { ...(await deliverInvitation(deps, log, row, secret)), created };
 }
 
@@ -83,5 +85,6 @@ export async function resendInvitation(deps: InvitationMail, log: FastifyBaseLog
   if (wait > 0) throw new RateLimitedError(wait);
   const secret = newInvitationSecret();
   const row = found(await renewInvitation(deps.db, id, secret.hash, invitationExpiry()));
+  await recordAudit(deps.db, { accountId, resourceType: 'account_invitation', resourceId: id, action: 'resend', before: current, after: row });
   return deliverInvitation(deps, log, row, secret);
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { recordAudit } from '../audit-log/audit-log.service.ts';
 import { isUniqueViolation } from '../../db/kysely.ts';
 import type { AccountInvitationRow, Database, UserRow } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
@@ -70,6 +71,8 @@ export async function acceptInvitation(db: Kysely<Database>, input: AcceptInput)
       await markAccepted(trx, invitation.id);
       const session = await issueToken(trx, { type: 'user', kind: 'session', userId: user.id, expiresAt: sessionExpiry() });
       const view = await findAccountUser(trx, accountId, membership.id);
+      const actor = { type: 'user' as const, id: user.id };
+      await recordAudit(trx, { accountId, resourceType: 'account_invitation', resourceId: invitation.id, action: 'accept', before: invitation, after: { accepted: true }, actor });
       return { data: toAccountUser(view!), token: session.token };
     });
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { recordAudit } from '../audit-log/audit-log.service.ts';
 import type { Database } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import {
@@ -40,15 +41,21 @@ async function underRules<T>(
 }
 
 export async function changeRoles(db: Kysely<Database>, accountId: string, id: string, admin: boolean): Promise<AccountUserView> {
-  return underRules(db, accountId, id, { removes: false, demotes: !admin }, async (trx) => {
+  return underRules(db, accountId, id, { removes: false, demotes: !admin }, async (trx, before) => {
     await setAdmin(trx, accountId, id, admin);
-    return (await findAccountUser(trx, accountId, id))!;
+    const after = (await findAccountUser(trx, accountId, id))!;
+    await recordAudit(trx, { accountId, resourceType: 'account_user', resourceId: id, action: 'update', before, after });
+    return after;
   });
 }
 
 /** Returns the id of the user who left, whose cached memberships the caller must forget. */
 export async function removeAccountUser(db: Kysely<Database>, accountId: string, id: string): Promise<string | undefined> {
-  return underRules(db, accountId, id, { removes: true, demotes: false }, (trx) => deleteAccountUser(trx, accountId, id));
+  return underRules(db, accountId, id, { removes: true, demotes: false }, async (trx, before) => {
+    const left = await deleteAccountUser(trx, accountId, id);
+    await recordAudit(trx, { accountId, resourceType: 'account_user', resourceId: id, action: 'delete', before });
+    return left;
+  });
 }
 
 /** What other modules use of the memberships. */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { recordAudit } from '../audit-log/audit-log.service.ts';
 import type { Config } from '../../config.ts';
 import { isId } from '../../db/ids.ts';
 import type { Executor } from '../../db/kysely.ts';
@@ -158,6 +159,7 @@ export async function createAccount(
       ai_features: { ...NEW_ACCOUNT_AI_FEATURES, ...clean.ai_features },
     });
     if (principal.userId) await insertMembership(trx, row.id, principal.userId, true);
+    await recordAudit(trx, { accountId: row.id, resourceType: 'account', resourceId: row.id, action: 'create', after: row });
     return row.id;
   });
   if (principal.userId) await writes.forgetMemberships([principal.userId]);
@@ -173,7 +175,12 @@ export async function changeAccount(
 ): Promise<AccountWithStatus> {
   const { db } = writes;
   const account = await writableAccount(db, principal, id, 'update');
-  await updateAccount(db, account.id, await cleanFields(db, principal, fields, account.group_id));
+  const changes = await cleanFields(db, principal, fields, account.group_id);
+  await db.transaction().execute(async (trx) => {
+    await updateAccount(trx, account.id, changes);
+    const after = await findAccountById(trx, account.id);
+    await recordAudit(trx, { accountId: account.id, resourceType: 'account', resourceId: account.id, action: 'update', before: account, after });
+  });
   await writes.forgetBanner([account.id]);
   return (await findAccountById(db, account.id))!;
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { recordAudit } from '../audit-log/audit-log.service.ts';
 import type { AiActionRow, Database } from '../../db/schema.ts';
 import { toJson, type Executor } from '../../db/kysely.ts';
 import { found, ValidationError } from '../../http/app-errors.ts';
@@ -67,7 +68,9 @@ export async function revertAction(db: Kysely<Database>, accountId: string, id: 
     if (action.status === 'suggested') throw new ValidationError('Action was only suggested and never applied');
     if (action.status === 'rejected') throw new ValidationError('Action was rejected and never applied');
     await restore(trx, action);
-    return markStatus(trx, action.id, 'reverted');
+    const reverted = await markStatus(trx, action.id, 'reverted');
+    await recordAudit(trx, { accountId, resourceType: 'ai_action', resourceId: id, action: 'revert', before: action, after: reverted });
+    return reverted;
   });
 }
 
@@ -77,7 +80,9 @@ export async function rejectAction(db: Kysely<Database>, accountId: string, id: 
     const action = found(await findAiAction(trx, accountId, id, true));
     if (action.status === 'rejected') throw new ValidationError('Action has already been rejected');
     if (action.status !== 'suggested') throw new ValidationError('Action was applied, not suggested; revert it instead');
-    return markStatus(trx, action.id, 'rejected');
+    const rejected = await markStatus(trx, action.id, 'rejected');
+    await recordAudit(trx, { accountId, resourceType: 'ai_action', resourceId: id, action: 'reject', before: action, after: rejected });
+    return rejected;
   });
 }
 
@@ -107,9 +112,11 @@ export async function acceptAction(db: Kysely<Database>, accountId: string, id: 
     const applied = { category_id: category.id, ...(fromDraft ? { status: 'in_review' as const } : {}) };
     const previous = { category_id: item.category_id, ...(fromDraft ? { status: 'draft' } : {}) };
     await writeItemChanges(trx, item.id, { ...applied, updated_at: new Date() });
-    return markApplied(trx, action.id, {
+    const accepted = await markApplied(trx, action.id, {
       suggested_params: { ...action.suggested_params, ...applied }, previous_params: previous, source: `${action.source}; ${ACCEPTED}`,
     });
+    await recordAudit(trx, { accountId, resourceType: 'ai_action', resourceId: id, action: 'accept', before: action, after: accepted });
+    return accepted;
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { AI_ACTOR, runAs } from '../../lib/actor-context.ts';
 import type { Config } from '../../config.ts';
 import type { Database, StorageItemRow } from '../../db/schema.ts';
 import { loadClassifier, type Classifier } from '../../ai/classifier/classifier.ts';
@@ -97,12 +98,13 @@ export class AiWorker {
     while (this.queue.length > 0) {
       const job = this.queue.shift()!;
       try {
-        this.classifier ??= loadClassifier();
-        await workOn(
-          { db: this.db, classifier: this.classifier, text, onTextError: (err) => log.error({ err, storageItemId: job.id }, 'AI text provider failed') },
+        const classifier = (this.classifier ??= loadClassifier());
+        // What the AI changes is the AI's (the audit log's actor), whichever request handed the item over.
+        await runAs(AI_ACTOR, () => workOn(
+          { db: this.db, classifier, text, onTextError: (err) => log.error({ err, storageItemId: job.id }, 'AI text provider failed') },
           job.id,
           job.accountId,
-        );
+        ));
       } catch (err) {
         // The item stays `processing`; the next resume takes it again.
         log.error({ err, storageItemId: job.id }, 'AI worker could not work on a storage item');

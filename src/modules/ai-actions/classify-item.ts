@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { AI_ACTOR } from '../../lib/actor-context.ts';
+import { recordAudit } from '../audit-log/audit-log.service.ts';
 import { toJson, type Executor } from '../../db/kysely.ts';
 import type { ApprovedByType, Database, ItemText, StorageItemRow, StorageItemStatus, TextTranslations } from '../../db/schema.ts';
 import { accountLanguageAndDomain, findAiFeatures } from '../accounts/accounts.service.ts';
@@ -198,6 +200,10 @@ async function apply(trx: Executor, itemId: string, accountId: string, found: Cl
   }
   await writeItemChanges(trx, itemId, { ...changes, status, approved_by_type: approvedBy, ...(statusMoved ? { updated_at: new Date() } : {}) });
   for (const action of actions) await recordAiAction(trx, action);
+  const after = { ...item, ...changes, ...(changes.translations !== undefined && { translations: JSON.parse(changes.translations) as unknown }), status, approved_by_type: approvedBy };
+  await recordAudit(trx, {
+    accountId, resourceType: 'storage_item', resourceId: itemId, action: status === 'finalised' ? 'approve' : 'update', before: item, after, actor: AI_ACTOR,
+  });
 }
 
 /** The AI's work on one item: classify, ask the text provider if any, then apply. */

@@ -1,4 +1,5 @@
 import { LANGUAGE_SOURCES } from '../../../banner/src/config.ts';
+import { recordAudit } from '../audit-log/audit-log.service.ts';
 import { TEXT_KEYS, TRANSLATIONS, type Texts } from '../../../banner/src/translations.ts';
 import type { Executor } from '../../db/kysely.ts';
 import { found } from '../../http/app-errors.ts';
@@ -102,7 +103,9 @@ export async function changeBanner(db: Executor, accountId: string, changes: Ban
     const row = found(await findBanner(trx, accountId));
     const { regional, tcf } = checkChanges(changes, row, gvl);
     const saved = found(await saveBanner(trx, accountId, merged(row, changes, tcf), regionalValues(regional)));
-    return settingsOf(saved);
+    const after = settingsOf(saved);
+    await recordAudit(trx, { accountId, resourceType: 'banner', resourceId: accountId, action: 'update', before: settingsOf(row), after });
+    return after;
   });
 }
 
@@ -115,8 +118,11 @@ export async function previewBanner(db: Executor, accountId: string, changes: Ba
 
 /** Asks every visitor again: their stored choices now carry an older revision. */
 export async function requestReconsent(db: Executor, accountId: string): Promise<BannerSettings> {
-  const row = found(await incrementRevision(db, accountId));
-  return settingsOf(row);
+  return db.transaction().execute(async (trx) => {
+    const row = found(await incrementRevision(trx, accountId));
+    await recordAudit(trx, { accountId, resourceType: 'banner', resourceId: accountId, action: 'reconsent', before: { revision: row.revision - 1 }, after: { revision: row.revision } });
+    return settingsOf(row);
+  });
 }
 
 /** For the categories: adding or removing one changes what visitors were asked. */

@@ -6,6 +6,7 @@ import { isForeignKeyViolation, isUniqueViolation, toJson, type Executor } from 
 import type { CategoryRow, Database } from '../../db/schema.ts';
 import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
 import { Problems } from '../../http/validation.ts';
+import { recordAudit } from '../audit-log/audit-log.service.ts';
 import { accountLanguage, markVendorsSetup } from '../accounts/accounts.service.ts';
 import { accountLanguages, bumpRevision } from '../banner/banner.service.ts';
 import {
@@ -80,6 +81,7 @@ export async function createCategory(writes: CategoryWrites, accountId: string, 
     .transaction()
     .execute(async (trx) => {
       const created = await insertCategory(trx, accountId, { ...fields, name: fields.name!, slug: fields.slug!, default_language });
+      await recordAudit(trx, { accountId, resourceType: 'category', resourceId: created.id, action: 'create', after: created });
       await markVendorsSetup(trx, accountId);
       if (created.published) await bumpRevision(trx, accountId);
       return created;
@@ -98,6 +100,7 @@ export async function changeCategory(writes: CategoryWrites, accountId: string, 
     .transaction()
     .execute(async (trx) => {
       const changed = await updateCategory(trx, accountId, current.id, fields);
+      if (changed) await recordAudit(trx, { accountId, resourceType: 'category', resourceId: current.id, action: 'update', before: current, after: changed });
       if (changed && changed.published !== current.published) await bumpRevision(trx, accountId);
       return changed;
     })
@@ -116,6 +119,7 @@ export async function removeCategory(writes: CategoryWrites, accountId: string, 
     .transaction()
     .execute(async (trx) => {
       const gone = await deleteCategory(trx, accountId, id);
+      if (gone) await recordAudit(trx, { accountId, resourceType: 'category', resourceId: id, action: 'delete', before: current });
       if (gone && current.published) await bumpRevision(trx, accountId);
       return gone;
     })
@@ -168,6 +172,7 @@ export async function categoryForStandard(
     translations: toJson(translations),
   });
   if (inserted) {
+    await recordAudit(db, { accountId, resourceType: 'category', resourceId: inserted.id, action: 'create', after: inserted });
     if (inserted.published) await bumpRevision(db, accountId);
     return { category: inserted, created: true };
   }

@@ -4,6 +4,7 @@ import { canonicalJson } from '../../lib/canonical-json.ts';
 import type { MaybePromise } from '../../lib/maybe-promise.ts';
 import { TtlMap } from '../../lib/ttl-map.ts';
 import { insertSnapshot, snapshotExists } from './notices.repository.ts';
+import { noticeChanged } from '../webhooks/webhooks.service.ts';
 
 /**
  * A notice's canonical form and hash: the JSON value (as JSON.parse gives it: no `undefined`) written
@@ -23,7 +24,13 @@ export function canonicalNotice(content: unknown): { hash: string; text: string 
  */
 export async function recordNoticeSnapshot(db: Executor, accountId: string, content: unknown): Promise<{ hash: string; created: boolean }> {
   const { hash, text } = canonicalNotice(content);
-  return { hash, created: await insertSnapshot(db, accountId, hash, text) };
+  // A new snapshot and its `notice.changed` webhook are committed together.
+  const record = async (trx: Executor) => {
+    const created = await insertSnapshot(trx, accountId, hash, text);
+    if (created) await noticeChanged(trx, accountId, { notice_hash: hash, created_at: new Date().toISOString() });
+    return { hash, created };
+  };
+  return db.isTransaction ? record(db) : db.transaction().execute(record);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { recordAudit } from '../audit-log/audit-log.service.ts';
 import type { Config } from '../../config.ts';
 import { isId, newId } from '../../db/ids.ts';
 import { isUniqueViolation, toJson } from '../../db/kysely.ts';
@@ -69,7 +70,7 @@ export async function queueScan(db: Kysely<Database>, config: Config, accountId:
           throw new ValidationError(`Scans are limited to ${cap} queued or running at once per user or partner; wait for one to finish`);
         }
       }
-      return insertScan(trx, {
+      const scan = await insertScan(trx, {
         id: newId(),
         account_id: accountId,
         owner_id: owner,
@@ -78,6 +79,8 @@ export async function queueScan(db: Kysely<Database>, config: Config, accountId:
         max_pages: fields.max_pages ?? 50,
         crawl_subdomains: fields.crawl_subdomains ?? false,
       });
+      await recordAudit(trx, { accountId, resourceType: 'scan', resourceId: scan.id, action: 'start', after: scan });
+      return scan;
     });
   } catch (error) {
     // Another request queued one between the check and the insert.
@@ -87,7 +90,11 @@ export async function queueScan(db: Kysely<Database>, config: Config, accountId:
 }
 
 export async function cancelQueuedOrRunning(db: Kysely<Database>, accountId: string, id: string): Promise<ScanRow> {
-  const cancelled = await cancelScan(db, accountId, id);
+  const cancelled = await db.transaction().execute(async (trx) => {
+    const row = await cancelScan(trx, accountId, id);
+    if (row) await recordAudit(trx, { accountId, resourceType: 'scan', resourceId: id, action: 'cancel', after: { status: row.status } });
+    return row;
+  });
   if (cancelled) return cancelled;
   const scan = found(await findScan(db, accountId, id));
   throw new ValidationError(`Scan has already ${scan.status === 'cancelled' ? 'been cancelled' : 'finished'}`);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { recordAudit } from '../audit-log/audit-log.service.ts';
 import { newId } from '../../db/ids.ts';
 import { isForeignKeyViolation } from '../../db/kysely.ts';
 import type { ApprovedByType, Database, StorageItemRow, StorageItemStatus } from '../../db/schema.ts';
@@ -110,7 +111,9 @@ export async function createStorageItem(
     });
     if (wildcard) await relinkConcreteItems(trx, accountId, { storageTypes: [storageType], patterns: [name] });
     await markVendorsSetup(trx, accountId);
-    return takeForAi(trx, row);
+    const taken = await takeForAi(trx, row);
+    await recordAudit(trx, { accountId, resourceType: 'storage_item', resourceId: id, action: 'create', after: taken });
+    return taken;
   });
 }
 
@@ -143,7 +146,9 @@ export async function changeStorageItem(
       });
     }
     // What the AI's knowledge rests on changed: it may work on the item again.
-    return moved || row.domain !== current.domain ? takeForAi(trx, row) : row;
+    const changed = moved || row.domain !== current.domain ? await takeForAi(trx, row) : row;
+    await recordAudit(trx, { accountId, resourceType: 'storage_item', resourceId: id, action: 'update', before: current, after: changed });
+    return changed;
   });
 }
 
@@ -151,6 +156,7 @@ export async function removeStorageItem(db: Kysely<Database>, accountId: string,
   await writeItems(db, accountId, async (trx) => {
     const current = await findStorageItem(trx, accountId, id);
     if (!current || !(await deleteStorageItem(trx, accountId, id))) throw new NotFoundError();
+    await recordAudit(trx, { accountId, resourceType: 'storage_item', resourceId: id, action: 'delete', before: current });
     // Its matches lost their link with it (on delete set null); another wildcard may take them.
     if (current.is_wildcard_cookie) {
       await relinkConcreteItems(trx, accountId, { storageTypes: [current.storage_type], patterns: [current.name] });
@@ -166,6 +172,7 @@ export async function removeUnseenItems(db: Kysely<Database>, accountId: string,
   return writeItems(db, accountId, async (trx) => {
     const unseen = await listUnseenItems(trx, accountId, since, ids);
     const removed = await deleteStorageItems(trx, accountId, unseen.map((item) => item.id));
+    for (const item of removed) await recordAudit(trx, { accountId, resourceType: 'storage_item', resourceId: item.id, action: 'delete', before: item });
     const wildcards = removed.filter((item) => item.is_wildcard_cookie);
     if (wildcards.length > 0) {
       await relinkConcreteItems(trx, accountId, { storageTypes: [...new Set(wildcards.map((w) => w.storage_type))], patterns: wildcards.map((w) => w.name) });
@@ -186,7 +193,11 @@ export async function takeUncategorisedForAi(db: Kysely<Database>, accountId: st
   return db.transaction().execute(async (trx) => {
     if (!(await findAiFeatures(trx, accountId)).auto_categorise) throw new ValidationError(AI_CATEGORISE_OFF);
     await lockAccountItems(trx, accountId);
-    return markUncategorisedProcessing(trx, accountId, ids && lowerIds(ids));
+    const taken = await markUncategorisedProcessing(trx, accountId, ids && lowerIds(ids));
+    for (const item of taken) {
+      await recordAudit(trx, { accountId, resourceType: 'storage_item', resourceId: item.id, action: 'classify', after: { status: item.status } });
+    }
+    return taken;
   });
 }
 
@@ -204,7 +215,13 @@ export async function approveStorageItems(
   actor: Actor,
 ): Promise<{ approved: string[]; skipped: string[] }> {
   const wanted = lowerIds(ids);
-  const approved = await writeItems(db, accountId, (trx) => finaliseItems(trx, accountId, wanted, actor.approver));
+  const approved = await writeItems(db, accountId, async (trx) => {
+    const finalised = await finaliseItems(trx, accountId, wanted, actor.approver);
+    for (const id of finalised) {
+      await recordAudit(trx, { accountId, resourceType: 'storage_item', resourceId: id, action: 'approve', after: { status: 'finalised', approved_by_type: actor.approver } });
+    }
+    return finalised;
+  });
   const done = new Set(approved);
   return { approved: wanted.filter((id) => done.has(id)), skipped: wanted.filter((id) => !done.has(id)) };
 }

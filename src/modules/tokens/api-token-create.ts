@@ -1,4 +1,5 @@
 import { isId } from '../../db/ids.ts';
+import { recordAudit } from '../audit-log/audit-log.service.ts';
 import type { ApiTokenRow } from '../../db/schema.ts';
 import type { Executor } from '../../db/kysely.ts';
 import { ForbiddenError, NEEDS_ADMIN } from '../../http/app-errors.ts';
@@ -38,7 +39,7 @@ export async function createApiToken(
     const membership = await findMembership(db, accountId, principal.userId!);
     if (!membership?.admin) throw new ForbiddenError(NEEDS_ADMIN);
   }
-  return issueToken(db, {
+  const issued = await issueToken(db, {
     type: accountId === undefined ? 'user' : 'account',
     kind: 'api',
     name,
@@ -47,4 +48,9 @@ export async function createApiToken(
     accountId: accountId ?? null,
     expiresAt,
   });
+  // An account token is part of the account's configuration (a user's own token is not).
+  if (accountId !== undefined) {
+    await recordAudit(db, { accountId, resourceType: 'api_token', resourceId: issued.row.id, action: 'create', after: issued.row });
+  }
+  return issued;
 }

@@ -43,16 +43,15 @@ export async function listTokens(
 }
 
 /** Revokes one of the owner's live tokens; returns its hash so that caches forget it. */
-export async function revokeToken(db: Executor, owner: TokenOwner, id: string): Promise<string | undefined> {
-  const row = await db
+export async function revokeToken(db: Executor, owner: TokenOwner, id: string): Promise<ApiTokenRow | undefined> {
+  return db
     .updateTable('api_tokens')
     .set({ revoked_at: new Date() })
     .where('id', '=', id)
     .where(ownedBy(owner))
     .where('revoked_at', 'is', null)
-    .returning('token_hash')
+    .returningAll()
     .executeTakeFirst();
-  return row?.token_hash;
 }
 
 export async function revokeTokenById(db: Executor, id: string): Promise<string | undefined> {

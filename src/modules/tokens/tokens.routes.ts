@@ -1,4 +1,5 @@
 import { found } from '../../http/app-errors.ts';
+import { recordAudit } from '../audit-log/audit-log.service.ts';
 import { offsetWindow, paginate } from '../../http/pagination.ts';
 import { resourceRoutes, sameAccess } from '../../http/resource-routes.ts';
 import type { RoutesPlugin } from '../../services.ts';
@@ -37,7 +38,10 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
   });
 
   tokens.remove({ operationId: 'revokeApiToken', summary: 'Revoke one of the caller\'s tokens', message: 'API token was revoked' }, async (request) => {
-    const hash = found(await revokeToken(db, ownerOf(principalOf(request)), request.params.id));
-    await services.forgetTokens([hash]);
+    const revoked = found(await revokeToken(db, ownerOf(principalOf(request)), request.params.id));
+    if (revoked.account_id !== null) {
+      await recordAudit(db, { accountId: revoked.account_id, resourceType: 'api_token', resourceId: revoked.id, action: 'delete', before: { ...revoked, revoked_at: null }, after: { revoked_at: revoked.revoked_at } });
+    }
+    await services.forgetTokens([revoked.token_hash]);
   });
 };

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { recordAudit } from '../audit-log/audit-log.service.ts';
 import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../db/kysely.ts';
 import type { Database, ServiceRow } from '../../db/schema.ts';
 import { found, NotFoundError, ValidationError } from '../../http/app-errors.ts';
@@ -48,6 +49,7 @@ export async function createService(db: Kysely<Database>, accountId: string, sen
     .transaction()
     .execute(async (trx) => {
       const created = await insertService(trx, accountId, { ...fields, name: fields.name!, slug: fields.slug! });
+      await recordAudit(trx, { accountId, resourceType: 'service', resourceId: created.id, action: 'create', after: created });
       await markVendorsSetup(trx, accountId);
       return created;
     })
@@ -58,9 +60,19 @@ export async function createService(db: Kysely<Database>, accountId: string, sen
 export async function changeService(db: Kysely<Database>, accountId: string, id: string, sent: ServiceFields): Promise<ServiceRow> {
   const current = found(await findService(db, accountId, id));
   const fields = await cleanFields(db, accountId, sent, current);
-  return found(await updateService(db, accountId, current.id, fields).catch(rethrowRefused));
+  return found(await db.transaction().execute(async (trx) => {
+    const changed = await updateService(trx, accountId, current.id, fields);
+    if (changed) await recordAudit(trx, { accountId, resourceType: 'service', resourceId: id, action: 'update', before: current, after: changed });
+    return changed;
+  }).catch(rethrowRefused));
 }
 
 export async function removeService(db: Kysely<Database>, accountId: string, id: string): Promise<void> {
-  if (!(await deleteService(db, accountId, id))) throw new NotFoundError();
+  const current = found(await findService(db, accountId, id));
+  const gone = await db.transaction().execute(async (trx) => {
+    const deleted = await deleteService(trx, accountId, id);
+    if (deleted) await recordAudit(trx, { accountId, resourceType: 'service', resourceId: id, action: 'delete', before: current });
+    return deleted;
+  });
+  if (!gone) throw new NotFoundError();
 }

@@ -161,7 +161,7 @@ export class WebhookWorker {
     const { config } = this.deps;
     const outcome: SendOutcome = await sendDelivery(
       { url: delivery.url, secret: delivery.secret },
-      { id: messageIdOf(delivery.id), payload: delivery.payload, at: this.clock() },
+      { id: messageIdOf(delivery.id), payload: await this.bodyOf(delivery), at: this.clock() },
       { allowPrivateNetworks: config.webhookAllowPrivateNetworks, timeoutMs: config.webhookTimeoutMs, signal: this.stopping.signal },
     );
     if (outcome.aborted) {
@@ -181,6 +181,25 @@ export class WebhookWorker {
     if (since && now.getTime() - since.getTime() >= config.webhookDisableAfterS * 1000) {
       await this.disable(delivery, since, now, outcome.error);
     }
+  }
+
+  /**
+   * The body to send: the stored payload, except that a `consent.recorded` one names its consents,
+   * which are read now (erased fields come out erased; a consent removed since is left out).
+   */
+  private async bodyOf(delivery: ClaimedDelivery): Promise<string> {
+    if (delivery.event !== 'consent.recorded') return delivery.payload;
+    const stored = JSON.parse(delivery.payload) as { type: 'consent.recorded'; timestamp: string; account_id: string; data: { consent_ids: string[] } };
+    const consents = await findConsentsByIds(this.db, delivery.account_id, stored.data.consent_ids);
+    const data = consents.map((c) => ({
+      id: c.id, created_at: c.created_at.toISOString(), session_id: c.session_id, user_id: c.user_id,
+      accept_type: c.user_preferences.accept_type,
+      accepted_categories: c.user_preferences.accepted_categories, rejected_categories: c.user_preferences.rejected_categories,
+      accepted_services: c.user_preferences.accepted_services, rejected_services: c.user_preferences.rejected_services,
+      url: c.url, gpc: c.gpc, country: c.country, region: c.region, mode: c.mode, chain_seq: c.chain_seq, hash: c.hash,
+      erased_at: c.erased_at?.toISOString() ?? null,
+    }));
+    return JSON.stringify({ ...stored, data });
   }
 
   /** Disables an endpoint failing for too long (once, whichever instance gets there first) and tells the admins. */
@@ -220,16 +239,10 @@ export class WebhookWorker {
         // Past the outbox's bound the consents wait in their queue until the backlog drains.
         if ((await countPending(trx, accountId)) + endpoints.length > this.deps.config.webhookOutboxMax) return;
         const ids = await takeQueuedConsents(trx, accountId, CONSENTS_PER_DELIVERY);
-        const consents = await findConsentsByIds(trx, accountId, ids);
-        if (consents.length === 0) return;
-        const data = consents.map((c) => ({
-          id: c.id, created_at: c.created_at.toISOString(), session_id: c.session_id, user_id: c.user_id,
-          accept_type: c.user_preferences.accept_type,
-          accepted_categories: c.user_preferences.accepted_categories, rejected_categories: c.user_preferences.rejected_categories,
-          accepted_services: c.user_preferences.accepted_services, rejected_services: c.user_preferences.rejected_services,
-          url: c.url, gpc: c.gpc, country: c.country, region: c.region, mode: c.mode, chain_seq: c.chain_seq, hash: c.hash,
-        }));
-        const payload = payloadOf('consent.recorded', accountId, data, now);
+        if (ids.length === 0) return;
+        // Only the ids are kept: the consents are read at each attempt (`bodyOf`), so that an erasure
+        // since reaches what is sent and the outbox keeps no visitor's identifiers.
+        const payload = payloadOf('consent.recorded', accountId, { consent_ids: ids }, now);
         await insertDeliveries(trx, endpoints.map((e) => ({
           id: newId(), account_id: accountId, endpoint_id: e.id, event: 'consent.recorded', payload, next_attempt_at: now,
         })));

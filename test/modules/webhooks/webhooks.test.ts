@@ -122,6 +122,28 @@ describe(`webhooks (${ENGINE})`, () => {
     expect(receiver.of('/other-consents')).toEqual([]);
   });
 
+  it('reads recorded consents when sending: an erasure since reaches the receiver, and the outbox keeps no identifier', async () => {
+    const [tenant] = tenants;
+    const id = await endpoint(t.app, tenant, '/erased', ['consent.recorded']);
+    receiver.answers.set('/erased', [{ status: 500 }]);
+    const recorded = await api('POST', '/api/v1/consents', tenant.tokens.admin, { consent: { session_id: 'sess-alice', user_id: 'alice', user_preferences: { accept_type: 'all' } } });
+    expect(recorded.status).toBe(201);
+    await expect.poll(() => receiver.of('/erased').length).toBeGreaterThan(0);
+    expect(receiver.of('/erased')[0].verified!.data).toMatchObject([{ user_id: 'alice', session_id: 'sess-alice', erased_at: null }]);
+    const stored = await t.services.db.selectFrom('webhook_deliveries').select('payload').where('endpoint_id', '=', id).execute();
+    expect(stored.length).toBe(1);
+    expect(stored[0].payload).not.toContain('alice');
+    expect((await api('POST', '/api/v1/consents/erase', tenant.tokens.admin, { user_id: 'alice' })).status).toBe(200);
+    // An attempt in flight during the erasure carries what it read before; once none is, every later one reads anew.
+    await expect.poll(async () => (await t.services.db.selectFrom('webhook_deliveries').select('claimed_until').where('endpoint_id', '=', id).executeTakeFirstOrThrow()).claimed_until).toBeNull();
+    receiver.answers.set('/erased', [{ status: 200 }]);
+    await expect.poll(async () => (await deliveries(tenant, id))[0]?.status, { timeout: 15_000 }).toBe('delivered');
+    const last = receiver.of('/erased').at(-1)!;
+    expect(last.verified!.data).toMatchObject([{ id: recorded.body.data.id, user_id: null, session_id: '', erased_at: expect.any(String) }]);
+    expect(last.body).not.toContain('alice');
+    await api('DELETE', `/api/v1/webhooks/${id}`, tenant.tokens.admin);
+  });
+
   it('retries after 500s and after timeouts until a 2xx, with the attempts in the log', async () => {
     const [tenant] = tenants;
     const id = await endpoint(t.app, tenant, '/flaky', ['consent.erased']);
@@ -162,6 +184,17 @@ describe(`webhooks (${ENGINE})`, () => {
     expect(receiver.of('/down').length).toBe(before + 2);
     expect(receiver.of('/down').at(-2)!.verified).toBeDefined();
     await api('DELETE', `/api/v1/webhooks/${id}`, tenant.tokens.admin);
+  });
+
+  it('tells notice.changed once per new notice snapshot', async () => {
+    const [, other] = tenants;
+    await endpoint(t.app, other, '/notices', ['notice.changed']);
+    for (let i = 0; i < 2; i++) expect((await call(t.app, 'GET', `/widget/${other.account.id}/config.json`)).status).toBe(200);
+    await expect.poll(() => receiver.of('/notices').length).toBe(1);
+    const [told] = receiver.of('/notices');
+    expect(told.verified).toMatchObject({ type: 'notice.changed', account_id: other.account.id, data: { notice_hash: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    const stored = await t.services.db.selectFrom('notice_snapshots').select('hash').where('account_id', '=', other.account.id).execute();
+    expect(stored.map((row) => row.hash)).toEqual([told.verified!.data.notice_hash]);
   });
 
   it('pages the delivery log with links naming the webhook, and filters it', async () => {
