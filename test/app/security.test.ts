@@ -212,6 +212,7 @@ const TABLE: Record<string, Entry> = {
   'PATCH /api/v1/banner': { rule: 'account', admin: true, body: { banner: { layout: 'bar' } } },
   'POST /api/v1/banner/preview': { rule: 'account', body: { banner: { layout: 'bar' } } },
   'POST /api/v1/banner/reconsent': { rule: 'account', admin: true },
+  'GET /api/v1/tcf/vendor-list': { rule: 'account' },
   'GET /widget/:account_id.js': { rule: 'public', path: (t) => `/widget/${t.account.id}.js` },
   'GET /widget/gpp.:hash.js': { rule: 'public', path: () => '/widget/gpp.0000000000000000.js' },
   'GET /widget/:account_id/config.json': { rule: 'public', path: (t) => `/widget/${t.account.id}/config.json` },
