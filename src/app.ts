@@ -22,6 +22,7 @@ import { aiActionsRoutes } from './modules/ai-actions/ai-actions.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { bannerRoutes } from './modules/banner/banner.routes.ts';
+import { tcfRoutes } from './modules/tcf/tcf.routes.ts';
 import { categoriesRoutes } from './modules/categories/categories.routes.ts';
 import { vendorServicesRoutes } from './modules/vendor-services/vendor-services.routes.ts';
 import { storageItemsRoutes } from './modules/storage-items/storage-items.routes.ts';
@@ -185,6 +186,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(statsRoutes, api);
   await app.register(aiActionsRoutes, api);
   await app.register(bannerRoutes, api);
+  await app.register(tcfRoutes, api);
   await app.register(scansRoutes, api);
   await app.register(webhooksRoutes, api);
   await app.register(noticesRoutes, api);

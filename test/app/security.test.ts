@@ -250,6 +250,7 @@ const TABLE: Record<string, Entry> = {
   'GET /api/v1/notices': { rule: 'account' },
   'GET /api/v1/notices/:hash': { rule: 'account', path: (t) => `/api/v1/notices/${t.records.notice}`, foreign: (o) => `/api/v1/notices/${o.records.notice}` },
   'GET /api/v1/audit-log': { rule: 'account' },
+  'GET /api/v1/tcf/vendor-list': { rule: 'account' },
   'GET /widget/:account_id.js': { rule: 'public', path: (t) => `/widget/${t.account.id}.js` },
   'GET /widget/gpp.:hash.js': { rule: 'public', path: () => '/widget/gpp.0000000000000000.js' },
   'GET /widget/tcf.:hash.js': { rule: 'public', path: () => '/widget/tcf.0000000000000000.js' },

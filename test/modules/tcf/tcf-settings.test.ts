@@ -181,3 +181,15 @@ describe('the TCF banner settings', () => {
     expect((await vendors()).statusCode).toBe(404);
   });
 });
+
+describe('the vendor list in force, for the dashboard', () => {
+  it('answers its version and vendors to any member, and null where none is loaded', async () => {
+    const res = await call(t.app, 'GET', '/api/v1/tcf/vendor-list', { token: tenant.tokens.member });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ version: 100, tcf_policy_version: 5, last_updated: LIST.lastUpdated, languages: ['de'] });
+    // The deleted vendor 27 is not offered.
+    expect(res.body.data.vendors).toEqual([1, 2, 4, 8, 10, 25].map((id) => ({ id, name: LIST.vendors[id].name })));
+    const none = await call(bare.app, 'GET', '/api/v1/tcf/vendor-list', { token: bareTenant.tokens.member });
+    expect(none).toMatchObject({ status: 200, body: { data: null } });
+  });
+});
