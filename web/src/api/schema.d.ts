@@ -827,6 +827,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The notice snapshots of the account (what its banner showed), newest first */
+        get: operations["listNotices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notices/{hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One notice snapshot: the exact content its hash was computed over */
+        get: operations["getNotice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every change of the account's configuration: who, when, what, the fields before and after; newest first */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{account_id}.js": {
         parameters: {
             query?: never;
@@ -8718,6 +8769,7 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            notice_hash: string | null;
                         }[];
                     };
                 };
@@ -8827,6 +8879,7 @@ export interface operations {
                         region?: string | null;
                         mode?: ("opt-in" | "opt-out" | "notice" | "none") | null;
                         gpp_string?: string | null;
+                        notice_hash?: string | null;
                     };
                 };
             };
@@ -8866,6 +8919,7 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            notice_hash: string | null;
                         };
                     };
                 };
@@ -9045,6 +9099,7 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            notice_hash: string | null;
                             /** @description Position in the account's consent chain (1, 2, 3, …) */
                             chain_seq: number;
                             hash: string | null;
@@ -12886,6 +12941,377 @@ export interface operations {
             };
         };
     };
+    listNotices: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Page number, from 1 */
+                page?: number;
+                sort?: "created_at";
+                order?: "asc" | "desc";
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            prev_url: string;
+                            next_url: string;
+                            count: number;
+                            page: number;
+                            prev: number | null;
+                            next: number | null;
+                        };
+                        data: {
+                            /** @description SHA-256 (hex) of the canonical JSON of the content */
+                            hash: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Size of the canonical JSON in bytes */
+                            bytes: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getNotice: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The snapshot's SHA-256, hex */
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description SHA-256 (hex) of the canonical JSON of `content` (keys sorted, no whitespace) */
+                            hash: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The banner configuration the widget served (GET /widget/{account_id}/config.json, without `notice_hash`), exactly as hashed */
+                            content: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Page number, from 1 */
+                page?: number;
+                sort?: "created_at";
+                order?: "asc" | "desc";
+                actor_type?: "user" | "token" | "partner" | "ai" | "system";
+                actor_id?: string;
+                resource_type?: string;
+                resource_id?: string;
+                /** @description Entries at or after this time */
+                since?: string;
+                /** @description Entries before this time */
+                until?: string;
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            prev_url: string;
+                            next_url: string;
+                            count: number;
+                            page: number;
+                            prev: number | null;
+                            next: number | null;
+                        };
+                        data: {
+                            id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /**
+                             * @description user (a session or user token), token (an account token), partner, ai (the AI worker), system
+                             * @enum {string}
+                             */
+                            actor_type: "user" | "token" | "partner" | "ai" | "system";
+                            actor_id: string | null;
+                            /** @description account, category, storage_item, service, banner, account_user, account_invitation, api_token, ai_action, scan */
+                            resource_type: string;
+                            resource_id: string | null;
+                            /** @description create, update, delete, or the action taken (revert, accept, reject, approve, classify, resend, reconsent, start, cancel) */
+                            action: string;
+                            /** @description The fields before (for an update: only those that changed); null for a creation. Secrets never appear */
+                            before: unknown;
+                            /** @description The fields after (for an update: only those that changed); null for a deletion. Secrets never appear */
+                            after: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     widgetScript: {
         parameters: {
             query?: never;
@@ -13165,6 +13591,8 @@ export interface operations {
                                     };
                                 }[];
                             }[];
+                            /** @description SHA-256 of the canonical JSON of the fields above: the notice snapshot stored before this configuration was served (GET /api/v1/notices/{hash}); the banner sends it with each consent */
+                            notice_hash?: string;
                         };
                     };
                 };
@@ -13589,6 +14017,7 @@ export interface operations {
                         region?: string | null;
                         mode?: ("opt-in" | "opt-out" | "notice" | "none") | null;
                         gpp_string?: string | null;
+                        notice_hash?: string | null;
                         /** @description navigator.globalPrivacyControl was true (also stored when Sec-GPC is absent) */
                         gpc?: boolean;
                     };
@@ -13782,6 +14211,7 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            notice_hash: string | null;
                             chain_seq: number;
                             hash: string | null;
                             personal_hash: string | null;
