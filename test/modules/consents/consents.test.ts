@@ -51,6 +51,7 @@ describe('POST /consents', () => {
       region: null,
       mode: null,
       gpp_string: null,
+      notice_hash: null,
     });
     const stored = await t.services.db.selectFrom('consents').selectAll().where('id', '=', data.id).executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ account_id: tenant.account.id, ip_address: '203.0.113.0', gpc: true });
