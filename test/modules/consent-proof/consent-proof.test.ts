@@ -215,7 +215,7 @@ describe('the chain with country, region, mode and GPP string', () => {
     expect(ndjson((await exportOf(tenant)).body)[0]).toMatchObject({ id, ...placed });
     const [header, line] = (await exportOf(tenant, { format: 'csv' })).body.trimEnd().split('\n');
     expect(header.endsWith(',erased_at,country,region,mode,gpp_string,notice_hash')).toBe(true);
-    expect(line.endsWith(`,US,US-CA,opt-out,${GPP}`)).toBe(true);
+    expect(line.endsWith(`,US,US-CA,opt-out,${GPP},`)).toBe(true);
   });
 });
 
