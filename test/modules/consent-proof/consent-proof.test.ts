@@ -214,9 +214,9 @@ describe('the chain with country, region, mode and GPP string', () => {
     expect(receipt.body.data).toMatchObject({ id, ...placed });
     expect(ndjson((await exportOf(tenant)).body)[0]).toMatchObject({ id, ...placed });
     const [header, line] = (await exportOf(tenant, { format: 'csv' })).body.trimEnd().split('\n');
-    // The TC and AC strings (issue 47) come after them, empty here.
-    expect(header.endsWith(',erased_at,country,region,mode,gpp_string,tc_string,ac_string')).toBe(true);
-    expect(line.endsWith(`,US,US-CA,opt-out,${GPP},,`)).toBe(true);
+    // The TC and AC strings (issue 47) and the notice hash (issue 49) come after them, empty here.
+    expect(header.endsWith(',erased_at,country,region,mode,gpp_string,tc_string,ac_string,notice_hash')).toBe(true);
+    expect(line.endsWith(`,US,US-CA,opt-out,${GPP},,,`)).toBe(true);
   });
 });
 
@@ -299,7 +299,7 @@ describe('the visitor\'s receipt', () => {
     const [exportedRow] = ndjson((await exportOf(tenant)).body);
     expect(res.body.data).toEqual({
       id, created_at: exportedRow.created_at, user_preferences: exportedRow.user_preferences, gpc: false,
-      url: 'https://shop.example.com/a', country: null, region: null, mode: 'opt-in', gpp_string: null, tc_string: null, ac_string: null,
+      url: 'https://shop.example.com/a', country: null, region: null, mode: 'opt-in', gpp_string: null, tc_string: null, ac_string: null, notice_hash: null,
       chain_seq: 1, hash: exportedRow.hash, personal_hash: exportedRow.personal_hash,
     });
     const notFound = { errors: [{ code: 404, message: 'Record not found' }] };
@@ -358,7 +358,7 @@ describe('GET /consents/export', () => {
     const csv = await exportOf(tenant, { format: 'csv' });
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = csv.body.trimEnd().split('\n');
-    expect(lines[0]).toBe('id,created_at,session_id,user_id,accept_type,accepted_categories,accepted_category_names,rejected_categories,rejected_category_names,accepted_services,rejected_services,url,user_agent,ip_address,gpc,chain_seq,hash,personal_hash,erased_at,country,region,mode,gpp_string,tc_string,ac_string');
+    expect(lines[0]).toBe('id,created_at,session_id,user_id,accept_type,accepted_categories,accepted_category_names,rejected_categories,rejected_category_names,accepted_services,rejected_services,url,user_agent,ip_address,gpc,chain_seq,hash,personal_hash,erased_at,country,region,mode,gpp_string,tc_string,ac_string,notice_hash');
     expect(lines).toHaveLength(1 + 31 + 1); // the quoted session holds a line break
     expect(csv.body).toContain('"tricky,""quoted""\nline"');
     expect(lines[1].startsWith(`${exported[0].id},${exported[0].created_at},s-0,user-7,all,`)).toBe(true);

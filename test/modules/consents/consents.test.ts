@@ -53,6 +53,7 @@ describe('POST /consents', () => {
       gpp_string: null,
       tc_string: null,
       ac_string: null,
+      notice_hash: null,
     });
     const stored = await t.services.db.selectFrom('consents').selectAll().where('id', '=', data.id).executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ account_id: tenant.account.id, ip_address: '203.0.113.0', gpc: true });
