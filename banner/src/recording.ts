@@ -47,21 +47,29 @@ const RETRY_DELAYS = [1_000, 3_000];
  * it once whichever try it heard.
  */
 export function recordConsent(endpoint: string, body: object): Promise<string | undefined> {
-  viewCounted = true;
   const sent = JSON.stringify({ ...body, idempotency_key: newKey() });
-  const send = (tries: number): Promise<Response | undefined> =>
+  /** A try failed: the view is the beacon's while the next one waits (a page left meanwhile takes its timer). */
+  const again = (tries: number) => {
+    notRecorded();
+    return new Promise<void>((resolve) => setTimeout(resolve, RETRY_DELAYS[tries])).then(() => send(tries + 1));
+  };
+  const send = (tries: number): Promise<Response | undefined> => {
+    // A try on its way counts the view again (the beacon may have taken it meanwhile: then twice).
+    viewCounted = true;
     // text/plain spares the CORS preflight; keepalive lets the request outlive a page that navigates away.
-    fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: sent, keepalive: true, credentials: 'omit' }).then(
+    return fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: sent, keepalive: true, credentials: 'omit' }).then(
       // 502 to 504: a load balancer's instance went away, or the service is busy.
-      (response) => (response.status >= 502 && response.status <= 504 && tries < RETRY_DELAYS.length ? later(tries) : response),
+      (response) => (response.status >= 502 && response.status <= 504 && tries < RETRY_DELAYS.length ? again(tries) : response),
       // The request itself failed: the network, or an origin the service refused (no CORS headers).
-      () => (tries < RETRY_DELAYS.length ? later(tries) : undefined),
+      () => {
+        warnOfOrigin();
+        return tries < RETRY_DELAYS.length ? again(tries) : undefined;
+      },
     );
-  const later = (tries: number) => new Promise<void>((resolve) => setTimeout(resolve, RETRY_DELAYS[tries])).then(() => send(tries + 1));
+  };
   return send(0)
     .then((response) => {
-      if (!response) warnOfOrigin();
-      else if (response.status === 403) warnOfOrigin();
+      if (response?.status === 403) warnOfOrigin();
       return response?.ok ? response.json() : undefined;
     })
     .then((answer: { data?: { id?: string } } | undefined) => {

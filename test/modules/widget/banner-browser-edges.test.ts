@@ -302,6 +302,29 @@ ${tag}${twice ? `\n${tag}` : ''}${probe ? `\n${early}` : ''}
     await context.close();
   });
 
+  it('sends a choice whose answer was lost again, with the same key: the service stores it once', async () => {
+    const { context, page, errors } = await visit();
+    const bodies: { idempotency_key: string; consent: { session_id: string } }[] = [];
+    await page.route('**/consents', async (route) => {
+      bodies.push(JSON.parse(route.request().postData()!));
+      if (bodies.length > 1) return route.continue();
+      // The first reaches the service, which stores it; its answer is lost on the way back.
+      await route.fetch();
+      return route.abort('connectionreset');
+    });
+    const consentId = () => page.evaluate(() => window.Consentry!.getConsent()?.consent_id);
+    await page.getByRole('button', { name: 'Accept all', exact: true }).click();
+    await expect.poll(consentId).toEqual(expect.any(String));
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toEqual(bodies[0]);
+    expect(bodies[0].idempotency_key).toMatch(/^[0-9a-f]{32}$/);
+    const rows = await t.services.db.selectFrom('consents').select('id')
+      .where('account_id', '=', tenant.account.id).where('session_id', '=', bodies[0].consent.session_id).execute();
+    expect(rows.map((row) => row.id)).toEqual([await consentId()]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('tells the site\'s developer once, in the console, when the service refuses the page\'s origin', async () => {
     const { context, page, errors, warnings } = await visit({ host: 'other.localhost' });
     const refused: string[] = [];
