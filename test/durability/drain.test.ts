@@ -132,5 +132,5 @@ describe(`graceful drain (${ENGINE})`, () => {
     } finally {
       await check.close();
     }
-  }, 90_000);
+  }, 180_000);
 });

@@ -24,7 +24,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The database answers and holds the schema; degraded (still 200) while Redis is lost */
+        /** The database answers and holds the schema; degraded (still 200) while Redis is lost or the read replica lags; 503 while stopping */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -774,6 +774,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tcf/vendor-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The IAB Global Vendor List in force: its version and its vendors (id, name); null when none is loaded */
+        get: operations["getTcfVendorList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/scans": {
         parameters: {
             query?: never;
@@ -821,6 +838,94 @@ export interface paths {
         put?: never;
         /** Remove storage items a completed scan did not find, nor any later one (the report's unseen_items), such as the demo's examples */
         post: operations["removeUnseenItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's webhook endpoints (never their secrets) */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** Add a webhook endpoint: an https URL and the events it wants; its signing secret is answered this once */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint and its delivery log */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /** Change a webhook endpoint; only the fields sent change. Enabling a disabled one resumes its deliveries */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the signing secret; the new one is answered this once and signs every delivery from now on */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's delivery log, newest first: each event's status, response code, attempts and next attempt */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again (any status): it is due now and retried for a new window */
+        post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -912,6 +1017,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/extras.{hash}.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The cookie declaration and the placeholders of embedded content, which the banner loads on pages that use them; its name is its content hash */
+        get: operations["widgetExtrasFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/tcf.{hash}.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The IAB TCF file (`__tcfapi` and its screens) the banner of a TCF account loads in opt-in regions; its name is its content hash */
+        get: operations["widgetTcfFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{account_id}/config.json": {
         parameters: {
             query?: never;
@@ -921,6 +1060,26 @@ export interface paths {
         };
         /** The banner configuration: categories and their finalised storage items */
         get: operations["widgetConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/{account_id}/tcf-vendors.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The IAB Global Vendor List cut to the account's TCF vendors, in GVL v3 form, its texts in `lang` where translated (else English)
+         * @description For `new GVL(json)` of @iabtechlabtcf/core. Not found for an account without TCF on, as for an unknown account. Cacheable: ETag, If-None-Match
+         */
+        get: operations["widgetTcfVendors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -974,6 +1133,40 @@ export interface paths {
         put?: never;
         /** Record a visitor's choice from the banner; committed before the answer */
         post: operations["widgetRecordConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/{account_id}/declaration.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The cookie declaration: the finalised storage items by category, in a language the banner speaks */
+        get: operations["widgetDeclaration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/{account_id}/declaration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The cookie declaration as a page of its own (HTML), for sites that link to it */
+        get: operations["widgetDeclarationPage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1047,10 +1240,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description `ok`, or `degraded` (still ready) while Redis is unreachable */
+                        /** @description `ok`, or `degraded` (still ready) while Redis is unreachable or the read replica is passed over */
                         status: string;
                         /** @description `unreachable` while Redis is configured but lost */
                         redis?: string;
+                        /** @description With DATABASE_READ_URL: `ok`; `lagging` (past DATABASE_READ_MAX_LAG_S) or `unreachable` while its reads go to the primary */
+                        replica?: string;
+                        /** @description How stale the replica may be, in seconds; null when unknown */
+                        replica_lag_s?: number | null;
                     };
                 };
             };
@@ -8769,6 +8966,8 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            tc_string: string | null;
+                            ac_string: string | null;
                             notice_hash: string | null;
                         }[];
                     };
@@ -8880,6 +9079,8 @@ export interface operations {
                         mode?: ("opt-in" | "opt-out" | "notice" | "none") | null;
                         gpp_string?: string | null;
                         notice_hash?: string | null;
+                        tc_string?: string | null;
+                        ac_string?: string | null;
                     };
                 };
             };
@@ -8919,6 +9120,8 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            tc_string: string | null;
+                            ac_string: string | null;
                             notice_hash: string | null;
                         };
                     };
@@ -9099,6 +9302,8 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            tc_string: string | null;
+                            ac_string: string | null;
                             notice_hash: string | null;
                             /** @description Position in the account's consent chain (1, 2, 3, …) */
                             chain_seq: number;
@@ -9803,8 +10008,8 @@ export interface operations {
                 to?: string;
                 /** @description Bucket size; weeks start on Monday (ISO); default: day */
                 interval?: "day" | "week" | "month";
-                /** @description Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`) */
-                by?: "country" | "mode";
+                /** @description Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`), or count the TC strings recorded per IAB TCF purpose (`tcf_purposes`) */
+                by?: "country" | "mode" | "tcf_purpose";
                 /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
                 account_id?: string;
             };
@@ -9930,6 +10135,21 @@ export interface operations {
                             opt_out_rate: number | null;
                             gpc_share: number | null;
                         }[];
+                        /** @description With `by=tcf_purpose`: acceptance per IAB TCF purpose */
+                        tcf_purposes?: {
+                            /** @description Consents recorded with a TC string in the range */
+                            tc_strings: number;
+                            /** @description Purposes 1 to 11, in order, each present (zero when no string named it) */
+                            purposes: {
+                                /** @description The TCF purpose, 1 to 11 */
+                                purpose: number;
+                                /** @description TC strings giving consent to the purpose */
+                                consents: number;
+                                /** @description TC strings leaving the legitimate interest for the purpose standing (not objected to) */
+                                legitimate_interests: number;
+                                consent_rate: number | null;
+                            }[];
+                        };
                     };
                 };
             };
@@ -10014,8 +10234,8 @@ export interface operations {
                 to?: string;
                 /** @description Bucket size; weeks start on Monday (ISO); default: day */
                 interval?: "day" | "week" | "month";
-                /** @description Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`) */
-                by?: "country" | "mode";
+                /** @description Also break the range's consents down per country where they were given, or per banner mode applied (`breakdown`), or count the TC strings recorded per IAB TCF purpose (`tcf_purposes`) */
+                by?: "country" | "mode" | "tcf_purpose";
             };
             header?: never;
             path: {
@@ -10141,6 +10361,21 @@ export interface operations {
                             opt_out_rate: number | null;
                             gpc_share: number | null;
                         }[];
+                        /** @description With `by=tcf_purpose`: acceptance per IAB TCF purpose */
+                        tcf_purposes?: {
+                            /** @description Consents recorded with a TC string in the range */
+                            tc_strings: number;
+                            /** @description Purposes 1 to 11, in order, each present (zero when no string named it) */
+                            purposes: {
+                                /** @description The TCF purpose, 1 to 11 */
+                                purpose: number;
+                                /** @description TC strings giving consent to the purpose */
+                                consents: number;
+                                /** @description TC strings leaving the legitimate interest for the purpose standing (not objected to) */
+                                legitimate_interests: number;
+                                consent_rate: number | null;
+                            }[];
+                        };
                         accounts: {
                             id: string;
                             name: string;
@@ -11100,6 +11335,29 @@ export interface operations {
                                 /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
                                 url_passthrough: boolean;
                             };
+                            /** @description IAB TCF 2.3: the banner as a TCF CMP (see docs/tcf.md) */
+                            tcf: {
+                                /** @description The banner is an IAB TCF CMP in opt-in regions; needs cmp_id and a loaded Global Vendor List */
+                                enabled: boolean;
+                                cmp_id: number | null;
+                                /** @description The CMP version written into the TC string */
+                                cmp_version: number;
+                                /** @description The Global Vendor List vendors the publisher works with */
+                                vendor_ids: number[];
+                                publisher_country_code: string | null;
+                                /** @description Google's Additional Consent: the ad technology providers (not in the GVL) the AC string names */
+                                google_atp_ids: number[];
+                                /** @description The purposes the publisher itself processes under legitimate interest: 2, 7, 8, 9, 10, 11 (never 1, nor 3 to 6) */
+                                legitimate_interest_purposes: number[];
+                                /** @description Per purpose, the legal basis the publisher requires of some vendors */
+                                publisher_restrictions: {
+                                    purpose_id: number;
+                                    /** @description 0: not allowed, 1: consent required, 2: legitimate interest required */
+                                    restriction_type: number;
+                                    /** @description The GVL vendors the restriction applies to */
+                                    vendor_ids: number[];
+                                }[];
+                            };
                         };
                     };
                 };
@@ -11248,6 +11506,28 @@ export interface operations {
                             /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
                             url_passthrough?: boolean;
                         } | null;
+                        tcf?: {
+                            /** @description The banner is an IAB TCF CMP in opt-in regions; needs cmp_id and a loaded Global Vendor List */
+                            enabled?: boolean;
+                            cmp_id?: number | null;
+                            /** @description The CMP version written into the TC string */
+                            cmp_version?: number;
+                            /** @description The Global Vendor List vendors the publisher works with */
+                            vendor_ids?: number[];
+                            publisher_country_code?: string | null;
+                            /** @description Google's Additional Consent: the ad technology providers (not in the GVL) the AC string names */
+                            google_atp_ids?: number[];
+                            /** @description The purposes the publisher itself processes under legitimate interest: 2, 7, 8, 9, 10, 11 (never 1, nor 3 to 6) */
+                            legitimate_interest_purposes?: number[];
+                            /** @description Per purpose, the legal basis the publisher requires of some vendors */
+                            publisher_restrictions?: {
+                                purpose_id: number;
+                                /** @description 0: not allowed, 1: consent required, 2: legitimate interest required */
+                                restriction_type: number;
+                                /** @description The GVL vendors the restriction applies to */
+                                vendor_ids: number[];
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -11333,6 +11613,29 @@ export interface operations {
                                 ads_data_redaction: boolean;
                                 /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
                                 url_passthrough: boolean;
+                            };
+                            /** @description IAB TCF 2.3: the banner as a TCF CMP (see docs/tcf.md) */
+                            tcf: {
+                                /** @description The banner is an IAB TCF CMP in opt-in regions; needs cmp_id and a loaded Global Vendor List */
+                                enabled: boolean;
+                                cmp_id: number | null;
+                                /** @description The CMP version written into the TC string */
+                                cmp_version: number;
+                                /** @description The Global Vendor List vendors the publisher works with */
+                                vendor_ids: number[];
+                                publisher_country_code: string | null;
+                                /** @description Google's Additional Consent: the ad technology providers (not in the GVL) the AC string names */
+                                google_atp_ids: number[];
+                                /** @description The purposes the publisher itself processes under legitimate interest: 2, 7, 8, 9, 10, 11 (never 1, nor 3 to 6) */
+                                legitimate_interest_purposes: number[];
+                                /** @description Per purpose, the legal basis the publisher requires of some vendors */
+                                publisher_restrictions: {
+                                    purpose_id: number;
+                                    /** @description 0: not allowed, 1: consent required, 2: legitimate interest required */
+                                    restriction_type: number;
+                                    /** @description The GVL vendors the restriction applies to */
+                                    vendor_ids: number[];
+                                }[];
                             };
                         };
                     };
@@ -11536,6 +11839,28 @@ export interface operations {
                             ads_data_redaction?: boolean;
                             /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
                             url_passthrough?: boolean;
+                        } | null;
+                        tcf?: {
+                            /** @description The banner is an IAB TCF CMP in opt-in regions; needs cmp_id and a loaded Global Vendor List */
+                            enabled?: boolean;
+                            cmp_id?: number | null;
+                            /** @description The CMP version written into the TC string */
+                            cmp_version?: number;
+                            /** @description The Global Vendor List vendors the publisher works with */
+                            vendor_ids?: number[];
+                            publisher_country_code?: string | null;
+                            /** @description Google's Additional Consent: the ad technology providers (not in the GVL) the AC string names */
+                            google_atp_ids?: number[];
+                            /** @description The purposes the publisher itself processes under legitimate interest: 2, 7, 8, 9, 10, 11 (never 1, nor 3 to 6) */
+                            legitimate_interest_purposes?: number[];
+                            /** @description Per purpose, the legal basis the publisher requires of some vendors */
+                            publisher_restrictions?: {
+                                purpose_id: number;
+                                /** @description 0: not allowed, 1: consent required, 2: legitimate interest required */
+                                restriction_type: number;
+                                /** @description The GVL vendors the restriction applies to */
+                                vendor_ids: number[];
+                            }[];
                         } | null;
                     };
                 };
@@ -11757,6 +12082,29 @@ export interface operations {
                                 /** @description gtag('set', 'url_passthrough', true): ad click information passes in links while storage is denied */
                                 url_passthrough: boolean;
                             };
+                            /** @description IAB TCF 2.3: the banner as a TCF CMP (see docs/tcf.md) */
+                            tcf: {
+                                /** @description The banner is an IAB TCF CMP in opt-in regions; needs cmp_id and a loaded Global Vendor List */
+                                enabled: boolean;
+                                cmp_id: number | null;
+                                /** @description The CMP version written into the TC string */
+                                cmp_version: number;
+                                /** @description The Global Vendor List vendors the publisher works with */
+                                vendor_ids: number[];
+                                publisher_country_code: string | null;
+                                /** @description Google's Additional Consent: the ad technology providers (not in the GVL) the AC string names */
+                                google_atp_ids: number[];
+                                /** @description The purposes the publisher itself processes under legitimate interest: 2, 7, 8, 9, 10, 11 (never 1, nor 3 to 6) */
+                                legitimate_interest_purposes: number[];
+                                /** @description Per purpose, the legal basis the publisher requires of some vendors */
+                                publisher_restrictions: {
+                                    purpose_id: number;
+                                    /** @description 0: not allowed, 1: consent required, 2: legitimate interest required */
+                                    restriction_type: number;
+                                    /** @description The GVL vendors the restriction applies to */
+                                    vendor_ids: number[];
+                                }[];
+                            };
                         };
                     };
                 };
@@ -11791,6 +12139,117 @@ export interface operations {
             };
             /** @description Authentication, authorization, pagination, not-found and other errors */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getTcfVendorList: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description null: no list is loaded (TCF cannot be enabled) */
+                        data: {
+                            /** @description vendorListVersion */
+                            version: number;
+                            tcf_policy_version: number;
+                            /** @description The list's lastUpdated */
+                            last_updated: string;
+                            /** Format: date-time */
+                            fetched_at: string;
+                            /** @description Translations loaded besides English */
+                            languages: string[];
+                            /** @description Every vendor still in the list, by id */
+                            vendors: {
+                                id: number;
+                                name: string;
+                            }[];
+                        } | null;
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11968,6 +12427,25 @@ export interface operations {
                                     /** @enum {string} */
                                     created_by: "user" | "api" | "scan";
                                 }[];
+                                /** @description What changed since the previous completed scan (absent on the first scan and on scans made before this was kept) */
+                                changes?: {
+                                    /** @description The completed scan of the account before this one, compared with */
+                                    previous_scan_id: string;
+                                    /** @description Found by this scan and not by the previous one */
+                                    new_items: {
+                                        name: string;
+                                        domain: string;
+                                        /** @enum {string} */
+                                        storage_type: "cookie" | "local_storage" | "session_storage";
+                                    }[];
+                                    /** @description Found by the previous scan and not by this one */
+                                    gone_items: {
+                                        name: string;
+                                        domain: string;
+                                        /** @enum {string} */
+                                        storage_type: "cookie" | "local_storage" | "session_storage";
+                                    }[];
+                                };
                                 /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
                                 refused: {
                                     url: string;
@@ -12175,6 +12653,25 @@ export interface operations {
                                     /** @enum {string} */
                                     created_by: "user" | "api" | "scan";
                                 }[];
+                                /** @description What changed since the previous completed scan (absent on the first scan and on scans made before this was kept) */
+                                changes?: {
+                                    /** @description The completed scan of the account before this one, compared with */
+                                    previous_scan_id: string;
+                                    /** @description Found by this scan and not by the previous one */
+                                    new_items: {
+                                        name: string;
+                                        domain: string;
+                                        /** @enum {string} */
+                                        storage_type: "cookie" | "local_storage" | "session_storage";
+                                    }[];
+                                    /** @description Found by the previous scan and not by this one */
+                                    gone_items: {
+                                        name: string;
+                                        domain: string;
+                                        /** @enum {string} */
+                                        storage_type: "cookie" | "local_storage" | "session_storage";
+                                    }[];
+                                };
                                 /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
                                 refused: {
                                     url: string;
@@ -12426,6 +12923,25 @@ export interface operations {
                                     /** @enum {string} */
                                     created_by: "user" | "api" | "scan";
                                 }[];
+                                /** @description What changed since the previous completed scan (absent on the first scan and on scans made before this was kept) */
+                                changes?: {
+                                    /** @description The completed scan of the account before this one, compared with */
+                                    previous_scan_id: string;
+                                    /** @description Found by this scan and not by the previous one */
+                                    new_items: {
+                                        name: string;
+                                        domain: string;
+                                        /** @enum {string} */
+                                        storage_type: "cookie" | "local_storage" | "session_storage";
+                                    }[];
+                                    /** @description Found by the previous scan and not by this one */
+                                    gone_items: {
+                                        name: string;
+                                        domain: string;
+                                        /** @enum {string} */
+                                        storage_type: "cookie" | "local_storage" | "session_storage";
+                                    }[];
+                                };
                                 /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
                                 refused: {
                                     url: string;
@@ -12636,6 +13152,25 @@ export interface operations {
                                     /** @enum {string} */
                                     created_by: "user" | "api" | "scan";
                                 }[];
+                                /** @description What changed since the previous completed scan (absent on the first scan and on scans made before this was kept) */
+                                changes?: {
+                                    /** @description The completed scan of the account before this one, compared with */
+                                    previous_scan_id: string;
+                                    /** @description Found by this scan and not by the previous one */
+                                    new_items: {
+                                        name: string;
+                                        domain: string;
+                                        /** @enum {string} */
+                                        storage_type: "cookie" | "local_storage" | "session_storage";
+                                    }[];
+                                    /** @description Found by the previous scan and not by this one */
+                                    gone_items: {
+                                        name: string;
+                                        domain: string;
+                                        /** @enum {string} */
+                                        storage_type: "cookie" | "local_storage" | "session_storage";
+                                    }[];
+                                };
                                 /** @description Requests the scan refused to make: private, loopback, link-local or metadata addresses */
                                 refused: {
                                     url: string;
@@ -12893,6 +13428,1175 @@ export interface operations {
                     "application/json": {
                         errors: {
                             error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Page number, from 1 */
+                page?: number;
+                sort?: "created_at";
+                order?: "asc" | "desc";
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            prev_url: string;
+                            next_url: string;
+                            count: number;
+                            page: number;
+                            prev: number | null;
+                            next: number | null;
+                        };
+                        data: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            events: ("consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed")[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            failing_since: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    webhook: {
+                        /** @description An https URL with a public address */
+                        url: string;
+                        /** @description The events to be sent */
+                        events: ("consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed")[];
+                        description?: string;
+                        /** @default true */
+                        enabled?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            events: ("consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed")[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            failing_since: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description The signing secret (`whsec_…`), shown this once: keep it to verify the `webhook-signature` header */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one human-readable sentence per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            events: ("consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed")[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            failing_since: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    webhook: {
+                        /** @description An https URL with a public address */
+                        url?: string;
+                        /** @description The events to be sent */
+                        events?: ("consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed")[];
+                        description?: string;
+                        /** @default true */
+                        enabled?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            events: ("consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed")[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            failing_since: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one human-readable sentence per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            events: ("consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed")[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            failing_since: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description The signing secret (`whsec_…`), shown this once: keep it to verify the `webhook-signature` header */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Page number, from 1 */
+                page?: number;
+                sort?: "created_at";
+                order?: "asc" | "desc";
+                status?: "pending" | "delivered" | "parked";
+                event?: "consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed";
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            prev_url: string;
+                            next_url: string;
+                            count: number;
+                            page: number;
+                            prev: number | null;
+                            next: number | null;
+                        };
+                        data: {
+                            id: string;
+                            webhook_id: string;
+                            /** @description The `webhook-id` header sent, the same on every attempt */
+                            message_id: string;
+                            /** @enum {string} */
+                            event: "consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed";
+                            /**
+                             * @description `pending` (waiting or retrying), `delivered` (a 2xx answer), `parked` (retried for its whole window, or its endpoint was disabled)
+                             * @enum {string}
+                             */
+                            status: "pending" | "delivered" | "parked";
+                            attempts: number;
+                            response_code: number | null;
+                            error: string | null;
+                            next_attempt_at: string | null;
+                            delivered_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: {
+                /** @description The account to act on, for a user token of several accounts; an account token may name only its own account (another one is 401) */
+                account_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            webhook_id: string;
+                            /** @description The `webhook-id` header sent, the same on every attempt */
+                            message_id: string;
+                            /** @enum {string} */
+                            event: "consent.recorded" | "consent.erased" | "scan.completed" | "storage_item.discovered" | "ai_action.created" | "notice.changed";
+                            /**
+                             * @description `pending` (waiting or retrying), `delivered` (a 2xx answer), `parked` (retried for its whole window, or its endpoint was disabled)
+                             * @enum {string}
+                             */
+                            status: "pending" | "delivered" | "parked";
+                            attempts: number;
+                            response_code: number | null;
+                            error: string | null;
+                            next_attempt_at: string | null;
+                            delivered_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
                         }[];
                     };
                 };
@@ -13472,6 +15176,166 @@ export interface operations {
             };
         };
     };
+    widgetExtrasFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script (text/javascript), compressed when the client accepts it; cached for good */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such file: a JavaScript comment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    widgetTcfFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script (text/javascript), compressed when the client accepts it; cached for good */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such file: a JavaScript comment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     widgetConfig: {
         parameters: {
             query?: {
@@ -13593,9 +15457,171 @@ export interface operations {
                             }[];
                             /** @description SHA-256 of the canonical JSON of the fields above: the notice snapshot stored before this configuration was served (GET /api/v1/notices/{hash}); the banner sends it with each consent */
                             notice_hash?: string;
+                            /** @description IAB TCF settings: only for an account with TCF on */
+                            tcf?: {
+                                cmp_id: number;
+                                cmp_version: number;
+                                publisher_country_code: string;
+                                /** @description The GVL vendors: GET /widget/{account_id}/tcf-vendors.json lists them */
+                                vendor_ids: number[];
+                                google_atp_ids: number[];
+                                legitimate_interest_purposes: number[];
+                                publisher_restrictions: {
+                                    purpose_id: number;
+                                    restriction_type: 0 | 1 | 2;
+                                    vendor_ids: number[];
+                                }[];
+                                /** @description The Global Vendor List version in force when the configuration was built */
+                                gvl_version: number;
+                                tcf_policy_version: number;
+                            };
                         };
                     };
                 };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    widgetTcfVendors: {
+        parameters: {
+            query?: {
+                /** @description The visitor's language (de, pt-PT): the purposes' translation loaded for it or its primary language; else English */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vendor list (GVL v3 JSON); Content-Language names the translation used */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Authentication, authorization, pagination, not-found and other errors */
             400: {
@@ -14018,9 +16044,13 @@ export interface operations {
                         mode?: ("opt-in" | "opt-out" | "notice" | "none") | null;
                         gpp_string?: string | null;
                         notice_hash?: string | null;
+                        tc_string?: string | null;
+                        ac_string?: string | null;
                         /** @description navigator.globalPrivacyControl was true (also stored when Sec-GPC is absent) */
                         gpc?: boolean;
                     };
+                    /** @description A random id made once per choice and sent again with it when the answer was lost: within 24 hours the same key for the same account answers the first consent (its id and time) and records nothing. 16 to 128 letters, digits, - or _ (a UUID will do) */
+                    idempotency_key?: string;
                 };
             };
         };
@@ -14167,6 +16197,277 @@ export interface operations {
             };
         };
     };
+    widgetDeclaration: {
+        parameters: {
+            query?: {
+                /** @description The language wanted (a tag: de, de-CH); one the banner does not speak falls back as the banner does, then to the account's default language */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The language of the texts and the account's words */
+                            language: string;
+                            /** @description Every language the declaration is served in */
+                            languages: string[];
+                            texts: {
+                                title: string;
+                                intro: string;
+                                name: string;
+                                provider: string;
+                                purpose: string;
+                                duration: string;
+                                type: string;
+                                type_cookie: string;
+                                type_local_storage: string;
+                                type_session_storage: string;
+                                caption: string;
+                                always_on: string;
+                                no_items: string;
+                                choice_title: string;
+                                no_choice: string;
+                                allowed: string;
+                                not_allowed: string;
+                                consent_id: string;
+                                not_recorded: string;
+                                date: string;
+                                change: string;
+                                withdraw: string;
+                                standalone_note: string;
+                                languages: string;
+                            };
+                            /** @description The published categories, in the banner's order */
+                            categories: {
+                                slug: string;
+                                name: string;
+                                description: string;
+                                required: boolean;
+                                /** @description The finalised storage items of the category */
+                                items: {
+                                    name: string;
+                                    /** @description The company, else the domain */
+                                    provider: string;
+                                    domain: string;
+                                    purpose: string;
+                                    duration: string;
+                                    /** @enum {string} */
+                                    type: "cookie" | "local_storage" | "session_storage";
+                                }[];
+                            }[];
+                            /** @description The same as markup, every word escaped: what the banner script shows */
+                            html: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    widgetDeclarationPage: {
+        parameters: {
+            query?: {
+                /** @description The language wanted (a tag: de, de-CH); one the banner does not speak falls back as the banner does, then to the account's default language */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (text/html) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication, authorization, pagination, not-found and other errors */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: number;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     widgetConsentReceipt: {
         parameters: {
             query: {
@@ -14211,6 +16512,8 @@ export interface operations {
                             region: string | null;
                             mode: ("opt-in" | "opt-out" | "notice" | "none") | null;
                             gpp_string: string | null;
+                            tc_string: string | null;
+                            ac_string: string | null;
                             notice_hash: string | null;
                             chain_seq: number;
                             hash: string | null;
