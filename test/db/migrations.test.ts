@@ -11,6 +11,8 @@ import { createDb, migrate, type Db } from '../../src/db/database.ts';
 import { newId } from '../../src/db/ids.ts';
 import * as contentTranslations from '../../src/db/migrations/2026_11_29_0510_content_translations.ts';
 import * as consentRegions from '../../src/db/migrations/2026_12_06_1001_consent_regions.ts';
+import * as consentTcfStrings from '../../src/db/migrations/2026_12_07_4702_consent_tcf_strings.ts';
+import * as noticeSnapshots from '../../src/db/migrations/2026_12_07_4911_notice_snapshots.ts';
 import { migrationProvider } from '../../src/db/migrations/index.ts';
 import { HyperLogLog } from '../../src/lib/hyperloglog.ts';
 import { chain, GENESIS, type Hashable } from '../../src/modules/consents/consent-chain.ts';
@@ -149,7 +151,8 @@ describe('2026_11_26_0001_compact_consent_rows', { timeout: MIGRATION_TEST_MS },
     const rows = (await db.kysely.selectFrom('consent_records').selectAll().orderBy('chain_seq').execute()).map(fromStored);
     expect(rows).toEqual(written.map((c, n) => {
       const { seq, ...hashes } = links[n];
-      return { ...c, ...hashes, chain_seq: seq, erased_at: null, country: null, region: null, mode: null, gpp_string: null };
+      return { ...c, ...hashes, chain_seq: seq, erased_at: null, country: null, region: null, mode: null, gpp_string: null,
+        tc_string: null, ac_string: null, notice_hash: null };
     }));
     const stored = await sql<{ accepted: number | null; rejected: number | null; services: number | null }>`
       select pg_column_size(accepted_categories) as accepted, pg_column_size(rejected_categories) as rejected, pg_column_size(accepted_services) as services
@@ -406,11 +409,15 @@ describe('2026_12_06_1001_consent_regions', { timeout: MIGRATION_TEST_MS }, () =
     ]);
 
     // Down and up again: the columns go, and come back empty: the consent that had a place no longer verifies.
+    // The later migrations that rebuild the view consent_records go down first and up after, in order.
+    const later = [consentTcfStrings, noticeSnapshots];
+    for (const migration of [...later].reverse()) await migration.down(db.kysely as Kysely<unknown>);
     await consentRegions.down(db.kysely as Kysely<unknown>);
     const columns = await sql<{ column_name: string }>`select column_name from information_schema.columns
       where table_name in ('consents', 'consent_records') and column_name in ('country', 'region', 'mode', 'gpp_string') and table_schema = current_schema()`.execute(db.kysely);
     expect(columns.rows).toEqual([]);
     await consentRegions.up(db.kysely as Kysely<unknown>);
+    for (const migration of later) await migration.up(db.kysely as Kysely<unknown>);
     expect(await verifyChain(db.kysely, accountId)).toEqual({ valid: false, checked: 4, first_bad_id: placed });
   });
 });

@@ -137,6 +137,10 @@ describe('the banner settings', () => {
     default_mode: 'opt-in',
     regional_rules_customised: false,
     consent_mode: { ads_data_redaction: false, url_passthrough: false },
+    tcf: {
+      enabled: false, cmp_id: null, cmp_version: 1, vendor_ids: [], publisher_country_code: null,
+      google_atp_ids: [], legitimate_interest_purposes: [], publisher_restrictions: [],
+    },
   };
 
   it('GET /banner answers the defaults for an account that set nothing', async () => {
