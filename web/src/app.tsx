@@ -12,6 +12,7 @@ import { ScanReport, ScansPage } from './pages/scans';
 import { StorageItemsPage } from './pages/storage-items';
 import { ChangePassword, TokensPage } from './pages/tokens';
 import { WebhooksPage } from './pages/webhooks';
+import { AuditLogPage } from './pages/audit-log';
 import { match, navigate, useLocation, type Location } from './router';
 import { api, chooseAccount, signOut, useSession, type Session } from './session';
 import { Link, Loading, Page, lazy, useLoad } from './ui';
@@ -37,6 +38,7 @@ const ACCOUNT_PAGES: [string, string][] = [
   ['/consents', 'Consent log'],
   ['/scans', 'Scans'],
   ['/webhooks', 'Webhooks'],
+  ['/audit-log', 'Audit log'],
   ['/members', 'Members'],
 ];
 
@@ -66,6 +68,7 @@ function routeFor(location: Location, session: Session): preact.JSX.Element {
     ['/accounts/:id/scans', (p) => <ScansPage key={p.id} accountId={p.id} />],
     ['/accounts/:id/scans/:scan', (p) => <ScanReport accountId={p.id} id={p.scan} />],
     ['/accounts/:id/webhooks', (p) => <WebhooksPage key={p.id} />],
+    ['/accounts/:id/audit-log', (p) => <AuditLogPage key={p.id} />],
     ['/accounts/:id/members', (p) => <MembersPage key={p.id} />],
   ];
   for (const [pattern, render] of routes) {

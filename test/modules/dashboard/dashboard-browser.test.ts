@@ -289,6 +289,26 @@ describeHere('the dashboard in a browser', () => {
     await context.close();
   });
 
+  it('shows in the audit log who made a change and what changed, and filters it', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, tenant.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Categories' }).click();
+    await settled(page);
+    await page.getByLabel('Name').fill('Audited');
+    await page.getByRole('button', { name: 'Add category' }).click();
+    await page.getByRole('rowheader', { name: 'Audited' }).waitFor();
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await settled(page);
+    const row = page.getByRole('row').filter({ hasText: 'create category' }).filter({ hasText: '"Audited"' });
+    await row.waitFor();
+    expect(await row.getByRole('cell').first().textContent()).toBe(`A person${tenant.admin.id}`);
+    await inspect(page, 'audit-log');
+    await page.getByLabel('Resource (optional)').fill('no_such_resource');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByText('No change recorded with these filters.').waitFor();
+    await context.close();
+  });
+
   it('adds a service under a category, edits it and deletes it', async () => {
     const video = await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name: 'Video players' } } });
     expect(video.status).toBe(201);

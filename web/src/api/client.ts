@@ -30,7 +30,7 @@ export interface Credentials {
 const DEAD_TOKEN = ['Invalid API Key', 'Missing, invalid or expired API token'];
 
 /** Routes that act on one account: a user's token names it with `account_id`. */
-const ACCOUNT_SCOPED = /^\/api\/v1\/(categories|storage-items|services|consents|account-users|account-invitations|ai-actions|scans|stats|banner|webhooks)(\/|$)/;
+const ACCOUNT_SCOPED = /^\/api\/v1\/(categories|storage-items|services|consents|account-users|account-invitations|ai-actions|scans|stats|banner|webhooks|audit-log|notices|tcf)(\/|$)/;
 
 export class ApiError extends Error {
   constructor(readonly status: number, readonly messages: string[]) {
