@@ -20,7 +20,7 @@ import { dashboardBuilt } from '../../helpers/web-build.ts';
 const describeHere = dashboardBuilt() ? describeBrowser : describe.skip;
 
 const { t, tenants: [tenant], inbox } = fileApp({
-  listen: true, inbox: true, env: { RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000' }, tenants: ['Browser'],
+  listen: true, inbox: true, env: { RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000', TCF_GVL_FILE: 'test/fixtures/tcf/vendor-list.json' }, tenants: ['Browser'],
 });
 const browser = fileBrowser();
 
@@ -286,6 +286,25 @@ describeHere('the dashboard in a browser', () => {
       expect(box.x + box.width, `${name} is cut off by the table`).toBeLessThanOrEqual(wrap!.x + wrap!.width);
     }
     await table.getByRole('button', { name: `Delete ${long.name}` }).click({ trial: true });
+    await context.close();
+  });
+
+  it('shows the vendor list in force and saves the TCF settings, saying why it refuses them', async () => {
+    const { context, page } = await bannerEditor();
+    const section = page.getByRole('region', { name: 'IAB TCF' });
+    await section.getByText('Global Vendor List version 100').waitFor();
+    const form = section.getByRole('form', { name: 'IAB TCF settings' });
+    await form.getByLabel('Use the IAB TCF in opt-in regions').check();
+    await form.getByRole('button', { name: 'Save TCF settings' }).click();
+    await form.getByRole('alert').filter({ hasText: /cmp_id|CMP ID/i }).waitFor();
+    await form.getByLabel('CMP ID').fill('123');
+    await form.getByLabel('Publisher country').fill('de');
+    await form.getByLabel('Vendor ids').fill('1, 2');
+    await form.getByRole('button', { name: 'Save TCF settings' }).click();
+    await section.getByText('The TCF settings were saved.').waitFor();
+    const tcf = (await call(t.app, 'GET', '/api/v1/banner', { token: tenant.tokens.account })).body.data.tcf;
+    expect(tcf).toMatchObject({ enabled: true, cmp_id: 123, publisher_country_code: 'DE', vendor_ids: [1, 2] });
+    await call(t.app, 'PATCH', '/api/v1/banner', { token: tenant.tokens.admin, body: { banner: { tcf: null } } });
     await context.close();
   });
 

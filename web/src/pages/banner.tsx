@@ -9,6 +9,7 @@ import { SCRIPT_REACHES_VISITORS } from '../../../src/modules/widget/script-max-
 import { languageName } from '../translations';
 import { Checkbox, ErrorNote, Field, Form, Loading, Notice, Page, Select, messagesOf, text, useLoad } from '../ui';
 import { PreviewPlace, RegionsFieldset, draftOf, placeOfCode, problemsOf, regionalChangesOf, type RegionalDraft, type RegionalProblems } from './regions';
+import { TcfSection } from './tcf';
 
 type Changes = paths['/api/v1/banner']['patch']['requestBody']['content']['application/json']['banner'];
 type Layout = NonNullable<Changes['layout']>;
@@ -249,6 +250,7 @@ export function BannerPage({ accountId }: { accountId: string }) {
               onRestored={() => { setSaveError(undefined); setSaved('The shipped regional rules and default mode were restored.'); banner.reload(); }} />
           </Form>
           {saved && <Notice>{saved}</Notice>}
+          <TcfSection settings={settings} onSaved={() => banner.reload()} />
         </div>
         <section class="card preview" aria-label="Preview">
           <h2>Preview</h2>
