@@ -3,7 +3,7 @@
  * foreign one), each with records of every kind whose names carry the tenant's marker, and spare
  * records that destructive requests may use up without starving the rest of the run.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { newId } from '../../src/db/ids.ts';
 import { insertMembership } from '../../src/modules/account-users/account-users.repository.ts';
 import { issueToken } from '../../src/modules/tokens/tokens.service.ts';
@@ -16,7 +16,8 @@ export const EVERYONE: Who[] = ['partner', 'admin', 'member', 'account'];
 /** Path segments of the API, each naming the records its `:id` refers to. */
 export type Resource =
   | 'api-tokens' | 'groups' | 'accounts' | 'account-users' | 'account-invitations'
-  | 'categories' | 'services' | 'storage-items' | 'consents' | 'ai-actions' | 'scans';
+  | 'categories' | 'services' | 'storage-items' | 'consents' | 'ai-actions' | 'scans'
+  | 'notices' | 'webhooks' | 'deliveries';
 
 export interface Side {
   tenant: Tenant;
@@ -147,6 +148,28 @@ async function seedSide(t: TestApp, label: string): Promise<Side> {
     }).execute();
     scans.push(id);
   }
+  // Notice snapshots, webhooks (disabled: nothing is sent) and their deliveries, named by the marker.
+  const notices: string[] = [];
+  const webhooks: string[] = [];
+  const deliveries: string[] = [];
+  for (const page of ['home', 'spare']) {
+    const content = JSON.stringify({ marker: `${marker}-${page}` });
+    const hash = createHash('sha256').update(content).digest('hex');
+    await db.insertInto('notice_snapshots').values({ account_id: tenant.account.id, hash, content }).execute();
+    notices.push(hash);
+    const webhook = newId();
+    await db.insertInto('webhook_endpoints').values({
+      id: webhook, account_id: tenant.account.id, url: `https://${marker}-${page}.example.com/hook`, events: ['scan.completed'],
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', enabled: false,
+    }).execute();
+    webhooks.push(webhook);
+    const delivery = newId();
+    await db.insertInto('webhook_deliveries').values({
+      id: delivery, account_id: tenant.account.id, endpoint_id: webhooks[0], event: 'scan.completed',
+      payload: JSON.stringify({ marker: `${marker}-${page}` }), status: 'parked', next_attempt_at: new Date(),
+    }).execute();
+    deliveries.push(delivery);
+  }
   const spareTokens: string[] = [];
   for (const owner of [{ type: 'partner' as const, partnerId: tenant.partner.id }, { type: 'user' as const, userId: tenant.admin.id }]) {
     const { row } = await issueToken(db, { ...owner, kind: 'api', name: named('spare token') });
@@ -168,6 +191,9 @@ async function seedSide(t: TestApp, label: string): Promise<Side> {
     consents,
     'ai-actions': [aiActions[0]],
     scans: [scans[0]],
+    notices: [notices[0]],
+    webhooks: [webhooks[0]],
+    deliveries: [deliveries[0]],
   };
   const spare: Record<Resource, string[]> = {
     'api-tokens': spareTokens,
@@ -181,6 +207,9 @@ async function seedSide(t: TestApp, label: string): Promise<Side> {
     consents,
     'ai-actions': [aiActions[1]],
     scans: [scans[1]],
+    notices: [notices[1]],
+    webhooks: [webhooks[1]],
+    deliveries: [deliveries[1]],
   };
   const allIds = [
     ...new Set([

@@ -97,6 +97,12 @@ const WRITES: Record<string, Write> = {
 
 /** Write routes that change no account's configuration, or are tested elsewhere, each with the reason. */
 const EXCLUDED: Record<string, string> = {
+  // Not recorded yet (issue 49's note): where the account's events are sent, not what its banner shows.
+  'POST /api/v1/webhooks': 'webhook endpoints are not in the audit log yet',
+  'PATCH /api/v1/webhooks/:id': 'webhook endpoints are not in the audit log yet',
+  'DELETE /api/v1/webhooks/:id': 'webhook endpoints are not in the audit log yet',
+  'POST /api/v1/webhooks/:id/rotate-secret': 'webhook endpoints are not in the audit log yet',
+  'POST /api/v1/webhooks/:id/deliveries/:delivery_id/retry': 'a delivery sent again changes no configuration',
   'POST /api/v1/auth': 'a session of a user, no account configuration',
   'DELETE /api/v1/auth': 'ends a session',
   'PUT /api/v1/password': "a user's own password",
