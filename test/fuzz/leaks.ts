@@ -38,7 +38,8 @@ const ownText = (side: Side) => [side.marker, ...side.allIds];
  * Routes whose answers name no record while all is well (a verification's counts, the visitor's
  * country and mode): they cannot be blind.
  */
-const NO_RECORDS = new Set(['/api/v1/consents/verify', '/widget/:account_id/region']);
+// The vendor list is the IAB's, the same for every tenant; an account's TCF vendor file is not found while TCF is off.
+const NO_RECORDS = new Set(['/api/v1/consents/verify', '/widget/:account_id/region', '/api/v1/tcf/vendor-list', '/widget/:account_id/tcf-vendors.json']);
 
 /** Probes every GET route, or only the routes named in `only`. */
 export async function probeLeaks(world: World, only?: string[]): Promise<LeakReport> {
