@@ -19,7 +19,7 @@ export const AuditEntrySchema = Type.Object({
   created_at: Timestamp,
   actor_type: StringEnum(ACTOR_TYPES, { description: 'user (a session or user token), token (an account token), partner, ai (the AI worker), system' }),
   actor_id: Nullable(Type.String({ description: "The user's, the account token's or the partner's id; null for ai and system" })),
-  resource_type: Type.String({ description: 'account, category, storage_item, service, banner, account_user, account_invitation, api_token, ai_action, scan' }),
+  resource_type: Type.String({ description: 'account, category, storage_item, service, banner, account_user, account_invitation, api_token, ai_action, scan, webhook' }),
   resource_id: Nullable(Type.String()),
   action: Type.String({ description: 'create, update, delete, or the action taken (revert, accept, reject, approve, classify, resend, reconsent, start, cancel)' }),
   before: Type.Unknown({ description: 'The fields before (for an update: only those that changed); null for a creation. Secrets never appear' }),

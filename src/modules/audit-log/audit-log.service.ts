@@ -44,7 +44,7 @@ function changedFields(before: unknown, after: unknown): { before: unknown; afte
 
 export interface AuditChange {
   accountId: string;
-  /** What was changed: `account`, `category`, `storage_item`, `service`, `banner`, `account_user`, `account_invitation`, `api_token`, `ai_action`, `scan`. */
+  /** What was changed: `account`, `category`, `storage_item`, `service`, `banner`, `account_user`, `account_invitation`, `api_token`, `ai_action`, `scan`, `webhook`. */
   resourceType: string;
   resourceId: string | null;
   /** `create`, `update`, `delete`, or the action's name (`revert`, `approve`, `resend`, `accept`, `reconsent`, `start`, …). */

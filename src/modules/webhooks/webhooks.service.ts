@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import { newId } from '../../db/ids.ts';
 import type { Executor } from '../../db/kysely.ts';
-import type { WebhookEndpointRow } from '../../db/schema.ts';
+import type { Database, WebhookEndpointRow } from '../../db/schema.ts';
 import { found, ValidationError } from '../../http/app-errors.ts';
+import { recordAudit } from '../audit-log/audit-log.service.ts';
 import { addressPolicy, RefusedAddressError, resolveAllowed, UnresolvedHostError } from '../../scanner/address-guard.ts';
 import {
   countEndpoints,
@@ -59,21 +61,25 @@ export async function checkedUrl(config: Pick<Config, 'webhookAllowPrivateNetwor
 const eventsOf = (events: string[]) => WEBHOOK_EVENTS.filter((event) => events.includes(event));
 
 /** A new endpoint of the account, within `WEBHOOKS_PER_ACCOUNT_MAX`; its secret is answered this once. */
-export async function createEndpoint(db: Executor, config: Config, accountId: string, fields: WebhookFields & { url: string; events: string[] }) {
+export async function createEndpoint(db: Kysely<Database>, config: Config, accountId: string, fields: WebhookFields & { url: string; events: string[] }) {
   const url = await checkedUrl(config, fields.url);
   if ((await countEndpoints(db, accountId)) >= config.webhooksPerAccountMax) {
     throw new ValidationError(`Account has reached its limit of ${config.webhooksPerAccountMax} webhooks`);
   }
   const secret = newSecret();
-  const row = await insertEndpoint(db, accountId, {
-    url, events: eventsOf(fields.events), enabled: fields.enabled ?? true, description: fields.description ?? '', secret,
+  const row = await db.transaction().execute(async (trx) => {
+    const created = await insertEndpoint(trx, accountId, {
+      url, events: eventsOf(fields.events), enabled: fields.enabled ?? true, description: fields.description ?? '', secret,
+    });
+    await recordAudit(trx, { accountId, resourceType: 'webhook', resourceId: created.id, action: 'create', after: created });
+    return created;
   });
   return { row, secret };
 }
 
 /** Changes what was sent; enabling an endpoint again forgets why and since when it was failing. */
-export async function changeEndpoint(db: Executor, config: Config, accountId: string, id: string, fields: WebhookFields): Promise<WebhookEndpointRow> {
-  found(await findEndpoint(db, accountId, id));
+export async function changeEndpoint(db: Kysely<Database>, config: Config, accountId: string, id: string, fields: WebhookFields): Promise<WebhookEndpointRow> {
+  const current = found(await findEndpoint(db, accountId, id));
   const changes: Parameters<typeof updateEndpoint>[3] = {};
   if (fields.url !== undefined) changes.url = await checkedUrl(config, fields.url);
   if (fields.events !== undefined) changes.events = eventsOf(fields.events);
@@ -82,17 +88,30 @@ export async function changeEndpoint(db: Executor, config: Config, accountId: st
     changes.enabled = fields.enabled;
     if (fields.enabled) Object.assign(changes, { disabled_reason: null, failing_since: null });
   }
-  return found(await updateEndpoint(db, accountId, id, changes));
+  return db.transaction().execute(async (trx) => {
+    const row = found(await updateEndpoint(trx, accountId, id, changes));
+    await recordAudit(trx, { accountId, resourceType: 'webhook', resourceId: id, action: 'update', before: current, after: row });
+    return row;
+  });
 }
 
-export async function rotateSecret(db: Executor, accountId: string, id: string) {
+/** A new signing secret; the log says it was replaced, never what it is. */
+export async function rotateSecret(db: Kysely<Database>, accountId: string, id: string) {
   const secret = newSecret();
-  const row = found(await updateEndpoint(db, accountId, id, { secret }));
+  const row = await db.transaction().execute(async (trx) => {
+    const rotated = found(await updateEndpoint(trx, accountId, id, { secret }));
+    await recordAudit(trx, { accountId, resourceType: 'webhook', resourceId: id, action: 'rotate_secret' });
+    return rotated;
+  });
   return { row, secret };
 }
 
-export async function removeEndpoint(db: Executor, accountId: string, id: string): Promise<void> {
-  found(await deleteEndpoint(db, accountId, id));
+export async function removeEndpoint(db: Kysely<Database>, accountId: string, id: string): Promise<void> {
+  const current = found(await findEndpoint(db, accountId, id));
+  await db.transaction().execute(async (trx) => {
+    found(await deleteEndpoint(trx, accountId, id));
+    await recordAudit(trx, { accountId, resourceType: 'webhook', resourceId: id, action: 'delete', before: current });
+  });
 }
 
 /** "Send again": due now, retried for a new window. */

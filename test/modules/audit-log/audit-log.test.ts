@@ -9,7 +9,7 @@ import { call } from '../../helpers/app.ts';
 import { fileApp } from '../../helpers/file-app.ts';
 import type { Tenant } from '../../helpers/tenants.ts';
 
-const { t, tenants: [shop] } = fileApp({ tenants: ['Audited'] as const, env: { RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000' } });
+const { t, tenants: [shop] } = fileApp({ tenants: ['Audited'] as const, env: { RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_MIN: '100000', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
 
 type Caller = 'admin' | 'account' | 'partner';
 interface Write {
@@ -48,6 +48,9 @@ async function invitation(tenant: Tenant): Promise<{ id: string; url: string }> 
 }
 const memberRow = async (tenant: Tenant) => (await t.services.db.selectFrom('account_users').select('id')
   .where('account_id', '=', tenant.account.id).where('user_id', '=', tenant.member.id).executeTakeFirstOrThrow()).id;
+/** Nothing listens there: no event these writes make is one the endpoint asked for. */
+const WEBHOOK_URL = 'http://127.0.0.1:9/hook';
+const webhook = (tenant: Tenant) => created(tenant, '/api/v1/webhooks', { webhook: { url: WEBHOOK_URL, events: ['scan.completed'] } });
 const service = (tenant: Tenant) => created(tenant, '/api/v1/services', { service: { name: `S ${newId()}` } });
 
 /** Every configuration write, keyed `METHOD /url` as the router knows it. */
@@ -93,15 +96,14 @@ const WRITES: Record<string, Write> = {
   'POST /api/v1/ai-actions/:id/revert': { caller: 'admin', resource: 'ai_action', action: 'revert', prepare: async (s) => ({ path: `/api/v1/ai-actions/${await aiAction(s, 'applied', { description: 'AI' })}/revert` }) },
   'POST /api/v1/ai-actions/:id/reject': { caller: 'account', resource: 'ai_action', action: 'reject', prepare: async (s) => ({ path: `/api/v1/ai-actions/${await aiAction(s, 'suggested', { category: 'analytics' })}/reject` }) },
   'POST /api/v1/ai-actions/:id/accept': { caller: 'admin', resource: 'ai_action', action: 'accept', prepare: async (s) => ({ path: `/api/v1/ai-actions/${await aiAction(s, 'suggested', { category: 'analytics' })}/accept` }) },
+  'POST /api/v1/webhooks': { caller: 'admin', resource: 'webhook', action: 'create', prepare: async () => ({ path: '/api/v1/webhooks', body: { webhook: { url: WEBHOOK_URL, events: ['scan.completed'] } } }) },
+  'PATCH /api/v1/webhooks/:id': { caller: 'admin', resource: 'webhook', action: 'update', prepare: async (s) => ({ path: `/api/v1/webhooks/${await webhook(s)}`, body: { webhook: { description: 'Changed' } } }) },
+  'DELETE /api/v1/webhooks/:id': { caller: 'admin', resource: 'webhook', action: 'delete', prepare: async (s) => ({ path: `/api/v1/webhooks/${await webhook(s)}` }) },
+  'POST /api/v1/webhooks/:id/rotate-secret': { caller: 'admin', resource: 'webhook', action: 'rotate_secret', prepare: async (s) => ({ path: `/api/v1/webhooks/${await webhook(s)}/rotate-secret` }) },
 };
 
 /** Write routes that change no account's configuration, or are tested elsewhere, each with the reason. */
 const EXCLUDED: Record<string, string> = {
-  // Not recorded yet (issue 49's note): where the account's events are sent, not what its banner shows.
-  'POST /api/v1/webhooks': 'webhook endpoints are not in the audit log yet',
-  'PATCH /api/v1/webhooks/:id': 'webhook endpoints are not in the audit log yet',
-  'DELETE /api/v1/webhooks/:id': 'webhook endpoints are not in the audit log yet',
-  'POST /api/v1/webhooks/:id/rotate-secret': 'webhook endpoints are not in the audit log yet',
   'POST /api/v1/webhooks/:id/deliveries/:delivery_id/retry': 'a delivery sent again changes no configuration',
   'POST /api/v1/auth': 'a session of a user, no account configuration',
   'DELETE /api/v1/auth': 'ends a session',
@@ -144,6 +146,7 @@ describe('the audit log', () => {
         continue;
       }
       if (typeof res.body?.token === 'string') secrets.push(res.body.token);
+      if (typeof res.body?.secret === 'string') secrets.push(res.body.secret);
       if (typeof res.body?.invite_url === 'string') secrets.push(res.body.invite_url.split('/').at(-1));
       const accountId = write.resource === 'account' && method === 'POST' ? res.body.id : shop.account.id;
       const log = await t.services.db.selectFrom('audit_log').selectAll().where('account_id', '=', accountId)

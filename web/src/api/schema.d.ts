@@ -14931,7 +14931,7 @@ export interface operations {
                              */
                             actor_type: "user" | "token" | "partner" | "ai" | "system";
                             actor_id: string | null;
-                            /** @description account, category, storage_item, service, banner, account_user, account_invitation, api_token, ai_action, scan */
+                            /** @description account, category, storage_item, service, banner, account_user, account_invitation, api_token, ai_action, scan, webhook */
                             resource_type: string;
                             resource_id: string | null;
                             /** @description create, update, delete, or the action taken (revert, accept, reject, approve, classify, resend, reconsent, start, cancel) */
