@@ -3,17 +3,15 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions, Plugin } from 'esbuild';
-import { BUNDLE_PATH, BUNDLE_TCF_PATH, EXTRAS_CHUNK_PATH, extrasChunkName, GPP_CHUNK_PATH, gppChunkName, projectRoot, TCF_CHUNK_PATH, tcfChunkName } from './paths.ts';
+import { BUNDLE_PATH, BUNDLE_TCF_PATH, chunkName, chunkPath, CHUNKS, projectRoot, type Chunk } from './paths.ts';
 
 /** The banner as built: its bundles (without and with TCF), and the files they load under `name`. */
 export interface BuiltBundles {
   banner: string;
   /** The banner of accounts with TCF on: the same sources with their TCF blocks (see withoutTcf). */
   bannerTcf: string;
-  gpp: { name: string; code: string };
-  /** The declaration and the placeholders of embedded content (banner/src/extras.ts). */
-  extras: { name: string; code: string };
-  tcf: { name: string; code: string };
+  /** The files the bundles load when they need them (banner/paths.ts), by their names. */
+  chunks: Record<Chunk, { name: string; code: string }>;
 }
 
 /** The global the GPP file's IIFE leaves its exports in, for the banner to pick up (see banner/src/gpp.ts). */
@@ -78,21 +76,18 @@ export async function buildBanner(root = projectRoot()): Promise<BuiltBundles> {
     build({ ...common, entryPoints: [join(root, 'banner', 'src', 'extras-chunk.ts')], globalName: EXTRAS_GLOBAL }),
     build({ ...common, entryPoints: [join(root, 'banner', 'src', 'tcf-chunk.ts')], globalName: TCF_GLOBAL }),
   ]);
-  const extrasCode = extras.outputFiles[0].text;
-  const gppCode = gpp.outputFiles[0].text;
-  const name = gppChunkName(gppCode);
-  const tcfCode = tcf.outputFiles[0].text;
-  const tcfName = tcfChunkName(tcfCode);
+  const named = (chunk: Chunk, code: string) => ({ name: chunkName(chunk, code), code });
+  const chunks = { gpp: named('gpp', gpp.outputFiles[0].text), extras: named('extras', extras.outputFiles[0].text), tcf: named('tcf', tcf.outputFiles[0].text) };
   const banner = {
     ...common,
     entryPoints: [join(root, 'banner', 'src', 'main.ts')],
     define: {
       __CONSENTRY_CSS__: JSON.stringify(css.outputFiles[0].text.trim()),
-      __CONSENTRY_GPP_CHUNK__: JSON.stringify(name),
+      __CONSENTRY_GPP_CHUNK__: JSON.stringify(chunks.gpp.name),
       __CONSENTRY_GPP_GLOBAL__: JSON.stringify(GPP_GLOBAL),
-      __CONSENTRY_EXTRAS_CHUNK__: JSON.stringify(extrasChunkName(extrasCode)),
+      __CONSENTRY_EXTRAS_CHUNK__: JSON.stringify(chunks.extras.name),
       __CONSENTRY_EXTRAS_GLOBAL__: JSON.stringify(EXTRAS_GLOBAL),
-      __CONSENTRY_TCF_CHUNK__: JSON.stringify(tcfName),
+      __CONSENTRY_TCF_CHUNK__: JSON.stringify(chunks.tcf.name),
       __CONSENTRY_TCF_GLOBAL__: JSON.stringify(TCF_GLOBAL),
     },
   } satisfies BuildOptions;
@@ -100,9 +95,7 @@ export async function buildBanner(root = projectRoot()): Promise<BuiltBundles> {
   return {
     banner: js.outputFiles[0].text,
     bannerTcf: jsTcf.outputFiles[0].text,
-    gpp: { name, code: gppCode },
-    extras: { name: extrasChunkName(extrasCode), code: extrasCode },
-    tcf: { name: tcfName, code: tcfCode },
+    chunks,
   };
 }
 
@@ -117,9 +110,7 @@ function replace(path: string, text: string): void {
 export async function writeBanner(root = projectRoot()): Promise<string> {
   const built = await buildBanner(root);
   // The files the banners name first: a banner that names them is never on disk without them.
-  replace(GPP_CHUNK_PATH(root), built.gpp.code);
-  replace(EXTRAS_CHUNK_PATH(root), built.extras.code);
-  replace(TCF_CHUNK_PATH(root), built.tcf.code);
+  for (const chunk of CHUNKS) replace(chunkPath(chunk, root), built.chunks[chunk].code);
   replace(BUNDLE_TCF_PATH(root), built.bannerTcf);
   replace(BUNDLE_PATH(root), built.banner);
   return BUNDLE_PATH(root);

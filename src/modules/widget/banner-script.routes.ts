@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Chunk } from '../../../banner/paths.ts';
 import { chooseEncoding } from '../../http/accept-encoding.ts';
 import { etagMatches } from '../../http/if-none-match.ts';
 import { after } from '../../lib/maybe-promise.ts';
@@ -8,13 +9,10 @@ import type { EncodedScript } from './banner-script.ts';
 import { SCRIPT_MAX_AGE_S } from './script-max-age.ts';
 
 const CACHE_CONTROL = `public, max-age=${SCRIPT_MAX_AGE_S}`;
-/** The GPP file's name is its content's hash: a browser or a CDN may keep it for good. */
+/** A chunk file's name is its content's hash: a browser or a CDN may keep it for good. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const JAVASCRIPT = 'text/javascript; charset=utf-8';
 const UNKNOWN = '/* Consentry: there is no banner for this account. Check the account id in the script tag. */\n';
-const NO_GPP_FILE = '/* Consentry: no such GPP file. The banner names the one it was built with. */\n';
-const NO_EXTRAS_FILE = '/* Consentry: no such extras file. The banner names the one it was built with. */\n';
-const NO_TCF_FILE = '/* Consentry: no such TCF file. The banner names the one it was built with. */\n';
 
 /**
  * The script goes out as it was compressed once, when built (brotli at quality 11, gzip at 9). Not
@@ -63,36 +61,13 @@ export function bannerScriptHandler(services: Services) {
 }
 
 /**
- * `GET /widget/gpp.{hash}.js`: the GPP file (the IAB's `@iabgpp/cmpapi`), which the banner loads in
- * opt-out regions only; the same for every account, compressed once. Another hash than the one the
- * banner was built with is not found.
+ * `GET /widget/{chunk}.{hash}.js`: a file the banner loads only when it needs it (banner/paths.ts),
+ * cached for good. Another hash than the one the banner was built with is not found.
  */
-export function gppFileHandler(services: Services) {
+export function chunkFileHandler(services: Services, chunk: Chunk) {
+  const missing = `/* Consentry: no such ${chunk} file. The banner names the one it was built with. */\n`;
   return async (request: FastifyRequest<{ Params: { hash: string } }>, reply: FastifyReply): Promise<void> => {
-    const file = await services.bannerScripts.gppFile();
-    send(request, reply, file.name === `gpp.${request.params.hash}.js` ? file : undefined, IMMUTABLE, NO_GPP_FILE);
-  };
-}
-
-/**
- * `GET /widget/extras.{hash}.js`: the cookie declaration and the placeholders of embedded content,
- * which the banner loads only on pages that use them; the same for every account, compressed once.
- */
-export function extrasFileHandler(services: Services) {
-  return async (request: FastifyRequest<{ Params: { hash: string } }>, reply: FastifyReply): Promise<void> => {
-    const file = await services.bannerScripts.extrasFile();
-    send(request, reply, file.name === `extras.${request.params.hash}.js` ? file : undefined, IMMUTABLE, NO_EXTRAS_FILE);
-  };
-}
-
-/**
- * `GET /widget/tcf.{hash}.js`: the TCF file (the IAB's `@iabtechlabtcf/cmpapi` and `core`, and the
- * TCF screens), which the banner of an account with TCF on loads in opt-in regions only; the same
- * for every account, compressed once. Another hash than the one the banner was built with is not found.
- */
-export function tcfFileHandler(services: Services) {
-  return async (request: FastifyRequest<{ Params: { hash: string } }>, reply: FastifyReply): Promise<void> => {
-    const file = await services.bannerScripts.tcfFile();
-    send(request, reply, file.name === `tcf.${request.params.hash}.js` ? file : undefined, IMMUTABLE, NO_TCF_FILE);
+    const file = await services.bannerScripts.chunk(chunk);
+    send(request, reply, file.name === `${chunk}.${request.params.hash}.js` ? file : undefined, IMMUTABLE, missing);
   };
 }

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { BuiltBundles } from '../../../banner/build.ts';
-import { BUNDLE_PATH, BUNDLE_TCF_PATH, EXTRAS_CHUNK_PATH, extrasChunkName, GPP_CHUNK_PATH, gppChunkName, TCF_CHUNK_PATH, tcfChunkName } from '../../../banner/paths.ts';
+import { BUNDLE_PATH, BUNDLE_TCF_PATH, chunkName, chunkPath, CHUNKS, type Chunk } from '../../../banner/paths.ts';
 import type { BannerConfig } from '../../../banner/src/config.ts';
 import type { Executor } from '../../db/kysely.ts';
 import type { MaybePromise } from '../../lib/maybe-promise.ts';
@@ -33,8 +33,8 @@ export interface BuiltBanner extends EncodedScript {
   config: BannerConfig;
 }
 
-/** The GPP file the banner loads in opt-out regions (or the TCF file, in opt-in ones), under its content-hashed name. */
-export interface BuiltGppFile extends EncodedScript {
+/** A file the banner loads when it needs it (banner/paths.ts), under its content-hashed name. */
+export interface BuiltChunk extends EncodedScript {
   name: string;
 }
 
@@ -43,15 +43,11 @@ export interface BuiltGppFile extends EncodedScript {
  * a dist/ from before one of them) the same built in memory: a bundle names the files it was built with.
  */
 async function loadBundles(): Promise<BuiltBundles> {
-  const paths = [BUNDLE_PATH(), BUNDLE_TCF_PATH(), GPP_CHUNK_PATH(), TCF_CHUNK_PATH(), EXTRAS_CHUNK_PATH()];
+  const paths = [BUNDLE_PATH(), BUNDLE_TCF_PATH(), ...CHUNKS.map((chunk) => chunkPath(chunk))];
   if (paths.every((path) => existsSync(path))) {
-    const [banner, bannerTcf, gpp, tcf, extras] = await Promise.all(paths.map((path) => readFile(path, 'utf8')));
-    return {
-      banner, bannerTcf,
-      gpp: { name: gppChunkName(gpp), code: gpp },
-      tcf: { name: tcfChunkName(tcf), code: tcf },
-      extras: { name: extrasChunkName(extras), code: extras },
-    };
+    const [banner, bannerTcf, ...codes] = await Promise.all(paths.map((path) => readFile(path, 'utf8')));
+    const chunks = Object.fromEntries(CHUNKS.map((chunk, i) => [chunk, { name: chunkName(chunk, codes[i]!), code: codes[i]! }]));
+    return { banner: banner!, bannerTcf: bannerTcf!, chunks: chunks as BuiltBundles['chunks'] };
   }
   const { buildBanner } = await import('../../../banner/build.ts');
   return buildBanner();
@@ -124,9 +120,7 @@ export class BannerScripts {
   private readonly building = new Map<string, Promise<BuiltBanner | undefined>>();
   private generation = 0;
   private bundles: Promise<BuiltBundles> | undefined;
-  private gpp: Promise<BuiltGppFile> | undefined;
-  private extras: Promise<BuiltGppFile> | undefined;
-  private tcf: Promise<BuiltGppFile> | undefined;
+  private readonly chunks = new Map<Chunk, Promise<BuiltChunk>>();
 
   constructor(
     private readonly db: Executor,
@@ -159,37 +153,19 @@ export class BannerScripts {
     this.building.delete(accountId);
   }
 
-  /** The GPP file, compressed once: the same for every account. */
-  gppFile(): Promise<BuiltGppFile> {
-    this.gpp ??= this.loaded()
-      .then(async ({ gpp }) => ({ name: gpp.name, ...await encode(Buffer.from(gpp.code)) }))
-      .catch((error: unknown) => {
-        this.gpp = undefined;
-        throw error;
-      });
-    return this.gpp;
-  }
-
-  /** The extras file (the declaration and the placeholders), compressed once: the same for every account. */
-  extrasFile(): Promise<BuiltGppFile> {
-    this.extras ??= this.loaded()
-      .then(async ({ extras }) => ({ name: extras.name, ...await encode(Buffer.from(extras.code)) }))
-      .catch((error: unknown) => {
-        this.extras = undefined;
-        throw error;
-      });
-    return this.extras;
-  }
-
-  /** The TCF file, compressed once: the same for every account. */
-  tcfFile(): Promise<BuiltGppFile> {
-    this.tcf ??= this.loaded()
-      .then(async ({ tcf }) => ({ name: tcf.name, ...await encode(Buffer.from(tcf.code)) }))
-      .catch((error: unknown) => {
-        this.tcf = undefined;
-        throw error;
-      });
-    return this.tcf;
+  /** A chunk file, compressed once: the same for every account. */
+  chunk(chunk: Chunk): Promise<BuiltChunk> {
+    let file = this.chunks.get(chunk);
+    if (!file) {
+      file = this.loaded()
+        .then(async ({ chunks }) => ({ name: chunks[chunk].name, ...await encode(Buffer.from(chunks[chunk].code)) }))
+        .catch((error: unknown) => {
+          this.chunks.delete(chunk);
+          throw error;
+        });
+      this.chunks.set(chunk, file);
+    }
+    return file;
   }
 
   /** The bundle, loaded once. */

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Chunk } from '../../../banner/paths.ts';
 import { ForbiddenError, NotFoundError } from '../../http/app-errors.ts';
 import { jsonBodyParser } from '../../http/json-body.ts';
 import { after, settle } from '../../lib/maybe-promise.ts';
@@ -6,7 +7,7 @@ import type { RoutesPlugin } from '../../services.ts';
 import { ErrorList, ValidationErrorList } from '../../http/schemas.ts';
 import { ReceiptParams, ReceiptQuery, ReceiptSchema, toReceipt } from '../consent-proof/consent-proof.schema.ts';
 import { idempotencyKeyHeader, visitorContext } from '../consents/consents.service.ts';
-import { bannerScriptHandler, extrasFileHandler, gppFileHandler, tcfFileHandler } from './banner-script.routes.ts';
+import { bannerScriptHandler, chunkFileHandler } from './banner-script.routes.ts';
 import { registerDeclarationRoutes } from './declaration.routes.ts';
 import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
 import { sendVendorFile, TcfVendorFiles, tcfVendorsOf } from './tcf-vendor-files.ts';
@@ -125,35 +126,22 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     },
   }, bannerScriptHandler(services));
 
-  app.get('/widget/gpp.:hash.js', {
-    config: { auth: 'public', throttle: 'widget' },
-    schema: {
-      operationId: 'widgetGppFile', tags,
-      summary: 'The IAB GPP file (`__gpp`) the banner loads in opt-out regions; its name is its content hash',
-      params: GppFileParams,
-      response: scriptResponses('The script (text/javascript), compressed when the client accepts it; cached for good', 'No such file: a JavaScript comment'),
-    },
-  }, gppFileHandler(services));
-
-  app.get('/widget/extras.:hash.js', {
-    config: { auth: 'public', throttle: 'widget' },
-    schema: {
-      operationId: 'widgetExtrasFile', tags,
-      summary: 'The cookie declaration and the placeholders of embedded content, which the banner loads on pages that use them; its name is its content hash',
-      params: GppFileParams,
-      response: scriptResponses('The script (text/javascript), compressed when the client accepts it; cached for good', 'No such file: a JavaScript comment'),
-    },
-  }, extrasFileHandler(services));
-
-  app.get('/widget/tcf.:hash.js', {
-    config: { auth: 'public', throttle: 'widget' },
-    schema: {
-      operationId: 'widgetTcfFile', tags,
-      summary: 'The IAB TCF file (`__tcfapi` and its screens) the banner of a TCF account loads in opt-in regions; its name is its content hash',
-      params: GppFileParams,
-      response: scriptResponses('The script (text/javascript), compressed when the client accepts it; cached for good', 'No such file: a JavaScript comment'),
-    },
-  }, tcfFileHandler(services));
+  const chunkFiles: [Chunk, string, string][] = [
+    ['gpp', 'widgetGppFile', 'The IAB GPP file (`__gpp`) the banner loads in opt-out regions'],
+    ['extras', 'widgetExtrasFile', 'The cookie declaration and the placeholders of embedded content, which the banner loads on pages that use them'],
+    ['tcf', 'widgetTcfFile', 'The IAB TCF file (`__tcfapi` and its screens) the banner of a TCF account loads in opt-in regions'],
+  ];
+  for (const [chunk, operationId, summary] of chunkFiles) {
+    app.get(`/widget/${chunk}.:hash.js`, {
+      config: { auth: 'public', throttle: 'widget' },
+      schema: {
+        operationId, tags,
+        summary: `${summary}; its name is its content hash`,
+        params: GppFileParams,
+        response: scriptResponses('The script (text/javascript), compressed when the client accepts it; cached for good', 'No such file: a JavaScript comment'),
+      },
+    }, chunkFileHandler(services, chunk));
+  }
 
   app.get('/widget/:account_id/config.json', {
     config: { auth: 'public', throttle: 'widget' },

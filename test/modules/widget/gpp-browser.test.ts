@@ -52,7 +52,7 @@ describeBrowser('GPP: __gpp, its sections and the GPP file', RETRIED_UNDER_CI, (
       const res = await call(t.app, 'POST', '/api/v1/categories', { token: tenant.tokens.account, body: { category: { name, required } } });
       expect(res.status).toBe(201);
     }
-    gppFile = (await t.services.bannerScripts.gppFile()).name;
+    gppFile = (await t.services.bannerScripts.chunk('gpp')).name;
     gppPage = await buildGppPage(gppFile, tenant.account.id);
   });
 

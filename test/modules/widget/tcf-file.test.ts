@@ -12,7 +12,7 @@ const get = (url: string, headers: Record<string, string> = {}) => t.app.inject(
 
 describe('GET /widget/tcf.{hash}.js', () => {
   it('serves the TCF file under its content hash, for good, within its budget of 60 KB gzip', async () => {
-    const { name } = await t.services.bannerScripts.tcfFile();
+    const { name } = await t.services.bannerScripts.chunk('tcf');
     expect(name).toMatch(/^tcf\.[0-9a-f]{16}\.js$/);
     const res = await get(`/widget/${name}`);
     expect(res.statusCode).toBe(200);
@@ -35,9 +35,9 @@ describe('the banner without TCF', () => {
   it('carries none of it: the TCF blocks of the shared sources are all that differs', async () => {
     const built = await buildBanner();
     expect(built.banner).not.toContain('__tcfapi');
-    expect(built.banner).not.toContain(built.tcf.name);
+    expect(built.banner).not.toContain(built.chunks.tcf.name);
     expect(built.bannerTcf).toContain('__tcfapiLocator');
-    expect(built.bannerTcf).toContain(built.tcf.name);
+    expect(built.bannerTcf).toContain(built.chunks.tcf.name);
     // The stub and the loader cost the TCF accounts' script little: measured at 1.6 KB gzip.
     expect(built.bannerTcf.length - built.banner.length).toBeLessThan(8 * 1024);
   });
