@@ -3,34 +3,14 @@
  * middle, restarted on the same database, and every consent that was answered 201 must be there,
  * exactly once.
  */
-import { rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { createDb, migrate } from '../../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
+import { migrate } from '../../src/db/database.ts';
 import { seedDemo } from '../../src/demo.ts';
 import { ENGINE } from '../helpers/app.ts';
-import { freshDataDir } from '../helpers/embedded-template.ts';
+import { processDatabase } from '../helpers/process-database.ts';
 import { startServer } from '../helpers/server-process.ts';
 
-const schema = `crash_${randomBytes(5).toString('hex')}`;
-const env: Record<string, string> = ENGINE === 'postgres'
-  ? { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema }
-  // A data directory holding a copy of the migrated template (embedded-template.ts).
-  : { DATABASE_URL: '', DATA_DIR: freshDataDir() };
-Object.assign(env, { WIDGET_RATE_LIMIT_PER_MIN: '100000000', RATE_LIMIT_MAX: '100000000' });
-
-const database = () => createDb(loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' }));
-
-afterAll(async () => {
-  if (ENGINE === 'postgres') {
-    const db = database();
-    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
-    await db.close();
-  }
-  if (env.DATA_DIR) rmSync(env.DATA_DIR, { recursive: true, force: true });
-});
+const { env, database } = processDatabase('crash', { WIDGET_RATE_LIMIT_PER_MIN: '100000000', RATE_LIMIT_MAX: '100000000' });
 
 /**
  * Sends consents from `workers` loops; kills the server once `killAt` were acknowledged (mid-load:

@@ -5,35 +5,19 @@
  * acknowledged consent is stored, with the page views its consents counted (held in memory until
  * the stop: VISIT_FLUSH_INTERVAL_MS is longer than the test).
  */
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { createDb, migrate } from '../../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
+import { migrate } from '../../src/db/database.ts';
 import { seedDemo } from '../../src/demo.ts';
 import { ENGINE } from '../helpers/app.ts';
-import { freshDataDir } from '../helpers/embedded-template.ts';
+import { processDatabase } from '../helpers/process-database.ts';
 import { startServer } from '../helpers/server-process.ts';
 
-const schema = `drain_${randomBytes(5).toString('hex')}`;
-const env: Record<string, string> = ENGINE === 'postgres'
-  ? { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema }
-  : { DATABASE_URL: '', DATA_DIR: freshDataDir() };
-Object.assign(env, { WIDGET_RATE_LIMIT_PER_MIN: '100000000', RATE_LIMIT_MAX: '100000000', VISIT_FLUSH_INTERVAL_MS: '600000' });
+const { env, database } = processDatabase('drain', {
+  WIDGET_RATE_LIMIT_PER_MIN: '100000000', RATE_LIMIT_MAX: '100000000', VISIT_FLUSH_INTERVAL_MS: '600000',
+});
 
 const GRACE_S = 2;
-const database = () => createDb(loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' }));
-
-afterAll(async () => {
-  if (ENGINE === 'postgres') {
-    const db = database();
-    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
-    await db.close();
-  }
-  if (env.DATA_DIR) rmSync(env.DATA_DIR, { recursive: true, force: true });
-});
 
 const consentBody = (session: string) => JSON.stringify({ consent: { session_id: session, user_preferences: { accept_type: 'all' } } });
 

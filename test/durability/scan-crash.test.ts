@@ -3,39 +3,22 @@
  * restarted server takes the abandoned scan back (at once on the embedded database, which one
  * process owns; once its lease has run out on PostgreSQL) and runs it again to the end.
  */
-import { rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { createDb, migrate } from '../../src/db/database.ts';
+import { migrate } from '../../src/db/database.ts';
 import { seedDemo } from '../../src/demo.ts';
 import { ENGINE } from '../helpers/app.ts';
 import { describeBrowser } from '../helpers/browser.ts';
-import { freshDataDir } from '../helpers/embedded-template.ts';
 import { startScanSite, type ScanSite } from '../helpers/scan-site.ts';
+import { processDatabase } from '../helpers/process-database.ts';
 import { startServer } from '../helpers/server-process.ts';
 
-const schema = `scan_crash_${randomBytes(5).toString('hex')}`;
-const env: Record<string, string> = ENGINE === 'postgres'
-  ? { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema }
-  // A data directory holding a copy of the migrated template (embedded-template.ts).
-  : { DATABASE_URL: '', DATA_DIR: freshDataDir() };
 // A short lease, so that the restarted server takes the scan back soon; not so short that a busy
 // machine's stall (a heartbeat every third of it) lets the restarted server's own lease run out.
-Object.assign(env, { SCAN_ALLOW_PRIVATE_NETWORKS: 'true', SCAN_LEASE_S: '8', RATE_LIMIT_MAX: '100000' });
-
-const database = () => createDb(loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' }));
+const { env, database } = processDatabase('scan_crash', { SCAN_ALLOW_PRIVATE_NETWORKS: 'true', SCAN_LEASE_S: '8', RATE_LIMIT_MAX: '100000' });
 let site: ScanSite | undefined;
 
 afterAll(async () => {
   await site?.close();
-  if (ENGINE === 'postgres') {
-    const db = database();
-    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
-    await db.close();
-  }
-  if (env.DATA_DIR) rmSync(env.DATA_DIR, { recursive: true, force: true });
 });
 
 async function scanOf(url: string, token: string, id: string) {
