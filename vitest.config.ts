@@ -38,8 +38,9 @@ const ENGINE_INDEPENDENT = [
   // No database either: a page in the browser; the dashboard's files served from a folder.
   'test/app/browser-smoke.test.ts',
   'test/modules/dashboard/dashboard-serving.test.ts',
-  // The embedded data directory's lock: always PGlite, whatever the project.
+  // The embedded data directory's lock, and its backup and restore: always PGlite, whatever the project.
   'test/db/data-dir-lock.test.ts',
+  'test/db/embedded-backup.test.ts',
   // The dashboard's pages and the banner in a browser: the API under them (the widget's routes,
   // consents, page views, the banner's settings) is tested on both engines.
   'test/modules/dashboard/*browser.test.ts',
