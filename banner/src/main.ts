@@ -22,7 +22,7 @@ import { plainLabels, showConsentId } from './preferences-modal.ts';
 import { countPageViews } from './recording.ts';
 import { askPlace, knownPlace } from './region.ts';
 import {
-  accepted, currentPreferences, markStarted, optInChoice, ownDomain, place, returning, secureCookie, setConsentId, setPlace, settleCookie,
+  accepted, askedHere, currentPreferences, markStarted, optInChoice, ownDomain, place, returning, secureCookie, sessionId, setConsentId, setPlace, settleCookie,
   startingCategories, startingDefaults, storedChoiceVoid,
 } from './state.ts';
 import { COOKIE, eraseChoice } from './stored.ts';
@@ -132,7 +132,7 @@ function boot(): void {
     decided();
   });
 
-  countPageViews(`${serviceBase}/widget/${config.account.id}/views`);
+  countPageViews(`${serviceBase}/widget/${config.account.id}/views`, () => (askedHere() ? sessionId : undefined));
 }
 
 // A second copy of the script (the tag pasted twice, or a tag manager adding it again) would replace

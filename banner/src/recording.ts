@@ -1,7 +1,9 @@
 /**
  * What the banner tells the service: each choice (`POST …/consents`), and each page view, counted
- * once per page — by a consent recorded on it, else by an empty beacon that names no visitor when
- * the page is left. (A page restored from the back-forward cache is a new view.)
+ * once per page — by a consent recorded on it, else by a beacon when the page is left. The beacon
+ * names the session only where the banner asked the visitor (the consent rate's visitors): a new
+ * random one on every page until a choice is kept, since nothing is stored before a choice; none for
+ * a visitor whose choice holds. (A page restored from the back-forward cache is a new view.)
  */
 
 /** The view is counted, or will be: by the beacon, or by a consent recorded or on its way. */
@@ -84,22 +86,22 @@ export function recordConsent(endpoint: string, body: object): Promise<string | 
     });
 }
 
-function countView(endpoint: string): void {
+function countView(endpoint: string, session: string | undefined): void {
   if (viewCounted) return;
   viewCounted = true;
   try {
-    navigator.sendBeacon(endpoint);
+    navigator.sendBeacon(endpoint, session ? JSON.stringify({ session_id: session }) : undefined);
   } catch {
     // a browser without beacons counts no page view
   }
 }
 
-/** Sends the page-view beacon to `endpoint` when the page is left, unless a consent counted the view. */
-export function countPageViews(endpoint: string): void {
+/** Sends the page-view beacon to `endpoint` when the page is left, unless a consent counted the view; `askedSession` is the session the banner asked, if it did. */
+export function countPageViews(endpoint: string, askedSession: () => string | undefined): void {
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'hidden') countView(endpoint);
+    if (document.visibilityState === 'hidden') countView(endpoint, askedSession());
   });
-  window.addEventListener('pagehide', () => countView(endpoint));
+  window.addEventListener('pagehide', () => countView(endpoint, askedSession()));
   window.addEventListener('pageshow', (event) => {
     if (event.persisted) viewCounted = viewRecorded = false;
   });

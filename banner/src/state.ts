@@ -62,6 +62,8 @@ export function setPlace(decided: Place): void {
  * notice, an opt-out) where opt-in does not apply — it is no consent where the visitor must opt in.
  */
 export const returning = () => optInChoice || (storedValid && !!place && place.mode !== 'opt-in');
+/** The banner asked the visitor on this page: a mode that shows one, and no choice in force when it loaded. */
+export const askedHere = () => !!place && place.mode !== 'none' && !returning();
 /** A choice made under another mode, found where opt-in applies: the banner asks as for a new visitor. */
 export const storedChoiceVoid = () => storedValid && !returning() && !!place;
 

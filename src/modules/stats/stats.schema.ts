@@ -43,7 +43,7 @@ const Figures = {
   })),
   pageviews: Type.Integer(),
   unique_visitors: Type.Integer({
-    description: 'Distinct visitors shown the banner (sessions that loaded it, or chose): a HyperLogLog estimate, about 2% error',
+    description: 'Distinct visitors shown the banner (sessions it asked on a page, or that chose): a HyperLogLog estimate, about 2% error',
   }),
   consenting_visitors: Type.Integer({
     description: 'Of the unique visitors, those who chose (a consent recorded for their session, whatever the choice), counted the same way',

@@ -13,7 +13,7 @@ import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
 import { sendVendorFile, TcfVendorFiles, tcfVendorsOf } from './tcf-vendor-files.ts';
 import type { WidgetAccount } from './widget.repository.ts';
 import { bannerConfig, countPageview, recordVisitorConsent, visitorReceipt, visitorRegion } from './widget.service.ts';
-import { GppFileParams, RecordedConsent, TcfVendorsQuery, VisitorRegion, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
+import { GppFileParams, RecordedConsent, TcfVendorsQuery, VisitorRegion, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetPageviewBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -209,12 +209,13 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
     bodyLimit: WIDGET_BODY_LIMIT,
     schema: {
       operationId: 'widgetPageview', tags,
-      summary: 'Count a page the banner was loaded on (the banner sends it, without naming the visitor)',
+      summary: 'Count a page the banner was loaded on, and the session it asked there, if any (the banner sends it as text/plain)',
       params: WidgetParams,
+      body: WidgetPageviewBody,
       response: { 204: { description: 'Counted', type: 'null' }, ...errors },
     },
   }, async (request, reply) => {
-    countPageview(services.visits, usableAccount(request));
+    countPageview(services.visits, usableAccount(request), request.body?.session_id);
     return reply.code(204).send(null);
   });
 

@@ -5,6 +5,14 @@ import { ConsentInput, IDEMPOTENCY_KEY } from '../consents/consents.schema.ts';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
 
 export const WidgetParams = Type.Object({ account_id: Type.String({ format: 'uuid' }) });
+/**
+ * The page-view beacon's body: the session of a visitor the banner asked on that page, counted as a
+ * visitor for the consent rate. None for a visitor whose choice holds, or where no banner shows.
+ */
+export const WidgetPageviewBody = Nullable(Type.Object({
+  session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'The session the banner asked on this page (a new one on each page until a choice is kept)' })),
+}));
+
 export const WidgetConfigQuery = Type.Object({
   session_id: Type.Optional(Type.String({ maxLength: 128, description: 'Counts this visitor for the account' })),
 });

@@ -59,8 +59,8 @@ export async function visitorRegion(
 }
 
 /** A page the banner was loaded on: a pageview (in memory, written in batches), with no visitor named. */
-export function countPageview(visits: PageviewCounter, account: WidgetAccount): void {
-  visits.count(account.id);
+export function countPageview(visits: PageviewCounter, account: WidgetAccount, sessionId?: string): void {
+  visits.count(account.id, sessionId);
 }
 
 /** Where a visitor is, and the mode the account's regional rules give that place. */

@@ -299,7 +299,7 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
     await context.close();
   });
 
-  it('counts each page it is loaded on as one page view, naming no visitor', async () => {
+  it('counts each page it is loaded on as one page view, and names the session it asked there', async () => {
     const pageviews = () => pageviewsOf(t.services, tenant.account.id);
     const before = await settledPageviewsOf(t.services, tenant.account.id);
     // What the page itself sent, so that a wrong count says whether the banner or the service
@@ -309,7 +309,7 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
       await page.addInitScript(() => {
         const send = navigator.sendBeacon.bind(navigator);
         navigator.sendBeacon = (url, data) => {
-          localStorage.setItem('beacons', String(Number(localStorage.getItem('beacons') ?? 0) + 1));
+          localStorage.setItem('beacons', JSON.stringify([...JSON.parse(localStorage.getItem('beacons') ?? '[]'), data ?? null]));
           return send(url, data);
         };
       });
@@ -329,8 +329,20 @@ describeBrowser('the banner on a website', RETRIED_UNDER_CI, () => {
     await page.waitForTimeout(500);
     const counted = await pageviews();
     await page.goBack();
-    expect(await page.evaluate(() => localStorage.getItem('beacons')), 'beacons the banner sent').toBe('1');
     const session = (await sessionOf(page))!;
+    // One beacon, for the page left without a choice: it names the session the banner asked there
+    // (a visitor of the consent rate).
+    const beacons = async () => JSON.parse((await page.evaluate(() => localStorage.getItem('beacons')))!) as (string | null)[];
+    expect(await beacons(), 'beacons the banner sent').toHaveLength(1);
+    expect((await beacons())[0]).toMatch(/^\{"session_id":"[0-9a-z]{32}"\}$/);
+    // Pages whose choice holds ask nobody: their beacons name no one.
+    await page.reload();
+    await page.waitForFunction(() => window.Consentry?.getConsent()?.accept_type === 'all');
+    await page.goto('about:blank');
+    await page.goBack();
+    const later = (await beacons()).slice(1);
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.every((body) => body === null)).toBe(true);
     expect((await call(t.app, 'GET', `/api/v1/consents?session_id=${session}`, { token: tenant.tokens.account })).body.data, 'consents stored').toHaveLength(1);
     expect(counted).toBe(before + 2);
     await context.close();

@@ -206,19 +206,28 @@ describe('visits', () => {
     expect(account.body.onboarding_status).toBe('code_installed');
   });
 
-  it('counts the banner\'s page views (POST /views): a pageview, no visitor, only from the account\'s pages', async () => {
+  it('counts the banner\'s page views (POST /views), a visitor where it names the session asked, only from the account\'s pages', async () => {
     const fresh = await createTenant(t.services, 'Viewed');
-    const view = (headers: Record<string, string> = {}) => call(t.app, 'POST', `/widget/${fresh.account.id}/views`, { headers });
+    const view = (headers: Record<string, string> = {}, body?: string) =>
+      call(t.app, 'POST', `/widget/${fresh.account.id}/views`, { headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'text/plain;charset=UTF-8' }) }, body });
     const own = { origin: `https://${fresh.account.domain}` };
     const first = await view(own);
     expect(first.status).toBe(204);
     expect(first.headers['access-control-allow-origin']).toBe(own.origin);
-    expect((await view(own)).status).toBe(204);
+    // As navigator.sendBeacon sends a string: text/plain. Two pages of one session, one of another.
+    expect((await view(own, JSON.stringify({ session_id: 'asked-1' }))).status).toBe(204);
+    expect((await view(own, JSON.stringify({ session_id: 'asked-1' }))).status).toBe(204);
+    expect((await view(own, JSON.stringify({ session_id: 'asked-2' }))).status).toBe(204);
+    expect((await view(own, JSON.stringify({ session_id: 'x'.repeat(129) }))).status).toBe(422);
+    expect((await view(own, '{"session_id":')).status).toBe(400);
     expect(await view({ origin: 'https://elsewhere.example' })).toMatchObject({ status: 403 });
     expect((await call(t.app, 'POST', `/widget/${newId()}/views`)).status).toBe(404);
     await t.services.visits.flush();
     const stats = await t.services.db.selectFrom('account_daily_stats').selectAll().where('account_id', '=', fresh.account.id).execute();
     expect(stats).toHaveLength(1);
-    expect(stats[0]).toMatchObject({ pageviews: 2, visitors: 0 });
+    expect(stats[0]).toMatchObject({ pageviews: 4, visitors: 2 });
+    // None of them chose: the consent rate says so, not 100%.
+    const rate = await call(t.app, 'GET', '/api/v1/stats', { token: fresh.tokens.account });
+    expect(rate.body.totals).toMatchObject({ pageviews: 4, unique_visitors: 2, consenting_visitors: 0, consent_rate: 0 });
   });
 });

@@ -1114,7 +1114,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Count a page the banner was loaded on (the banner sends it, without naming the visitor) */
+        /** Count a page the banner was loaded on, and the session it asked there, if any (the banner sends it as text/plain) */
         post: operations["widgetPageview"];
         delete?: never;
         options?: never;
@@ -10065,7 +10065,7 @@ export interface operations {
                                 acceptance_rate: number | null;
                             }[];
                             pageviews: number;
-                            /** @description Distinct visitors shown the banner (sessions that loaded it, or chose): a HyperLogLog estimate, about 2% error */
+                            /** @description Distinct visitors shown the banner (sessions it asked on a page, or that chose): a HyperLogLog estimate, about 2% error */
                             unique_visitors: number;
                             /** @description Of the unique visitors, those who chose (a consent recorded for their session, whatever the choice), counted the same way */
                             consenting_visitors: number;
@@ -10088,7 +10088,7 @@ export interface operations {
                                 acceptance_rate: number | null;
                             }[];
                             pageviews: number;
-                            /** @description Distinct visitors shown the banner (sessions that loaded it, or chose): a HyperLogLog estimate, about 2% error */
+                            /** @description Distinct visitors shown the banner (sessions it asked on a page, or that chose): a HyperLogLog estimate, about 2% error */
                             unique_visitors: number;
                             /** @description Of the unique visitors, those who chose (a consent recorded for their session, whatever the choice), counted the same way */
                             consenting_visitors: number;
@@ -10291,7 +10291,7 @@ export interface operations {
                                 acceptance_rate: number | null;
                             }[];
                             pageviews: number;
-                            /** @description Distinct visitors shown the banner (sessions that loaded it, or chose): a HyperLogLog estimate, about 2% error */
+                            /** @description Distinct visitors shown the banner (sessions it asked on a page, or that chose): a HyperLogLog estimate, about 2% error */
                             unique_visitors: number;
                             /** @description Of the unique visitors, those who chose (a consent recorded for their session, whatever the choice), counted the same way */
                             consenting_visitors: number;
@@ -10314,7 +10314,7 @@ export interface operations {
                                 acceptance_rate: number | null;
                             }[];
                             pageviews: number;
-                            /** @description Distinct visitors shown the banner (sessions that loaded it, or chose): a HyperLogLog estimate, about 2% error */
+                            /** @description Distinct visitors shown the banner (sessions it asked on a page, or that chose): a HyperLogLog estimate, about 2% error */
                             unique_visitors: number;
                             /** @description Of the unique visitors, those who chose (a consent recorded for their session, whatever the choice), counted the same way */
                             consenting_visitors: number;
@@ -15888,7 +15888,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The session the banner asked on this page (a new one on each page until a choice is kept) */
+                    session_id?: string;
+                } | null;
+            };
+        };
         responses: {
             /** @description Counted */
             204: {
