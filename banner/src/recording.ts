@@ -18,6 +18,13 @@ function notRecorded(): void {
 
 let warned = false;
 
+/** The service refused the choice as sent (a page's tag the script cannot fix): the developer reads why. */
+async function warnOfRefusal(response: Response): Promise<void> {
+  const answer = await response.json().catch(() => undefined) as { errors?: { error?: string; message?: string }[] } | undefined;
+  const reasons = (answer?.errors ?? []).map((error) => error.error ?? error.message).filter(Boolean).join('; ');
+  console.warn(`Consentry: the service refused the visitor's choice (${response.status}${reasons ? `: ${reasons}` : ''}); it was not recorded.`);
+}
+
 /**
  * The service answers a page of another origin 403 without CORS headers, which the page sees only
  * as a network error: the site's developer is told the likely cause, once per page.
@@ -72,6 +79,7 @@ export function recordConsent(endpoint: string, body: object): Promise<string | 
   return send(0)
     .then((response) => {
       if (response?.status === 403) warnOfOrigin();
+      else if (response?.status === 400 || response?.status === 422) void warnOfRefusal(response);
       return response?.ok ? response.json() : undefined;
     })
     .then((answer: { data?: { id?: string } } | undefined) => {

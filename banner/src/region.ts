@@ -6,6 +6,7 @@
  */
 
 import { config, script, serviceBase } from './account.ts';
+import { isCountryCode } from '../../src/geo/country-codes.ts';
 import type { BannerMode } from './config.ts';
 
 export interface Place {
@@ -36,8 +37,10 @@ const placeOf = (country: string | null, region: string | null): Place => ({ cou
 function pageRegion(): Place | undefined {
   const code = script?.getAttribute('data-region')?.trim().toUpperCase();
   if (!code) return undefined;
-  if (/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/.test(code)) return placeOf(code.slice(0, 2), code.length > 2 ? code : null);
-  console.warn(`Consentry: data-region="${code}" is not a country (DE) or a subdivision (US-CA); the region is asked of the service.`);
+  // A country the service knows (it refuses a consent from any other): `UK` would lose every choice.
+  if (/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/.test(code) && isCountryCode(code.slice(0, 2))) return placeOf(code.slice(0, 2), code.length > 2 ? code : null);
+  const hint = code.startsWith('UK') ? ' (the United Kingdom is GB)' : '';
+  console.warn(`Consentry: data-region="${code}" is not a country (DE) or a subdivision (US-CA)${hint}; the region is asked of the service.`);
   return undefined;
 }
 

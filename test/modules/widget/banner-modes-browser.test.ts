@@ -311,6 +311,43 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
     await v.context.close();
   });
 
+  it('says so and asks the service when data-region names no country (UK), and the choice is recorded', async () => {
+    const v = await visitor({ country: 'DE' });
+    const warnings: string[] = [];
+    v.context.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    const { page, errors } = await v.open({ region: 'UK' });
+    await optInBanner(page).waitFor();
+    expect(v.asked()).toBe(1);
+    expect(warnings.filter((text) => text.includes('data-region="UK"'))).toEqual([
+      'Consentry: data-region="UK" is not a country (DE) or a subdivision (US-CA) (the United Kingdom is GB); the region is asked of the service.',
+    ]);
+    await page.getByRole('button', { name: 'Accept all', exact: true }).click();
+    expect(await recorded(page)).toMatchObject({ mode: 'opt-in', country: 'DE' });
+    expect(errors).toEqual([]);
+    await v.context.close();
+  });
+
+  it('tells the developer why the service refused a choice', async () => {
+    const v = await visitor({ country: 'DE' });
+    const warnings: string[] = [];
+    v.context.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    // What a tag the script cannot check would send: a place the service refuses.
+    await v.context.route(`${t.url}/widget/*/consents`, (route) => {
+      const body = JSON.parse(route.request().postData()!);
+      return route.continue({ postData: JSON.stringify({ ...body, consent: { ...body.consent, country: 'ZZ' } }) });
+    });
+    const { page } = await v.open();
+    await page.getByRole('button', { name: 'Accept all', exact: true }).click();
+    await expect.poll(() => warnings.find((text) => text.includes('refused'))).toBe(
+      "Consentry: the service refused the visitor's choice (422: Country is not an ISO 3166-1 country code); it was not recorded.",
+    );
+    await v.context.close();
+  });
+
   it('asks for consent when the region cannot be learnt: opt-in, the strictest mode the rules use', async () => {
     const v = await visitor({ country: 'JP' }, { fail: true });
     const { page, errors } = await v.open();
