@@ -94,6 +94,18 @@ describeHere("a website owner's first hour", () => {
     // The owner pastes the install snippet into the site.
     snippet = (await page.locator('#install-snippet').textContent())!;
     expect(snippet).toBe(`<script src="${t.url}/widget/${accountId}.js"></script>`);
+    // A page of the site loads it: the script is installed, but no cookie is described yet, and the
+    // checklist says both as they are.
+    const sitePage = await context.newPage();
+    await sitePage.goto(bakeryUrl());
+    await expect.poll(async () => (await api(`/api/v1/accounts/${accountId}`)).body.onboarding_status).toBe('code_installed');
+    await sitePage.close();
+    await page.reload();
+    await settled(page);
+    const steps = page.locator('ol.steps li');
+    await expect.poll(() => steps.allTextContents()).toEqual([
+      'Account created (done)', 'Cookies described (to do)', 'Script installed (done)', 'Live (10 visitors in 30 days) (to do)',
+    ]);
 
     // Scan the site.
     await open(page, 'Scans');

@@ -79,6 +79,12 @@ const StatsPanel = lazy<{ groupId?: string }>(() => import('./stats').then((m) =
 export function Overview({ id }: { id: string }) {
   const session = useSession();
   const account = useLoad(() => must(api.GET('/api/v1/accounts/{id}', { params: { path: { id } } })), [id]);
+  // The status moves on when the script is installed, whatever was described: the step says what is.
+  const described = useLoad(async () => {
+    const counts = await Promise.all((['/api/v1/categories', '/api/v1/storage-items'] as const).map((path) =>
+      must(api.GET(path, { params: { query: { account_id: id, per_page: 1 } } })).then((list) => list.pagination.count)));
+    return counts.some((count) => count > 0);
+  }, [id]);
   const snippet = `<script src="${location.origin}/widget/${id}.js"></script>`;
   if (account.error) return <Page title="Account"><ErrorNote error={account.error} /></Page>;
   if (!account.data) return <Loading what="the account" />;
@@ -94,15 +100,18 @@ export function Overview({ id }: { id: string }) {
           ? <p class="note error">Inactive: the script was installed, but fewer than 10 visitors were seen in the last 30 days.</p>
           : (
             <ol class="steps" aria-describedby="live-explained">
-              {STEPS.map(([status, label], index) => (
-                <li key={status} class={index <= reached ? 'done' : ''}>
-                  {label}<span class="visually-hidden">{index <= reached ? ' (done)' : ' (to do)'}</span>
-                </li>
-              ))}
+              {STEPS.map(([status, label], index) => {
+                const done = status === 'vendors_setup' ? described.data === true : index <= reached;
+                return (
+                  <li key={status} class={done ? 'done' : ''}>
+                    {label}<span class="visually-hidden">{done ? ' (done)' : ' (to do)'}</span>
+                  </li>
+                );
+              })}
             </ol>
           )}
         <p class="hint" id="live-explained">Live: the banner reached at least 10 different visitors in the last 30 days.
-          A visitor is a browser session that loaded the banner or made a choice, counted once however many pages it viewed;
+          A visitor is a browser session the banner asked or that made a choice, counted once however many pages it viewed;
           your own visits count too. An installed script whose site has had fewer for 30 days shows as inactive.</p>
       </section>
       <section class="card">
