@@ -7,6 +7,7 @@ import type { Services } from '../../services.ts';
 import { markCodeInstalled } from '../accounts/accounts.service.ts';
 import type { EncodedScript } from './banner-script.ts';
 import { SCRIPT_MAX_AGE_S } from './script-max-age.ts';
+import { originAllowed } from './widget-accounts.ts';
 
 const CACHE_CONTROL = `public, max-age=${SCRIPT_MAX_AGE_S}`;
 /** A chunk file's name is its content's hash: a browser or a CDN may keep it for good. */
@@ -37,7 +38,9 @@ function send(request: FastifyRequest, reply: FastifyReply, script: EncodedScrip
 
 /**
  * `GET /widget/{account_id}.js`: the account's banner from memory. The first load of an account
- * in this process marks its code installed (once: later loads touch no row).
+ * in this process by one of its own pages marks its code installed (once: later loads touch no row).
+ * A page of another site (its Referer) installs nothing: the service refuses its choices anyway. A
+ * load that names no page (no Referer, as a page with `no-referrer` asks) counts.
  */
 export function bannerScriptHandler(services: Services) {
   const marked = new Set<string>();
@@ -48,7 +51,8 @@ export function bannerScriptHandler(services: Services) {
       send(request, reply, undefined);
       return;
     }
-    if (!marked.has(account.id)) {
+    const referer = request.headers.referer;
+    if (!marked.has(account.id) && (referer === undefined || originAllowed(account, referer))) {
       marked.add(account.id);
       markCodeInstalled(services.db, [account.id]).catch((error: unknown) => {
         marked.delete(account.id);

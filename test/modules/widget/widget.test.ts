@@ -206,6 +206,17 @@ describe('visits', () => {
     expect(account.body.onboarding_status).toBe('code_installed');
   });
 
+  it('is installed when one of the account\'s own pages loads the script, not a page of another site', async () => {
+    const fresh = await createTenant(t.services, 'Installed');
+    const status = async () => (await call(t.app, 'GET', `/api/v1/accounts/${fresh.account.id}`, { token: fresh.tokens.admin })).body.onboarding_status;
+    const script = (referer?: string) => call(t.app, 'GET', `/widget/${fresh.account.id}.js`, { headers: referer ? { referer } : {} });
+    expect((await script('https://elsewhere.example/shop')).status).toBe(200);
+    // The mark is written as the script is sent, before this read (one connection: the embedded engine).
+    expect(await status()).toBe('account_created');
+    expect((await script(`https://${fresh.account.domain}/shop`)).status).toBe(200);
+    await expect.poll(status).toBe('code_installed');
+  });
+
   it('counts the banner\'s page views (POST /views), a visitor where it names the session asked, only from the account\'s pages', async () => {
     const fresh = await createTenant(t.services, 'Viewed');
     const view = (headers: Record<string, string> = {}, body?: string) =>
