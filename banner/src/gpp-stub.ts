@@ -107,7 +107,7 @@ export function installGppStub(): GppStub | undefined {
     document.body.appendChild(frame);
   };
   // When the page is idle, not as the banner starts or before the first frame: a new frame costs 5
-  // to 10 ms, by which the banner would show later (`npm run bench:banner`: ×1.31 → ×1.07–1.15 of
+  // to 10 ms, by which the banner would show later (`npm run bench:banner`: ×1.31 → ×1.06–1.19 of
   // the library alone with `data-region`). The frames that look for it are ads', made later; a hidden
   // page, which has no idle time, gets it within 200 ms all the same.
   const place = () => (document.body ? locator() : document.addEventListener('DOMContentLoaded', locator, { once: true }));

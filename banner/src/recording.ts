@@ -104,7 +104,10 @@ function countView(endpoint: string, session: string | undefined): void {
   }
 }
 
-/** Sends the page-view beacon to `endpoint` when the page is left, unless a consent counted the view; `askedSession` is the session the banner asked, if it did. */
+/**
+ * Sends the page-view beacon to `endpoint` when the page is left, unless a consent counted the view;
+ * `askedSession` is the session the banner asked on this page, if it did.
+ */
 export function countPageViews(endpoint: string, askedSession: () => string | undefined): void {
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') countView(endpoint, askedSession());
