@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../helpers/app.ts';
-import { describeBrowser, fileBrowser } from '../../helpers/browser.ts';
+import { RETRIED_UNDER_CI, describeBrowser, fileBrowser, reportRetries } from '../../helpers/browser.ts';
 import { inspect, settled } from '../../helpers/dashboard.ts';
 import { fileApp } from '../../helpers/file-app.ts';
 import { settledPageviewsOf } from '../../helpers/records.ts';
@@ -57,7 +57,8 @@ async function breakdownRows(page: Page, name: string): Promise<string[][]> {
   return table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent ?? '')));
 }
 
-describeHere('regions in the dashboard', () => {
+describeHere('regions in the dashboard', RETRIED_UNDER_CI, () => {
+  reportRetries();
   let marketing: string;
 
   beforeAll(async () => {

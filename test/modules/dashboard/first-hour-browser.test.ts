@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { call } from '../../helpers/app.ts';
-import { describeBrowser, fileBrowser } from '../../helpers/browser.ts';
+import { RETRIED_UNDER_CI, describeBrowser, fileBrowser, reportRetries } from '../../helpers/browser.ts';
 import { fileApp } from '../../helpers/file-app.ts';
 import { fileSite } from '../../helpers/loopback-site.ts';
 import { inspect, settled, WIDTHS } from '../../helpers/dashboard.ts';
@@ -64,7 +64,8 @@ async function open(page: Page, name: string): Promise<void> {
   await settled(page);
 }
 
-describeHere("a website owner's first hour", () => {
+describeHere("a website owner's first hour", RETRIED_UNDER_CI, () => {
+  reportRetries();
   it('goes from signing up to a categorised, published banner on their site without leaving the dashboard', async () => {
     const context = await browser.newContext({ viewport: WIDTHS.desktop, baseURL: t.url });
     context.setDefaultTimeout(15_000);
@@ -145,6 +146,8 @@ describeHere("a website owner's first hour", () => {
       const name = (await publish.first().getAttribute('aria-label'))!.slice('Publish '.length);
       await publish.first().click();
       await page.getByRole('status').filter({ hasText: `${name} is published` }).waitFor();
+      // The list drawn again without its button, before the next count reads it.
+      await page.getByRole('button', { name: `Publish ${name}`, exact: true }).waitFor({ state: 'detached' });
     }
     expect(await page.getByText('Draft', { exact: true }).count()).toBe(0);
     await inspect(page, 'first-hour-categories');
