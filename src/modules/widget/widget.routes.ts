@@ -13,7 +13,7 @@ import { originAllowed, WidgetAccounts } from './widget-accounts.ts';
 import { sendVendorFile, TcfVendorFiles, tcfVendorsOf } from './tcf-vendor-files.ts';
 import type { WidgetAccount } from './widget.repository.ts';
 import { bannerConfig, countPageview, recordVisitorConsent, visitorReceipt, visitorRegion } from './widget.service.ts';
-import { GppFileParams, RecordedConsent, TcfVendorsQuery, VisitorRegion, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetPageviewBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
+import { ChunkFileParams, RecordedConsent, TcfVendorsQuery, VisitorRegion, WidgetConfig, WidgetConfigQuery, WidgetConsentBody, WidgetPageviewBody, WidgetParams, WidgetScriptParams } from './widget.schema.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -137,7 +137,7 @@ export const widgetRoutes: RoutesPlugin = async (app, { services }) => {
       schema: {
         operationId, tags,
         summary: `${summary}; its name is its content hash`,
-        params: GppFileParams,
+        params: ChunkFileParams,
         response: scriptResponses('The script (text/javascript), compressed when the client accepts it; cached for good', 'No such file: a JavaScript comment'),
       },
     }, chunkFileHandler(services, chunk));

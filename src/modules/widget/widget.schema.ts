@@ -124,8 +124,8 @@ export type VisitorRegion = Static<typeof VisitorRegion>;
 
 export const WidgetScriptParams = Type.Object({ account_id: Type.String({ maxLength: 64 }) });
 
-/** The GPP file's content hash, as the banner names it (`gpp.<hash>.js`). */
-export const GppFileParams = Type.Object({ hash: Type.String({ maxLength: 64 }) });
+/** A chunk file's content hash, as the banner names it (`gpp.<hash>.js`, banner/paths.ts). */
+export const ChunkFileParams = Type.Object({ hash: Type.String({ maxLength: 64 }) });
 
 /** The widget's consent: the API's, plus what only the page knows. */
 export const WidgetConsentBody = Type.Object({

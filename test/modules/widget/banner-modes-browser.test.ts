@@ -72,6 +72,8 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
     at: { country?: string; region?: string };
     /** The region requests the banner made. */
     asked: () => number;
+    /** What its pages printed with console.warn. */
+    warnings: string[];
     open: (options?: { region?: string }) => Promise<{ page: Page; errors: Error[] }>;
   }
 
@@ -87,6 +89,7 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
       context,
       at,
       asked: () => asked,
+      warnings: [],
       async open({ region } = {}) {
         const page = await context.newPage();
         const errors: Error[] = [];
@@ -95,6 +98,9 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
         return { page, errors };
       },
     };
+    context.on('console', (message) => {
+      if (message.type() === 'warning') v.warnings.push(message.text());
+    });
     // Set as the CDN in front of the service would, on the region request alone.
     await context.route(`${t.url}/widget/*/region`, (route) => {
       asked++;
@@ -313,14 +319,10 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
 
   it('says so and asks the service when data-region names no country (UK), and the choice is recorded', async () => {
     const v = await visitor({ country: 'DE' });
-    const warnings: string[] = [];
-    v.context.on('console', (message) => {
-      if (message.type() === 'warning') warnings.push(message.text());
-    });
     const { page, errors } = await v.open({ region: 'UK' });
     await optInBanner(page).waitFor();
     expect(v.asked()).toBe(1);
-    expect(warnings.filter((text) => text.includes('data-region="UK"'))).toEqual([
+    expect(v.warnings.filter((text) => text.includes('data-region="UK"'))).toEqual([
       'Consentry: data-region="UK" is not a country (DE) or a subdivision (US-CA) (the United Kingdom is GB); the region is asked of the service.',
     ]);
     await page.getByRole('button', { name: 'Accept all', exact: true }).click();
@@ -331,10 +333,6 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
 
   it('tells the developer why the service refused a choice', async () => {
     const v = await visitor({ country: 'DE' });
-    const warnings: string[] = [];
-    v.context.on('console', (message) => {
-      if (message.type() === 'warning') warnings.push(message.text());
-    });
     // What a tag the script cannot check would send: a place the service refuses.
     await v.context.route(`${t.url}/widget/*/consents`, (route) => {
       const body = JSON.parse(route.request().postData()!);
@@ -342,7 +340,7 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
     });
     const { page } = await v.open();
     await page.getByRole('button', { name: 'Accept all', exact: true }).click();
-    await expect.poll(() => warnings.find((text) => text.includes('refused'))).toBe(
+    await expect.poll(() => v.warnings.find((text) => text.includes('refused'))).toBe(
       "Consentry: the service refused the visitor's choice (422: Country is not an ISO 3166-1 country code); it was not recorded.",
     );
     await v.context.close();
