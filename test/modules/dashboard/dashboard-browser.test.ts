@@ -9,7 +9,7 @@ import { newId } from '../../../src/db/ids.ts';
 import { seedDemo } from '../../../src/demo.ts';
 import { insertAiAction } from '../../../src/modules/ai-actions/ai-actions.repository.ts';
 import { call, startApp } from '../../helpers/app.ts';
-import { describeBrowser, fileBrowser } from '../../helpers/browser.ts';
+import { RETRIED_UNDER_CI, describeBrowser, fileBrowser, reportRetries } from '../../helpers/browser.ts';
 import { fileApp } from '../../helpers/file-app.ts';
 import { freePort, inspect, seriousViolations, settled, signIn } from '../../helpers/dashboard.ts';
 import { createTenant, PASSWORD } from '../../helpers/tenants.ts';
@@ -94,7 +94,8 @@ async function mailTo(to: string, after: number): Promise<string> {
 }
 const mailsTo = (to: string) => inbox.mails.filter((mail) => mail.to.includes(to)).length;
 
-describeHere('the dashboard in a browser', () => {
+describeHere('the dashboard in a browser', RETRIED_UNDER_CI, () => {
+  reportRetries();
   it('signs in with the keyboard alone, shows the overview with the install snippet, and signs out', async () => {
     const { context, page } = await newPage();
     await page.goto('/');
