@@ -75,6 +75,13 @@ export interface BannerRegions {
   rules: { regions: string[]; mode: BannerMode }[];
   /** For a visitor no rule covers, or whose location is not known. */
   default_mode: BannerMode;
+  /**
+   * The clocks for which these rules give opt-in in every country whose time zones keep them: a
+   * visitor whose clock is one is shown opt-in at once, with no request. A clock is the UTC offsets
+   * on 1 January and 1 July as `Date.getTimezoneOffset()` gives them (`-60/-120`: Central Europe).
+   * Either those clocks, or `*` and the clocks that are not (every other one is); empty: none.
+   */
+  opt_in_clocks: string[];
   /** Google Consent Mode options, passed to `gtag('set', …)`. */
   consent_mode: { ads_data_redaction: boolean; url_passthrough: boolean };
 }

@@ -2,7 +2,9 @@
  * Where the visitor is, and so the banner's mode: from the page (`data-region="US-CA"` on the script
  * tag), from this session's earlier answer, or from one small request to `GET /widget/{id}/region`.
  * The mode is always the account's rules in this script applied to the place, so that a page that
- * names its region and a page that asks agree.
+ * names its region and a page that asks agree; but where the visitor's clock is one for which
+ * those rules give opt-in wherever they may be, opt-in is shown at once, with no request (the
+ * consent's place is then found by the service).
  */
 
 import { config, script, serviceBase } from './account.ts';
@@ -53,9 +55,25 @@ function remembered(): Place | undefined {
   }
 }
 
-/** The place known without a request: the page's `data-region`, else this session's earlier answer. */
+/**
+ * Opt-in, where the visitor's clock (its UTC offsets in January and July, read here and never sent)
+ * is one for which the account's rules give opt-in in every country that keeps it: the strictest
+ * mode, lawful wherever they turn out to be. Not the time zone's name: reading it costs the page
+ * 30–50 ms (src/geo/time-zones.ts).
+ */
+function clockPlace(): Place | undefined {
+  const clocks = config.regions.opt_in_clocks;
+  const year = new Date().getFullYear();
+  const clock = `${new Date(year, 0, 1).getTimezoneOffset()}/${new Date(year, 6, 1).getTimezoneOffset()}`;
+  return clocks.length > 0 && clocks.includes(clock) !== (clocks[0] === '*') ? { country: null, region: null, mode: 'opt-in' } : undefined;
+}
+
+/**
+ * The place known without a request: the page's `data-region`, else the clock's opt-in, else this
+ * session's earlier answer (asked only on a page whose clock is not settled: never both).
+ */
 export function knownPlace(): Place | undefined {
-  return pageRegion() ?? remembered();
+  return pageRegion() ?? clockPlace() ?? remembered();
 }
 
 /**

@@ -27,8 +27,13 @@ if (!installed) {
 /** A describe block that runs only where Chromium is installed (always under CI, where its absence fails). */
 export const describeBrowser = installed ? describe : describe.skip;
 
+/**
+ * Its clock in New York's time, whatever the machine's: a clock that no US zone keeps settles the
+ * banner's mode as opt-in with no request under most rules (region.ts), which a test of the region's
+ * request would not see. A test of the clock sets its context's `timezoneId`.
+ */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, env: { ...process.env, TZ: 'America/New_York' } });
 }
 
 /**

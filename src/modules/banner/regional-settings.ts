@@ -2,6 +2,7 @@ import type { BannerMode, BannerRegions } from '../../../banner/src/config.ts';
 import type { StoredConsentMode, StoredRegionalRule } from '../../db/schema.ts';
 import { toJson } from '../../db/kysely.ts';
 import { expandRegions } from '../../geo/regions.ts';
+import { optInClocks } from '../../geo/time-zones.ts';
 import {
   DEFAULT_MODE,
   DEFAULT_REGIONAL_RULES,
@@ -98,12 +99,15 @@ export function regionalValues(columns: Partial<RegionalColumns>) {
 
 /**
  * What the banner script is given: the rules with every named group expanded as of `asOf` into the
- * countries and subdivisions it stands for, so that the script decides with no list of its own.
+ * countries and subdivisions it stands for, so that the script decides with no list of its own, and
+ * the clocks (time zones) for which those rules give opt-in wherever the visitor is.
  */
 export function bannerRegions(settings: Omit<RegionalSettings, 'regional_rules_customised'>, asOf: Date = new Date()): BannerRegions {
+  const rules = settings.regional_rules.map((rule) => ({ regions: expandRegions(rule.regions, asOf), mode: rule.mode }));
   return {
-    rules: settings.regional_rules.map((rule) => ({ regions: expandRegions(rule.regions, asOf), mode: rule.mode })),
+    rules,
     default_mode: settings.default_mode,
+    opt_in_clocks: optInClocks(rules, settings.default_mode, asOf),
     consent_mode: { ...settings.consent_mode },
   };
 }

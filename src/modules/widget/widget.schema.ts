@@ -88,6 +88,10 @@ export const WidgetConfig = Type.Object({
         mode: StringEnum(BANNER_MODES),
       }), { description: 'In order: the first rule covering the visitor wins' }),
       default_mode: StringEnum(BANNER_MODES, { description: 'For visitors no rule covers, or whose location is not known' }),
+      opt_in_clocks: Type.Array(Type.String(), {
+        description: 'Clocks shown opt-in with no request, as `january/july` UTC offsets in minutes as `Date.getTimezoneOffset()` '
+          + 'gives them (`-60/-120`): those clocks, or `*` and the clocks that are not; empty: none',
+      }),
       consent_mode: Type.Object({ ads_data_redaction: Type.Boolean(), url_passthrough: Type.Boolean() }),
     }, { description: 'Which mode applies where: GET /widget/{account_id}/region answers the visitor\'s' }),
     texts: Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), {

@@ -77,9 +77,9 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
     open: (options?: { region?: string }) => Promise<{ page: Page; errors: Error[] }>;
   }
 
-  /** A new visitor (own cookies and storage); `fail` makes every region request fail. */
-  async function visitor(at: Visitor['at'], options: { gpc?: boolean; fail?: boolean } = {}): Promise<Visitor> {
-    const context = await browser.newContext();
+  /** A new visitor (own cookies and storage); `fail` makes every region request fail; `clock` is its time zone (else New York's). */
+  async function visitor(at: Visitor['at'], options: { gpc?: boolean; fail?: boolean; clock?: string } = {}): Promise<Visitor> {
+    const context = await browser.newContext(options.clock ? { timezoneId: options.clock } : {});
     context.setDefaultTimeout(10_000);
     if (options.gpc) {
       await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
@@ -101,10 +101,11 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
     context.on('console', (message) => {
       if (message.type() === 'warning') v.warnings.push(message.text());
     });
-    // Set as the CDN in front of the service would, on the region request alone.
-    await context.route(`${t.url}/widget/*/region`, (route) => {
-      asked++;
-      if (options.fail) return route.abort();
+    // Set as the CDN in front of the service would, on every request to it.
+    await context.route(`${t.url}/**`, (route) => {
+      const region = new URL(route.request().url()).pathname.endsWith('/region');
+      if (region) asked++;
+      if (region && options.fail) return route.abort();
       const headers = { ...route.request().headers() };
       if (v.at.country) headers['x-test-country'] = v.at.country;
       if (v.at.region) headers['x-test-region'] = v.at.region;
@@ -353,8 +354,40 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
     expect(await runs(page)).toEqual([0, 0]);
     await page.getByRole('button', { name: 'Reject all', exact: true }).click();
     // Recorded as opt-in, with no place: the service finds it.
-    expect(await recorded(page)).toMatchObject({ mode: 'opt-in', country: null });
+    expect(await recorded(page)).toMatchObject({ mode: 'opt-in', country: 'JP', region: null });
     expect(errors).toEqual([]);
     await v.context.close();
+  });
+
+  it('shows opt-in at once, asking nothing, to a clock in a zone whose every country is opt-in', async () => {
+    // A traveller from Berlin in California: opt-in is lawful there too; the service records where they are.
+    const v = await visitor({ country: 'US', region: 'CA' }, { clock: 'Europe/Berlin' });
+    const { page, errors } = await v.open();
+    await optInBanner(page).waitFor();
+    expect(await runs(page)).toEqual([0, 0]);
+    await page.getByRole('button', { name: 'Accept all', exact: true }).click();
+    await expect.poll(() => runs(page)).toEqual([1, 1]);
+    expect(await recorded(page)).toMatchObject({ mode: 'opt-in', country: 'US', region: 'US-CA' });
+    // The GPP string: no US section applies under opt-in.
+    expect(await page.evaluate(() => new Promise((resolve) => window.__gpp!('ping', (data: any) => resolve(data.applicableSections))))).toEqual([-1]);
+    expect(v.asked()).toBe(0);
+    expect(errors).toEqual([]);
+    await v.context.close();
+  });
+
+  it('asks where a clock is in a zone whose countries the rules treat otherwise', async () => {
+    // Los Angeles: a US zone, whose states differ; Tokyo: Japan, a none region here.
+    const california = await visitor({ country: 'US', region: 'CA' }, { clock: 'America/Los_Angeles' });
+    const inCalifornia = await california.open();
+    await expect.poll(() => notice(inCalifornia.page).isVisible()).toBe(true);
+    expect(await consentOf(inCalifornia.page)).toMatchObject({ mode: 'opt-out' });
+    expect(california.asked()).toBe(1);
+    const japan = await visitor({ country: 'JP' }, { clock: 'Asia/Tokyo' });
+    const inJapan = await japan.open();
+    await expect.poll(() => runs(inJapan.page)).toEqual([1, 1]);
+    expect(await consentOf(inJapan.page)).toMatchObject({ mode: 'none' });
+    expect(japan.asked()).toBe(1);
+    await california.context.close();
+    await japan.context.close();
   });
 });

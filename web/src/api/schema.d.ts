@@ -15394,6 +15394,8 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 default_mode: "opt-in" | "opt-out" | "notice" | "none";
+                                /** @description Clocks shown opt-in with no request, as `january/july` UTC offsets in minutes as `Date.getTimezoneOffset()` gives them (`-60/-120`): those clocks, or `*` and the clocks that are not; empty: none */
+                                opt_in_clocks: string[];
                                 consent_mode: {
                                     ads_data_redaction: boolean;
                                     url_passthrough: boolean;
