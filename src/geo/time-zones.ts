@@ -16,11 +16,14 @@ import { modeFor, type Mode, type RegionalRule } from './regional-rules.ts';
  * process's ICU, for the year of `asOf`.
  */
 
-/** `Date.getTimezoneOffset()` of `zone` at `date`: minutes to add to local time to get UTC. */
-function offsetAt(zone: string, date: Date): number {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(date).find((part) => part.type === 'timeZoneName')?.value;
-  const [, sign, hours, minutes] = /^GMT(?:([+-])(\d\d):(\d\d))?$/.exec(name ?? '') ?? [];
-  return sign ? (sign === '-' ? 1 : -1) * (Number(hours) * 60 + Number(minutes)) : 0;
+/** `Date.getTimezoneOffset()` of `zone` at each of `dates`: minutes to add to local time to get UTC. */
+function offsetsOf(zone: string, dates: Date[]): number[] {
+  const format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
+  return dates.map((date) => {
+    const name = format.formatToParts(date).find((part) => part.type === 'timeZoneName')?.value;
+    const [, sign, hours, minutes] = /^GMT(?:([+-])(\d\d):(\d\d))?$/.exec(name ?? '') ?? [];
+    return sign ? (sign === '-' ? 1 : -1) * (Number(hours) * 60 + Number(minutes)) : 0;
+  });
 }
 
 /** Each clock of `year`, with the countries whose zones keep it. */
@@ -29,10 +32,9 @@ function clocksOf(year: number): Map<string, Set<string>> {
   let clocks = clocksByYear.get(year);
   if (!clocks) {
     clocks = new Map();
-    const january = new Date(Date.UTC(year, 0, 1, 12));
-    const july = new Date(Date.UTC(year, 6, 1, 12));
+    const days = [new Date(Date.UTC(year, 0, 1, 12)), new Date(Date.UTC(year, 6, 1, 12))];
     for (const [zone, countries] of Object.entries(table as Record<string, string>)) {
-      const clock = `${offsetAt(zone, january)}/${offsetAt(zone, july)}`;
+      const clock = offsetsOf(zone, days).join('/');
       const known = clocks.get(clock) ?? new Set<string>();
       for (const country of countries.split(' ')) known.add(country);
       clocks.set(clock, known);
