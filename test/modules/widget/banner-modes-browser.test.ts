@@ -353,13 +353,13 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
     await optInBanner(page).waitFor();
     expect(await runs(page)).toEqual([0, 0]);
     await page.getByRole('button', { name: 'Reject all', exact: true }).click();
-    // Recorded as opt-in, with no place: the service finds it.
+    // Recorded as opt-in, with no place sent: the service finds it.
     expect(await recorded(page)).toMatchObject({ mode: 'opt-in', country: 'JP', region: null });
     expect(errors).toEqual([]);
     await v.context.close();
   });
 
-  it('shows opt-in at once, asking nothing, to a clock in a zone whose every country is opt-in', async () => {
+  it('shows opt-in at once, asking nothing, to a clock kept only in countries under opt-in', async () => {
     // A traveller from Berlin in California: opt-in is lawful there too; the service records where they are.
     const v = await visitor({ country: 'US', region: 'CA' }, { clock: 'Europe/Berlin' });
     const { page, errors } = await v.open();
@@ -375,8 +375,8 @@ describeBrowser('the banner by region', RETRIED_UNDER_CI, () => {
     await v.context.close();
   });
 
-  it('asks where a clock is in a zone whose countries the rules treat otherwise', async () => {
-    // Los Angeles: a US zone, whose states differ; Tokyo: Japan, a none region here.
+  it('asks a clock that some country keeping it treats otherwise', async () => {
+    // Los Angeles: a US clock, whose states differ; Tokyo: Japan's (and Korea's), a none region here.
     const california = await visitor({ country: 'US', region: 'CA' }, { clock: 'America/Los_Angeles' });
     const inCalifornia = await california.open();
     await expect.poll(() => notice(inCalifornia.page).isVisible()).toBe(true);
