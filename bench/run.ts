@@ -413,6 +413,7 @@ const report = table(base, barePost, engines);
 mkdirSync('bench/results', { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ baseline: base, barePost, engines, runs: RUNS, durationS: DURATION }, null, 2));
-const complete = !ONLY && !process.env.BENCH_ENGINES && !KEPT_SCHEMA && PROCESSES === 1 && !process.env.BENCH_PROFILE;
+// Both engines, every scenario: a run without DATABASE_URL (the embedded engine alone) keeps the last table.
+const complete = engines.length === 2 && !ONLY && !process.env.BENCH_ENGINES && !KEPT_SCHEMA && PROCESSES === 1 && !process.env.BENCH_PROFILE;
 if (complete) writeFileSync('bench/results/latest.md', `${report}\n`);
 process.stdout.write(`${report}\n`);
